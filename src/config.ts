@@ -1,0 +1,18 @@
+import pkg from '../package.json';
+import type { Env } from './env';
+
+export const SERVER_NAME = pkg.name;
+export const SERVER_VERSION = pkg.version;
+
+/** Largest request body accepted on any route (413 above it). */
+export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/** SSE keepalive comments keep idle streams open through proxies and the edge (which cut after ~100 s). */
+export const SSE_KEEPALIVE_MS = 15_000;
+
+const DEFAULT_IDLE_TTL_SECONDS = 3600;
+
+export function idleTtlMs(env: Env): number {
+  const seconds = Number(env.SESSION_IDLE_TTL_SECONDS);
+  return (Number.isFinite(seconds) && seconds > 0 ? seconds : DEFAULT_IDLE_TTL_SECONDS) * 1000;
+}

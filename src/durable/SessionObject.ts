@@ -1,0 +1,173 @@
+import { DurableObject } from 'cloudflare:workers';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { InitializeRequestParams, JSONRPCMessage, JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import { WorkerTransport } from 'agents/mcp';
+import { idleTtlMs } from '../config';
+import type { Env } from '../env';
+import { sessionNotFound, toErrorResponse } from '../http/errors';
+import type { JsonRpcErrorResponse } from '../protocol/jsonrpc';
+import type { TransportKind } from '../transport/kinds';
+import { LegacySseTransport } from '../transport/LegacySseTransport';
+import { OneShotTransport } from '../transport/OneShotTransport';
+import { serveQueryRequest } from '../transport/sseQuery';
+import { createMcpServer } from './mcpServer';
+
+/** Everything needed to carry a session on after eviction; kept under one storage key. */
+export interface SessionRecord {
+  id: string;
+  transport: TransportKind;
+  createdAt: number;
+  /** Idle deadline; the alarm closes the session when it passes. */
+  expiresAt: number;
+  initialized: boolean;
+  /** Replayed into a fresh SDK server after eviction, restoring protocol version and client capabilities. */
+  initializeParams?: InitializeRequestParams;
+}
+
+type Live =
+  | { kind: 'streamable-http'; server: McpServer; transport: WorkerTransport }
+  | { kind: 'sse'; server: McpServer; transport: LegacySseTransport };
+
+const RECORD_KEY = 'session';
+
+/**
+ * One MCP session. Owns the SDK server and the transport state; persists what it needs in its own
+ * storage so an evicted object restores itself; closes itself after the idle TTL (alarm).
+ */
+export class SessionObject extends DurableObject<Env> {
+  private record: SessionRecord | null | undefined;
+  private live: Live | undefined;
+
+  /** POST/GET/DELETE /mcp. `create` is set by the Worker for an initialize without a session id. */
+  async streamableHttp(request: Request, sessionId: string, create: boolean): Promise<Response> {
+    try {
+      const record = await this.load();
+      if (create ? record : record?.transport !== 'streamable-http') throw sessionNotFound();
+      const live = this.live?.kind === 'streamable-http' ? this.live : await this.startStreamable(sessionId);
+      const response = await live.transport.handleRequest(request);
+      await this.touch();
+      return response;
+    } catch (error) {
+      return toErrorResponse(error);
+    }
+  }
+
+  /** GET /sse (and /mcp/sse without a query): opens the stream and creates the session. */
+  async openLegacySse(sessionId: string): Promise<Response> {
+    if (await this.load()) return toErrorResponse(sessionNotFound());
+    const transport = new LegacySseTransport(sessionId, `/messages?sessionId=${sessionId}`);
+    transport.onclose = () => void this.terminate();
+    const server = createMcpServer(this.env, sessionId);
+    this.live = { kind: 'sse', server, transport };
+    await this.save(this.newRecord(sessionId, 'sse'));
+    await server.connect(transport);
+    return transport.response;
+  }
+
+  /** POST /messages?sessionId=…: hands validated messages to the session's SSE transport. */
+  async postLegacyMessage(messages: JSONRPCMessage[]): Promise<Response> {
+    const record = await this.load();
+    if (record?.transport !== 'sse') return toErrorResponse(sessionNotFound());
+    if (this.live?.kind !== 'sse' || !this.live.transport.isOpen) {
+      // The stream died with an earlier instance of this object: the session cannot answer any more.
+      await this.terminate();
+      return toErrorResponse(sessionNotFound());
+    }
+    for (const message of messages) this.live.transport.receive(message);
+    await this.touch();
+    return new Response('Accepted', { status: 202 });
+  }
+
+  /** One /mcp/sse query-mode request, on a server that lives only for it. Nothing is stored. */
+  async oneShot(request: JSONRPCRequest): Promise<JSONRPCMessage | JsonRpcErrorResponse> {
+    const server = createMcpServer(this.env, this.ctx.id.toString());
+    const transport = new OneShotTransport();
+    await server.connect(transport);
+    try {
+      const initialized = await transport.initialize('mcp-sse-query');
+      return await serveQueryRequest(transport, request, initialized);
+    } finally {
+      await server.close();
+    }
+  }
+
+  /** Idle expiry. Alarms can fire late or twice, so the record decides. */
+  override async alarm(): Promise<void> {
+    const record = await this.load();
+    if (!record) return;
+    const now = Date.now();
+    const streamOpen = this.live?.kind === 'sse' && this.live.transport.isOpen;
+    if (record.expiresAt > now) {
+      await this.ctx.storage.setAlarm(record.expiresAt);
+    } else if (streamOpen) {
+      // A connected legacy SSE client is not idle, however long it waits between calls.
+      await this.save({ ...record, expiresAt: now + idleTtlMs(this.env) });
+    } else {
+      await this.terminate();
+    }
+  }
+
+  private async startStreamable(sessionId: string): Promise<Live & { kind: 'streamable-http' }> {
+    const transport = new WorkerTransport({
+      sessionIdGenerator: () => sessionId,
+      onsessionclosed: () => this.terminate(),
+      storage: {
+        get: () => {
+          const r = this.record;
+          return r ? { sessionId: r.id, initialized: r.initialized, initializeParams: r.initializeParams } : undefined;
+        },
+        set: (state) =>
+          this.save({
+            ...(this.record ?? this.newRecord(sessionId, 'streamable-http')),
+            initialized: state.initialized,
+            initializeParams: state.initializeParams,
+          }),
+      },
+    });
+    const server = createMcpServer(this.env, sessionId);
+    await server.connect(transport);
+    const live = { kind: 'streamable-http' as const, server, transport };
+    this.live = live;
+    return live;
+  }
+
+  private newRecord(id: string, transport: TransportKind): SessionRecord {
+    const now = Date.now();
+    return { id, transport, createdAt: now, expiresAt: now + idleTtlMs(this.env), initialized: false };
+  }
+
+  private async load(): Promise<SessionRecord | null> {
+    if (this.record === undefined) this.record = (await this.ctx.storage.get<SessionRecord>(RECORD_KEY)) ?? null;
+    return this.record;
+  }
+
+  private async save(record: SessionRecord): Promise<void> {
+    const alarmMoves = record.expiresAt !== this.record?.expiresAt;
+    this.record = record;
+    await this.ctx.storage.put(RECORD_KEY, record);
+    if (alarmMoves) await this.ctx.storage.setAlarm(record.expiresAt);
+  }
+
+  /**
+   * Pushes the idle deadline forward. Written at most once per slice of the TTL, so a busy session
+   * does not pay a storage write on every request.
+   */
+  private async touch(): Promise<void> {
+    const record = this.record;
+    if (!record) return;
+    const ttl = idleTtlMs(this.env);
+    const now = Date.now();
+    if (record.expiresAt - now > ttl - Math.min(60_000, ttl / 10)) return;
+    await this.save({ ...record, expiresAt: now + ttl });
+  }
+
+  /** Ends the session: closes its streams and forgets everything it stored. */
+  private async terminate(): Promise<void> {
+    const live = this.live;
+    this.live = undefined;
+    this.record = null;
+    await this.ctx.storage.deleteAlarm();
+    await this.ctx.storage.deleteAll();
+    await live?.server.close().catch(() => {});
+  }
+}

@@ -1,0 +1,38 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker';
+import { SERVER_NAME, SERVER_VERSION } from '../config';
+import type { Env } from '../env';
+import { runTool, toolContext } from '../execution/runTool';
+import { installConformancePack } from '../tools/conformance/pack';
+import { toolsFor } from '../tools/registry';
+
+const INSTRUCTIONS =
+  'Tools for building n8n workflows: look up the nodes that exist and what they take, and manage an n8n instance.';
+
+/** One SDK server per session: the SDK answers initialize, ping, tools/list, tools/call validation and logging. */
+export function createMcpServer(env: Env, sessionId: string): McpServer {
+  const server = new McpServer(
+    { name: SERVER_NAME, version: SERVER_VERSION, title: 'n8n MCP (edge)' },
+    {
+      capabilities: { logging: {} },
+      instructions: INSTRUCTIONS,
+      // Ajv compiles schemas with `new Function`, which Workers forbid.
+      jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
+    },
+  );
+  for (const tool of toolsFor(env)) {
+    server.registerTool(
+      tool.name,
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: tool.input,
+        ...(tool.output ? { outputSchema: tool.output } : {}),
+        annotations: tool.annotations,
+      },
+      (args: unknown, extra) => runTool(tool, args, toolContext(env, sessionId, extra)),
+    );
+  }
+  if (env.CONFORMANCE_PACK === 'on') installConformancePack(server);
+  return server;
+}

@@ -1,0 +1,12 @@
+import type { SessionObject } from './durable/SessionObject';
+
+/** Bindings and variables of the Worker (wrangler.toml). */
+export interface Env {
+  SESSIONS: DurableObjectNamespace<SessionObject>;
+  /** Comma-separated browser origins allowed on the MCP routes. */
+  ALLOWED_ORIGINS?: string;
+  /** Idle time after which a session is closed by its object's alarm. */
+  SESSION_IDLE_TTL_SECONDS?: string;
+  /** "on" only in the test configuration: adds the tools, resources and prompts the MCP conformance suite calls. */
+  CONFORMANCE_PACK?: string;
+}

@@ -1,0 +1,41 @@
+import { MAX_BODY_BYTES } from '../config';
+import { ProtocolError } from '../protocol/errors';
+import { ErrorCode } from '../protocol/jsonrpc';
+
+/** Reads a JSON request body: 415 unless it is declared JSON, 413 past MAX_BODY_BYTES (declared or actual). */
+export async function readJsonBody(request: Request): Promise<string> {
+  const type = request.headers.get('content-type') ?? '';
+  if (!/^application\/json\s*(;|$)/i.test(type)) {
+    throw new ProtocolError(415, ErrorCode.InvalidRequest, 'Unsupported Media Type: Content-Type must be application/json');
+  }
+  const declared = Number(request.headers.get('content-length'));
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    throw new ProtocolError(400, ErrorCode.ParseError, 'Parse error: body is not valid UTF-8');
+  }
+}
+
+const tooLarge = () =>
+  new ProtocolError(413, ErrorCode.InvalidRequest, `Payload Too Large: the body limit is ${MAX_BODY_BYTES} bytes`);

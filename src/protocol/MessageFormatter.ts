@@ -1,0 +1,30 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+
+/**
+ * Turns a tool's return value into an MCP tool result (seed 001's MessageFormatter).
+ * Strings become text; anything else becomes compact JSON text. With `structured`, an object result
+ * is also returned as `structuredContent`, as MCP asks of tools that declare an output schema.
+ */
+export function formatToolResult(value: unknown, options: { structured?: boolean } = {}): CallToolResult {
+  if (isRawResult(value)) return value[RAW];
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? 'null');
+  const result: CallToolResult = { content: [{ type: 'text', text }] };
+  if (options.structured && typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    result.structuredContent = value as Record<string, unknown>;
+  }
+  return result;
+}
+
+/** An error as a tool result the model can read (isError: true), never a protocol error. */
+export function formatError(error: unknown): CallToolResult {
+  const message = error instanceof Error ? error.message : String(error);
+  return { isError: true, content: [{ type: 'text', text: `Error: ${message}` }] };
+}
+
+const RAW = Symbol('rawToolResult');
+type RawResult = { [RAW]: CallToolResult };
+
+/** Lets a tool return a full MCP result (images, several content blocks) that is passed on unchanged. */
+export const rawResult = (result: CallToolResult): RawResult => ({ [RAW]: result });
+
+const isRawResult = (value: unknown): value is RawResult => typeof value === 'object' && value !== null && RAW in value;

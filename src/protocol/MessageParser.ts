@@ -1,0 +1,85 @@
+import { ProtocolError } from './errors';
+import {
+  ErrorCode,
+  JsonRpcMessageSchema,
+  isRequest,
+  type JsonRpcMessage,
+  type JsonRpcRequest,
+  type RequestId,
+} from './jsonrpc';
+
+/** What a tools/call request asks for (seed 001's McpToolCallInfo). */
+export interface McpToolCallInfo {
+  toolName: string;
+  arguments: Record<string, unknown>;
+}
+
+/** A validated body: one message, or a JSON-RPC batch (allowed by protocol 2025-03-26). */
+export interface ParsedBody {
+  messages: JsonRpcMessage[];
+  batch: boolean;
+}
+
+/**
+ * Parses and validates a raw body. Throws ProtocolError(400, -32700) for bad JSON and
+ * ProtocolError(400, -32600) for anything that is not a JSON-RPC 2.0 message or batch of them.
+ */
+export function parse(body: string): ParsedBody {
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    throw new ProtocolError(400, ErrorCode.ParseError, 'Parse error: body is not valid JSON');
+  }
+  const batch = Array.isArray(value);
+  const items: unknown[] = batch ? (value as unknown[]) : [value];
+  if (items.length === 0) throw invalid('an empty batch');
+  const messages = items.map((item, i) => {
+    const result = JsonRpcMessageSchema.safeParse(item);
+    if (!result.success) throw invalid(describe(item, batch ? i : undefined), idOf(item));
+    return result.data;
+  });
+  return { messages, batch };
+}
+
+function invalid(what: string, id: RequestId | null = null): ProtocolError {
+  return new ProtocolError(400, ErrorCode.InvalidRequest, `Invalid Request: ${what}`, {}, id);
+}
+
+function describe(item: unknown, index?: number): string {
+  const where = index === undefined ? '' : ` (batch item ${index})`;
+  if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+    return `expected a JSON-RPC object, got ${item === null ? 'null' : Array.isArray(item) ? 'an array' : typeof item}${where}`;
+  }
+  const o = item as Record<string, unknown>;
+  if (o.jsonrpc !== '2.0') return `"jsonrpc" must be "2.0"${where}`;
+  if (!('method' in o) && !('result' in o) && !('error' in o)) return `missing "method"${where}`;
+  if ('method' in o && (typeof o.method !== 'string' || o.method === '')) return `"method" must be a non-empty string${where}`;
+  if ('id' in o && !(typeof o.id === 'string' || Number.isInteger(o.id))) return `"id" must be a string or an integer${where}`;
+  if ('params' in o) return `"params" must be an object${where}`;
+  return `not a JSON-RPC 2.0 request, notification or response${where}`;
+}
+
+function idOf(item: unknown): RequestId | null {
+  const id = (item as { id?: unknown } | null)?.id;
+  return typeof id === 'string' || Number.isInteger(id) ? (id as RequestId) : null;
+}
+
+export const isToolCall = (m: JsonRpcMessage): m is JsonRpcRequest => isRequest(m) && m.method === 'tools/call';
+
+export const isListToolsRequest = (m: JsonRpcMessage): m is JsonRpcRequest =>
+  isRequest(m) && m.method === 'tools/list';
+
+export const isInitializeRequest = (m: JsonRpcMessage): m is JsonRpcRequest =>
+  isRequest(m) && m.method === 'initialize';
+
+export const getRequestId = (m: JsonRpcMessage): RequestId | undefined => ('id' in m ? (m.id ?? undefined) : undefined);
+
+/** Tool name and arguments of a tools/call request, or undefined when it is not one or is malformed. */
+export function extractToolCallInfo(m: JsonRpcMessage): McpToolCallInfo | undefined {
+  if (!isToolCall(m)) return undefined;
+  const { name, arguments: args } = m.params ?? {};
+  if (typeof name !== 'string') return undefined;
+  const plain = typeof args === 'object' && args !== null && !Array.isArray(args);
+  return { toolName: name, arguments: plain ? (args as Record<string, unknown>) : {} };
+}

@@ -1,0 +1,40 @@
+import type { IRequest } from 'itty-router';
+import type { Env } from '../env';
+import { SseStream } from '../http/sse';
+import { newSessionId, sessionStub } from '../durable/sessionId';
+import { jsonRpcError, ProtocolError } from '../protocol/errors';
+import { ErrorCode } from '../protocol/jsonrpc';
+import { parseQueryRequest } from '../transport/sseQuery';
+import { openSse } from './legacySse';
+
+/**
+ * GET /mcp/sse. Without a `method` query parameter it is the legacy SSE transport (what n8n's
+ * "SSE Endpoint" field connects to). With one, it is seed 004's query mode: one request, answered by
+ * one `mcpResponse` event, then the stream closes. Errors are error events, never a broken stream.
+ */
+export function getMcpSse(request: IRequest, env: Env, ctx: ExecutionContext): Promise<Response> | Response {
+  const url = new URL(request.url);
+  if (!url.searchParams.has('method')) return openSse(request, env);
+
+  const stream = new SseStream();
+  const answer = async () => {
+    let reply: unknown;
+    let id: string | number | null = null;
+    try {
+      const message = parseQueryRequest(url);
+      id = message.id;
+      reply = await sessionStub(env, newSessionId()).oneShot(message);
+    } catch (error) {
+      reply =
+        error instanceof ProtocolError
+          ? error.toJSON()
+          : jsonRpcError(id, ErrorCode.InternalError, 'Internal error');
+      if (error instanceof ProtocolError) id = error.id;
+      else console.error(JSON.stringify({ level: 'error', route: '/mcp/sse', error: String(error) }));
+    }
+    stream.send({ event: 'mcpResponse', data: JSON.stringify(reply), ...(id === null ? {} : { id: String(id) }) });
+    stream.close();
+  };
+  ctx.waitUntil(answer());
+  return stream.response;
+}

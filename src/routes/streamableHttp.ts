@@ -1,0 +1,44 @@
+import type { IRequest } from 'itty-router';
+import type { Env } from '../env';
+import { normalizeAccept, sseToJson, wantsJsonOnly } from '../http/accept';
+import { readJsonBody } from '../http/body';
+import { sessionNotFound } from '../http/errors';
+import { isSessionId, newSessionId, sessionStub } from '../durable/sessionId';
+import { ProtocolError } from '../protocol/errors';
+import { ErrorCode } from '../protocol/jsonrpc';
+import { isInitializeRequest, parse } from '../protocol/MessageParser';
+
+/**
+ * POST /mcp. The body is validated here, before any object wakes. An initialize without a session id
+ * creates a session under a freshly minted id; everything else goes to the session it names.
+ */
+export async function postMcp(request: IRequest, env: Env): Promise<Response> {
+  const body = await readJsonBody(request);
+  const { messages } = parse(body);
+  const sessionId = request.headers.get('mcp-session-id');
+  const create = sessionId === null;
+  if (create && !messages.some(isInitializeRequest)) {
+    throw new ProtocolError(400, ErrorCode.InvalidRequest, 'Bad Request: Mcp-Session-Id header is required');
+  }
+  if (!create && !isSessionId(sessionId)) throw sessionNotFound();
+  const id = sessionId ?? newSessionId();
+  const response = await sessionStub(env, id).streamableHttp(forward(request, body), id, create);
+  const sse = response.headers.get('content-type')?.startsWith('text/event-stream');
+  return sse && wantsJsonOnly(request) ? sseToJson(response) : response;
+}
+
+/** GET /mcp (the session's standalone SSE stream) and DELETE /mcp (end the session). */
+export async function getOrDeleteMcp(request: IRequest, env: Env): Promise<Response> {
+  const sessionId = request.headers.get('mcp-session-id');
+  if (sessionId === null) {
+    throw new ProtocolError(400, ErrorCode.InvalidRequest, 'Bad Request: Mcp-Session-Id header is required');
+  }
+  if (!isSessionId(sessionId)) throw sessionNotFound();
+  return sessionStub(env, sessionId).streamableHttp(forward(request), sessionId, false);
+}
+
+function forward(request: Request, body?: string): Request {
+  const headers = new Headers(request.headers);
+  normalizeAccept(headers, request.method);
+  return new Request(request.url, { method: request.method, headers, body });
+}

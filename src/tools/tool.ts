@@ -1,0 +1,38 @@
+import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { z } from 'zod';
+import type { Env } from '../env';
+
+/** Where a tool runs: inside the session object, or through the tool-call queue. */
+export type ExecutionPolicy = 'direct' | 'queued';
+
+export interface ToolContext {
+  env: Env;
+  sessionId: string;
+  signal: AbortSignal;
+  /** Sends notifications/progress when the client asked for it (a progressToken); otherwise does nothing. */
+  progress(progress: number, total?: number, message?: string): Promise<void>;
+  /** Sends a notifications/message log entry, subject to the client's logging/setLevel. */
+  log(level: 'debug' | 'info' | 'notice' | 'warning' | 'error', data: unknown): Promise<void>;
+}
+
+export interface ToolDefinition<In extends z.ZodObject = z.ZodObject> {
+  /** `^[a-zA-Z0-9_-]{1,64}$`: what Claude and n8n accept. */
+  name: string;
+  title: string;
+  description: string;
+  input: In;
+  /** When set, results carry `structuredContent` matching it, plus the same JSON as text. */
+  output?: z.ZodObject;
+  annotations: ToolAnnotations;
+  execution: ExecutionPolicy;
+  /** Returns data (formatted by MessageFormatter) or a `rawResult(...)`; a throw becomes an isError result. */
+  run(args: z.output<In>, ctx: ToolContext): unknown;
+}
+
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/** Checks a definition once, when its module loads, so a bad name never reaches a client. */
+export function defineTool<In extends z.ZodObject>(tool: ToolDefinition<In>): ToolDefinition {
+  if (!TOOL_NAME.test(tool.name)) throw new Error(`Invalid tool name "${tool.name}": must match ${TOOL_NAME}`);
+  return tool as unknown as ToolDefinition;
+}

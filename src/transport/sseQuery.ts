@@ -1,0 +1,83 @@
+import type { InitializeResult, JSONRPCRequest, JSONRPCResponse, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { jsonRpcError, ProtocolError } from '../protocol/errors';
+import { ErrorCode, JsonRpcRequestSchema, type JsonRpcErrorResponse, type RequestId } from '../protocol/jsonrpc';
+import type { OneShotTransport } from './OneShotTransport';
+
+/** Longest query string accepted in /mcp/sse query mode (params travel URL-encoded in it). */
+export const MAX_QUERY_BYTES = 64 * 1024;
+
+/**
+ * Rebuilds the JSON-RPC request that seed 004's query mode spreads over `jsonrpc`, `method`, `id`
+ * and URL-encoded JSON `params`. Throws ProtocolError with the JSON-RPC code that fits.
+ */
+export function parseQueryRequest(url: URL): JSONRPCRequest {
+  if (url.search.length > MAX_QUERY_BYTES) {
+    throw new ProtocolError(414, ErrorCode.InvalidRequest, `Invalid Request: query longer than ${MAX_QUERY_BYTES} bytes`);
+  }
+  const q = url.searchParams;
+  const rawId = q.get('id');
+  const id: RequestId | null = rawId === null ? null : /^-?\d{1,15}$/.test(rawId) ? Number(rawId) : rawId;
+  let params: unknown;
+  const rawParams = q.get('params');
+  if (rawParams !== null && rawParams !== '') {
+    try {
+      params = JSON.parse(rawParams);
+    } catch {
+      throw new ProtocolError(400, ErrorCode.ParseError, 'Parse error: "params" is not valid JSON', {}, id);
+    }
+  }
+  const candidate = { jsonrpc: q.get('jsonrpc') ?? '2.0', id: id ?? undefined, method: q.get('method'), params };
+  const parsed = JsonRpcRequestSchema.safeParse(candidate);
+  if (!parsed.success) {
+    const field = parsed.error.issues[0]?.path[0] ?? 'request';
+    const code = field === 'params' ? ErrorCode.InvalidParams : ErrorCode.InvalidRequest;
+    throw new ProtocolError(400, code, `Invalid Request: bad or missing "${String(field)}"`, {}, id);
+  }
+  return parsed.data as JSONRPCRequest;
+}
+
+/**
+ * Serves one query-mode request on a freshly initialized server. Besides the standard methods it
+ * understands seed 004's `mcp/getServerCapabilities` and `mcp/executeTool` (`toolId`, `inputs` → `outputs`).
+ */
+export async function serveQueryRequest(
+  transport: OneShotTransport,
+  request: JSONRPCRequest,
+  initialized: InitializeResult,
+): Promise<JSONRPCResponse | JsonRpcErrorResponse> {
+  const { id } = request;
+  switch (request.method) {
+    case 'mcp/getServerCapabilities': {
+      const listed = await transport.request({ jsonrpc: '2.0', id, method: 'tools/list' });
+      if (!('result' in listed)) return listed as JsonRpcErrorResponse;
+      const tools = (listed.result.tools as Tool[]).map((t) => ({ toolId: t.name, ...t }));
+      const { protocolVersion, capabilities, serverInfo } = initialized;
+      return { jsonrpc: '2.0', id, result: { protocolVersion, capabilities, serverInfo, tools } };
+    }
+    case 'mcp/executeTool': {
+      const { toolId, inputs } = request.params ?? {};
+      if (typeof toolId !== 'string') return jsonRpcError(id, ErrorCode.InvalidParams, 'Invalid params: "toolId" must be a string');
+      const called = await transport.request({
+        jsonrpc: '2.0',
+        id,
+        method: 'tools/call',
+        params: { name: toolId, arguments: inputs ?? {} },
+      });
+      if (!('result' in called)) return called as JsonRpcErrorResponse;
+      const result = called.result as { content?: { type: string; text?: string }[]; structuredContent?: unknown; isError?: boolean };
+      const text = (result.content ?? []).flatMap((c) => (c.type === 'text' && c.text !== undefined ? [c.text] : [])).join('\n');
+      if (result.isError) return jsonRpcError(id, ErrorCode.ToolFailed, text || `Tool ${toolId} failed`, { content: result.content });
+      return { jsonrpc: '2.0', id, result: { outputs: result.structuredContent ?? parseOrText(text), content: result.content } };
+    }
+    default:
+      return transport.request(request);
+  }
+}
+
+function parseOrText(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return { text };
+  }
+}
