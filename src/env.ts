@@ -10,3 +10,16 @@ export interface Env {
   /** "on" only in the test configuration: adds the tools, resources and prompts the MCP conformance suite calls. */
   CONFORMANCE_PACK?: string;
 }
+
+type ProjectEnv = Env;
+
+declare global {
+  namespace Cloudflare {
+    // Types `env` and `exports` from "cloudflare:workers" (used by tests) after this project.
+    interface Env extends ProjectEnv {}
+    interface GlobalProps {
+      mainModule: typeof import('./worker');
+      durableNamespaces: 'SessionObject';
+    }
+  }
+}

@@ -1,4 +1,5 @@
 import { ProtocolError } from './errors';
+import { assertValidParams } from './methodParams';
 import {
   ErrorCode,
   JsonRpcMessageSchema,
@@ -21,8 +22,8 @@ export interface ParsedBody {
 }
 
 /**
- * Parses and validates a raw body. Throws ProtocolError(400, -32700) for bad JSON and
- * ProtocolError(400, -32600) for anything that is not a JSON-RPC 2.0 message or batch of them.
+ * Parses and validates a raw body. Throws ProtocolError(400, …) with -32700 for bad JSON, -32600 for
+ * anything that is not a JSON-RPC 2.0 message or batch of them, -32602 for a known method's bad params.
  */
 export function parse(body: string): ParsedBody {
   let value: unknown;
@@ -37,6 +38,7 @@ export function parse(body: string): ParsedBody {
   const messages = items.map((item, i) => {
     const result = JsonRpcMessageSchema.safeParse(item);
     if (!result.success) throw invalid(describe(item, batch ? i : undefined), idOf(item));
+    if (isRequest(result.data)) assertValidParams(result.data);
     return result.data;
   });
   return { messages, batch };
@@ -73,7 +75,8 @@ export const isListToolsRequest = (m: JsonRpcMessage): m is JsonRpcRequest =>
 export const isInitializeRequest = (m: JsonRpcMessage): m is JsonRpcRequest =>
   isRequest(m) && m.method === 'initialize';
 
-export const getRequestId = (m: JsonRpcMessage): RequestId | undefined => ('id' in m ? (m.id ?? undefined) : undefined);
+export const getRequestId = (m: JsonRpcMessage): RequestId | undefined =>
+  'id' in m && (typeof m.id === 'string' || typeof m.id === 'number') ? m.id : undefined;
 
 /** Tool name and arguments of a tools/call request, or undefined when it is not one or is malformed. */
 export function extractToolCallInfo(m: JsonRpcMessage): McpToolCallInfo | undefined {

@@ -24,11 +24,10 @@ export const JsonRpcRequestSchema = z.object({
   params: Params.optional(),
 });
 
-export const JsonRpcNotificationSchema = z.object({
-  jsonrpc: z.literal('2.0'),
-  method: z.string().min(1),
-  params: Params.optional(),
-});
+/** A notification has no `id` at all; a request with a malformed id must not pass as one. */
+export const JsonRpcNotificationSchema = z
+  .looseObject({ jsonrpc: z.literal('2.0'), method: z.string().min(1), params: Params.optional() })
+  .refine((m) => !('id' in m));
 
 export const JsonRpcResultResponseSchema = z.object({
   jsonrpc: z.literal('2.0'),

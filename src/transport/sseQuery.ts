@@ -1,6 +1,7 @@
 import type { InitializeResult, JSONRPCRequest, JSONRPCResponse, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { jsonRpcError, ProtocolError } from '../protocol/errors';
 import { ErrorCode, JsonRpcRequestSchema, type JsonRpcErrorResponse, type RequestId } from '../protocol/jsonrpc';
+import { assertValidParams } from '../protocol/methodParams';
 import type { OneShotTransport } from './OneShotTransport';
 
 /** Longest query string accepted in /mcp/sse query mode (params travel URL-encoded in it). */
@@ -33,6 +34,7 @@ export function parseQueryRequest(url: URL): JSONRPCRequest {
     const code = field === 'params' ? ErrorCode.InvalidParams : ErrorCode.InvalidRequest;
     throw new ProtocolError(400, code, `Invalid Request: bad or missing "${String(field)}"`, {}, id);
   }
+  assertValidParams(parsed.data);
   return parsed.data as JSONRPCRequest;
 }
 

@@ -1,0 +1,82 @@
+import { env } from 'cloudflare:workers';
+import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
+import { describe, expect, it } from 'vitest';
+import type { SessionObject, SessionRecord } from '../../src/durable/SessionObject';
+import { sessionStub } from '../../src/durable/sessionId';
+import { call, openSession, postJson, rpc, sessionHeaders } from '../support/mcp';
+
+const readRecord = (sessionId: string) =>
+  runInDurableObject(sessionStub(env, sessionId), (_: SessionObject, state) => state.storage.get<SessionRecord>('session'));
+
+describe('session state in Durable Object storage', () => {
+  it('records transport, protocol version and client info', async () => {
+    const sessionId = await openSession('2025-03-26');
+    const record = await readRecord(sessionId);
+    expect(record).toMatchObject({
+      id: sessionId,
+      transport: 'streamable-http',
+      initialized: true,
+      initializeParams: { protocolVersion: '2025-03-26', clientInfo: { name: 'vitest' } },
+    });
+    expect(record!.expiresAt).toBeGreaterThan(Date.now() + 500_000); // the test TTL is 600 s
+  });
+
+  it('restores itself after eviction: the client notices nothing', async () => {
+    const sessionId = await openSession();
+    const stub = sessionStub(env, sessionId);
+    await evictDurableObject(stub);
+    const { status, reply } = await rpc(sessionId, 'tools/call', { name: 'server_info', arguments: {} });
+    expect(status).toBe(200);
+    expect(reply?.result.structuredContent.name).toBe('n8n-mcp-edge');
+    // And again: each new instance restores from storage, not from the previous one.
+    await evictDurableObject(stub);
+    const { reply: list } = await rpc(sessionId, 'tools/list', undefined, 3);
+    expect(list?.result.tools.length).toBeGreaterThan(0);
+  });
+
+  it('keeps refusing a second initialize after eviction', async () => {
+    const sessionId = await openSession();
+    await evictDurableObject(sessionStub(env, sessionId));
+    const response = await postJson(
+      '/mcp',
+      { jsonrpc: '2.0', id: 9, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } },
+      sessionHeaders(sessionId),
+    );
+    expect(response.status).toBe(400);
+  });
+});
+
+describe('idle expiry by alarm', () => {
+  it('keeps a session whose deadline has not passed', async () => {
+    const sessionId = await openSession();
+    expect(await runDurableObjectAlarm(sessionStub(env, sessionId))).toBe(true);
+    expect((await rpc(sessionId, 'ping')).status).toBe(200);
+  });
+
+  it('closes a session once its idle deadline passes, and forgets it', async () => {
+    const sessionId = await openSession();
+    const stub = sessionStub(env, sessionId);
+    await runInDurableObject(stub, async (_: SessionObject, state) => {
+      const record = (await state.storage.get<SessionRecord>('session'))!;
+      await state.storage.put('session', { ...record, expiresAt: Date.now() - 1 });
+    });
+    await evictDurableObject(stub); // drop the cached record, as after a real idle period
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect(await readRecord(sessionId)).toBeUndefined();
+    const after = await postJson('/mcp', { jsonrpc: '2.0', id: 1, method: 'ping' }, sessionHeaders(sessionId));
+    expect(after.status).toBe(404);
+  });
+
+  it('sets the alarm to the idle deadline and clears it on DELETE', async () => {
+    const sessionId = await openSession();
+    const stub = sessionStub(env, sessionId);
+    const [alarm, record] = await runInDurableObject(stub, async (_: SessionObject, state) => [
+      await state.storage.getAlarm(),
+      await state.storage.get<SessionRecord>('session'),
+    ] as const);
+    expect(alarm).toBe(record!.expiresAt);
+    await call('/mcp', { method: 'DELETE', headers: sessionHeaders(sessionId) });
+    expect(await runInDurableObject(stub, (_: SessionObject, state) => state.storage.getAlarm())).toBeNull();
+    expect(await readRecord(sessionId)).toBeUndefined();
+  });
+});

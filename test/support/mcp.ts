@@ -1,0 +1,107 @@
+import { exports } from 'cloudflare:workers';
+
+/** Drives the real Worker (src/worker.ts) inside workerd, as the routes tests do. */
+export const ORIGIN = 'https://mcp.example';
+export const PROTOCOL_VERSION = '2025-06-18';
+
+export function call(path: string, init: RequestInit = {}): Promise<Response> {
+  return exports.default.fetch(new Request(`${ORIGIN}${path}`, init));
+}
+
+export function postJson(path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return call(path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
+
+export const initializeRequest = (id: number | string = 1, protocolVersion = PROTOCOL_VERSION) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'initialize',
+  params: { protocolVersion, capabilities: {}, clientInfo: { name: 'vitest', version: '1' } },
+});
+
+/** Opens a Streamable HTTP session the way a client does: initialize, then notifications/initialized. */
+export async function openSession(protocolVersion = PROTOCOL_VERSION): Promise<string> {
+  const response = await postJson('/mcp', initializeRequest(1, protocolVersion));
+  if (response.status !== 200) throw new Error(`initialize failed: ${response.status} ${await response.text()}`);
+  await response.text();
+  const sessionId = response.headers.get('mcp-session-id');
+  if (!sessionId) throw new Error('no mcp-session-id');
+  const ack = await postJson('/mcp', { jsonrpc: '2.0', method: 'notifications/initialized' }, sessionHeaders(sessionId));
+  if (ack.status !== 202) throw new Error(`initialized notification: ${ack.status}`);
+  return sessionId;
+}
+
+export const sessionHeaders = (sessionId: string, protocolVersion = PROTOCOL_VERSION) => ({
+  'mcp-session-id': sessionId,
+  'mcp-protocol-version': protocolVersion,
+});
+
+export interface SseFrame {
+  event?: string;
+  id?: string;
+  data: string;
+}
+
+/** Parses SSE frames; comments (keepalives) are dropped. */
+export function parseSse(text: string): SseFrame[] {
+  return text
+    .split(/\n\n/)
+    .map((block) => {
+      const frame: SseFrame = { data: '' };
+      const data: string[] = [];
+      for (const line of block.split('\n')) {
+        if (line.startsWith('data:')) data.push(line.slice(5).trimStart());
+        else if (line.startsWith('event:')) frame.event = line.slice(6).trim();
+        else if (line.startsWith('id:')) frame.id = line.slice(3).trim();
+      }
+      frame.data = data.join('\n');
+      return frame;
+    })
+    .filter((f) => f.data !== '' || f.event !== undefined);
+}
+
+/** The JSON-RPC messages of a response, whether it came as JSON or as an SSE stream. */
+export async function messagesOf(response: Response): Promise<Record<string, any>[]> {
+  const text = await response.text();
+  if (response.headers.get('content-type')?.includes('text/event-stream')) {
+    return parseSse(text).filter((f) => f.data).map((f) => JSON.parse(f.data));
+  }
+  const body = JSON.parse(text);
+  return Array.isArray(body) ? body : [body];
+}
+
+/** Sends one request on a session and returns the response message with its id. */
+export async function rpc(sessionId: string, method: string, params?: unknown, id: number | string = 2) {
+  const response = await postJson('/mcp', { jsonrpc: '2.0', id, method, params }, sessionHeaders(sessionId));
+  const messages = await messagesOf(response);
+  const reply = messages.find((m) => m.id === id);
+  return { status: response.status, reply, messages };
+}
+
+/** Reads an SSE stream incrementally: `next()` resolves with the next frame that satisfies `match`. */
+export function sseReader(response: Response) {
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  const queued: SseFrame[] = [];
+  return {
+    async next(match: (f: SseFrame) => boolean = () => true): Promise<SseFrame> {
+      for (;;) {
+        const i = queued.findIndex(match);
+        if (i >= 0) return queued.splice(i, 1)[0]!;
+        const { done, value } = await reader.read();
+        if (done) throw new Error('stream ended');
+        buffer += value;
+        const end = buffer.lastIndexOf('\n\n');
+        if (end >= 0) {
+          queued.push(...parseSse(buffer.slice(0, end + 2)));
+          buffer = buffer.slice(end + 2);
+        }
+      }
+    },
+    cancel: () => reader.cancel(),
+  };
+}

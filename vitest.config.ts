@@ -1,0 +1,29 @@
+import { cloudflareTest } from '@cloudflare/vitest-plugin';
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        // Inside workerd, with the real Durable Object binding from wrangler.toml.
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: './wrangler.toml' },
+            miniflare: { bindings: { CONFORMANCE_PACK: 'on', SESSION_IDLE_TTL_SECONDS: '600' } },
+          }),
+        ],
+        test: { name: 'workers', include: ['test/**/*.test.ts'], exclude: ['test/e2e/**'], testTimeout: 30_000 },
+      },
+      {
+        // Real MCP SDK clients in Node against `wrangler dev`.
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          globalSetup: ['test/e2e/wranglerDev.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
+  },
+});
