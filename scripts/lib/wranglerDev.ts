@@ -1,0 +1,92 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface DevServer {
+  url: string;
+  stop(): Promise<void>;
+}
+
+export interface DevServerOptions {
+  /** Extra `--var NAME:value` pairs. */
+  vars?: Record<string, string>;
+  /** Another wrangler config (benchmark references). */
+  config?: string;
+  port?: number;
+}
+
+/** A free TCP port on loopback. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts `wrangler dev` on loopback with throwaway local state and resolves once it is ready.
+ * Used by the end-to-end tests, the conformance run and the benchmarks.
+ */
+export async function startWranglerDev(options: DevServerOptions = {}): Promise<DevServer> {
+  const port = options.port ?? (await freePort());
+  const state = mkdtempSync(join(tmpdir(), 'wrangler-state-'));
+  const args = ['dev', '--ip', '127.0.0.1', '--port', String(port), '--persist-to', state, '--log-level', 'warn'];
+  args.push('--inspector-port', String(await freePort()));
+  if (options.config) args.push('--config', options.config);
+  for (const [name, value] of Object.entries(options.vars ?? {})) args.push('--var', `${name}:${value}`);
+  const child = spawn('npx', ['wrangler', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: 'true' },
+    detached: true,
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const url = `http://127.0.0.1:${port}`;
+
+  const stop = async () => {
+    if (child.exitCode === null) {
+      try {
+        process.kill(-child.pid!, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+      await new Promise((resolve) => {
+        const timer = setTimeout(() => {
+          try {
+            process.kill(-child.pid!, 'SIGKILL');
+          } catch {
+            // already gone
+          }
+          resolve(undefined);
+        }, 5000);
+        child.once('exit', () => {
+          clearTimeout(timer);
+          resolve(undefined);
+        });
+      });
+    }
+    rmSync(state, { recursive: true, force: true });
+  };
+
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`wrangler dev exited (${child.exitCode}):\n${output}`);
+    try {
+      const response = await fetch(`${url}/health`);
+      if (response.ok || response.status === 404) return { url, stop };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  await stop();
+  throw new Error(`wrangler dev did not become ready in 90 s:\n${output}`);
+}
