@@ -5,6 +5,8 @@ export interface Env {
   SESSIONS: DurableObjectNamespace<SessionObject>;
   /** Comma-separated browser origins allowed on the MCP routes. */
   ALLOWED_ORIGINS?: string;
+  /** Comma-separated hostnames this server answers to; empty = any (Cloudflare routing decides). `npm run dev` sets loopback names. */
+  ALLOWED_HOSTS?: string;
   /** Idle time after which a session is closed by its object's alarm. */
   SESSION_IDLE_TTL_SECONDS?: string;
   /** "on" only in the test configuration: adds the tools, resources and prompts the MCP conformance suite calls. */

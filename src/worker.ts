@@ -1,6 +1,6 @@
 import { Router, type IRequest } from 'itty-router';
 import type { Env } from './env';
-import { allowedOrigin, preflight, withCors } from './http/cors';
+import { allowedOrigin, assertAllowedHost, preflight, withCors } from './http/cors';
 import { toErrorResponse } from './http/errors';
 import { SSE_HEADERS } from './http/sse';
 import { ProtocolError } from './protocol/errors';
@@ -21,8 +21,9 @@ const methodNotAllowed = (allow: string) => () => {
 
 const router = Router<Request_, Args>({
   before: [
-    // Origin is checked first, on every route, so a forbidden page learns nothing else.
+    // Host and Origin are checked first, on every route, so a forbidden page learns nothing else.
     (request, env) => {
+      assertAllowedHost(request, env);
       request.origin = allowedOrigin(request, env);
       if (request.method === 'OPTIONS') return preflight(request.origin);
     },

@@ -31,7 +31,7 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * Starts `wrangler dev` on loopback with throwaway local state and resolves once it is ready.
+ * Starts `npm run dev` (wrangler dev) on loopback with throwaway local state and resolves once it is ready.
  * Used by the end-to-end tests, the conformance run and the benchmarks.
  */
 export async function startWranglerDev(options: DevServerOptions = {}): Promise<DevServer> {
@@ -41,7 +41,8 @@ export async function startWranglerDev(options: DevServerOptions = {}): Promise<
   args.push('--inspector-port', String(await freePort()));
   if (options.config) args.push('--config', options.config);
   for (const [name, value] of Object.entries(options.vars ?? {})) args.push('--var', `${name}:${value}`);
-  const child = spawn('npx', ['wrangler', ...args], {
+  // Through `npm run dev`, so every caller serves what a developer's `npm run dev` serves.
+  const child = spawn('npm', ['run', '--silent', 'dev', '--', ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: 'true' },
     detached: true,

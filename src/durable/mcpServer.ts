@@ -2,7 +2,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker';
 import { SERVER_NAME, SERVER_VERSION } from '../config';
 import type { Env } from '../env';
-import { runTool, toolContext } from '../execution/runTool';
+import { runTool, toolContext, type LogFilter } from '../execution/runTool';
 import { installConformancePack } from '../tools/conformance/pack';
 import { toolsFor } from '../tools/registry';
 
@@ -20,6 +20,9 @@ export function createMcpServer(env: Env, sessionId: string): McpServer {
       jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
     },
   );
+  // The SDK keeps each session's logging/setLevel choice but only applies it to its own sendLoggingMessage.
+  const isIgnored: LogFilter = (level, id) =>
+    (server.server as unknown as { isMessageIgnored(level: string, id?: string): boolean }).isMessageIgnored(level, id);
   for (const tool of toolsFor(env)) {
     server.registerTool(
       tool.name,
@@ -30,7 +33,7 @@ export function createMcpServer(env: Env, sessionId: string): McpServer {
         ...(tool.output ? { outputSchema: tool.output } : {}),
         annotations: tool.annotations,
       },
-      (args: unknown, extra) => runTool(tool, args, toolContext(env, sessionId, extra)),
+      (args: unknown, extra) => runTool(tool, args, toolContext(env, sessionId, extra, isIgnored)),
     );
   }
   if (env.CONFORMANCE_PACK === 'on') installConformancePack(server);

@@ -1,5 +1,5 @@
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, LoggingLevel, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Env } from '../env';
 import { formatError, formatToolResult } from '../protocol/MessageFormatter';
 import type { ToolContext, ToolDefinition } from '../tools/tool';
@@ -16,8 +16,11 @@ export async function runTool(tool: ToolDefinition, args: unknown, ctx: ToolCont
   }
 }
 
+/** Whether the client's logging/setLevel filters out a level. */
+export type LogFilter = (level: LoggingLevel, sessionId?: string) => boolean;
+
 /** The context a tool sees, built from the SDK's per-request extras. */
-export function toolContext(env: Env, sessionId: string, extra: Extra): ToolContext {
+export function toolContext(env: Env, sessionId: string, extra: Extra, isIgnored: LogFilter): ToolContext {
   const progressToken = extra._meta?.progressToken;
   return {
     env,
@@ -31,6 +34,8 @@ export function toolContext(env: Env, sessionId: string, extra: Extra): ToolCont
       });
     },
     async log(level, data) {
+      if (isIgnored(level, extra.sessionId)) return;
+      // Sent as related to the request, so it travels on the call's own stream.
       await extra.sendNotification({ method: 'notifications/message', params: { level, data } });
     },
   };

@@ -9,6 +9,20 @@ const ALLOW_METHODS = 'GET, POST, DELETE, OPTIONS';
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /**
+ * DNS-rebinding protection for servers that are not behind Cloudflare's routing (local `wrangler dev`):
+ * when ALLOWED_HOSTS is set, a request whose Host is not in it is refused. Deployed Workers leave it
+ * empty, since Cloudflare only routes hostnames the account owns to them.
+ */
+export function assertAllowedHost(request: Request, env: Env): void {
+  const allowed = (env.ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
+  if (allowed.length === 0) return;
+  const host = new URL(request.url).hostname.toLowerCase();
+  if (!allowed.includes(host)) {
+    throw new ProtocolError(403, ErrorCode.InvalidRequest, `Forbidden: host ${JSON.stringify(host)} is not allowed`);
+  }
+}
+
+/**
  * The request's Origin when it may call us, null when it sent none (CLI clients, n8n, mcp-remote).
  * Allowed: the server's own origin, the ALLOWED_ORIGINS list, and any localhost origin while the server
  * itself is served from localhost (local development). Anything else is 403: DNS-rebinding protection.

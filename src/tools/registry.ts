@@ -1,4 +1,5 @@
 import type { Env } from '../env';
+import { CONFORMANCE_TOOLS } from './conformance/tools';
 import { serverInfo } from './serverInfo';
 import type { ToolDefinition } from './tool';
 
@@ -6,6 +7,6 @@ import type { ToolDefinition } from './tool';
 const CORE_TOOLS: readonly ToolDefinition[] = [serverInfo];
 
 /** The tools a session on this deployment offers. */
-export function toolsFor(_env: Env): readonly ToolDefinition[] {
-  return CORE_TOOLS;
+export function toolsFor(env: Env): readonly ToolDefinition[] {
+  return env.CONFORMANCE_PACK === 'on' ? [...CORE_TOOLS, ...CONFORMANCE_TOOLS] : CORE_TOOLS;
 }
