@@ -13,13 +13,14 @@ import { getOrDeleteMcp, postMcp } from './routes/streamableHttp';
 export { SessionObject } from './durable/SessionObject';
 
 type Args = [Env, ExecutionContext];
-type Request_ = IRequest & { origin?: string | null };
+/** The allowed Origin travels on the request from the `before` check to the CORS headers in `finally`. */
+type McpRequest = IRequest & { origin?: string | null };
 
 const methodNotAllowed = (allow: string) => () => {
   throw new ProtocolError(405, ErrorCode.InvalidRequest, 'Method Not Allowed', { Allow: allow });
 };
 
-const router = Router<Request_, Args>({
+const router = Router<McpRequest, Args>({
   before: [
     // Host and Origin are checked first, on every route, so a forbidden page learns nothing else.
     (request, env) => {
@@ -30,7 +31,7 @@ const router = Router<Request_, Args>({
   ],
   catch: (error) => toErrorResponse(error),
   finally: [
-    (response: Response, request: Request_) => {
+    (response: Response, request: McpRequest) => {
       const finished = withCors(response, request.origin ?? null);
       if (finished.headers.get('content-type')?.startsWith('text/event-stream')) {
         for (const [name, value] of Object.entries(SSE_HEADERS)) finished.headers.set(name, value);
