@@ -38,13 +38,16 @@ export class SessionObject extends DurableObject<Env> {
   private record: SessionRecord | null | undefined;
   private live: Live | undefined;
 
-  /** POST/GET/DELETE /mcp. `create` is set by the Worker for an initialize without a session id. */
-  async streamableHttp(request: Request, sessionId: string, create: boolean): Promise<Response> {
+  /**
+   * POST/GET/DELETE /mcp. `create` is set by the Worker for an initialize without a session id;
+   * `parsedBody` is the POST body the Worker already parsed and validated.
+   */
+  async streamableHttp(request: Request, sessionId: string, create: boolean, parsedBody?: unknown): Promise<Response> {
     try {
       const record = await this.load();
       if (create ? record : record?.transport !== 'streamable-http') throw sessionNotFound();
       const live = this.live?.kind === 'streamable-http' ? this.live : await this.startStreamable(sessionId);
-      const response = await live.transport.handleRequest(request);
+      const response = await live.transport.handleRequest(request, parsedBody === undefined ? undefined : { parsedBody });
       await this.touch();
       return response;
     } catch (error) {

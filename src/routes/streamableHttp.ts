@@ -14,7 +14,7 @@ import { isInitializeRequest, parse } from '../protocol/MessageParser';
  */
 export async function postMcp(request: IRequest, env: Env): Promise<Response> {
   const body = await readJsonBody(request);
-  const { messages } = parse(body);
+  const { messages, batch } = parse(body);
   const sessionId = request.headers.get('mcp-session-id');
   const create = sessionId === null;
   if (create && !messages.some(isInitializeRequest)) {
@@ -22,7 +22,8 @@ export async function postMcp(request: IRequest, env: Env): Promise<Response> {
   }
   if (!create && !isSessionId(sessionId)) throw sessionNotFound();
   const id = sessionId ?? newSessionId();
-  const response = await sessionStub(env, id).streamableHttp(forward(request, body), id, create);
+  // The object gets the parsed messages, not the body: it is not read and parsed a second time.
+  const response = await sessionStub(env, id).streamableHttp(forward(request), id, create, batch ? messages : messages[0]);
   const sse = response.headers.get('content-type')?.startsWith('text/event-stream');
   return sse && wantsJsonOnly(request) ? sseToJson(response) : response;
 }
@@ -37,8 +38,9 @@ export async function getOrDeleteMcp(request: IRequest, env: Env): Promise<Respo
   return sessionStub(env, sessionId).streamableHttp(forward(request), sessionId, false);
 }
 
-function forward(request: Request, body?: string): Request {
+/** The request as the session object sees it: headers (Accept normalized), no body. */
+function forward(request: Request): Request {
   const headers = new Headers(request.headers);
   normalizeAccept(headers, request.method);
-  return new Request(request.url, { method: request.method, headers, body });
+  return new Request(request.url, { method: request.method, headers });
 }
