@@ -1,7 +1,6 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { InitializeRequestParams, JSONRPCMessage, JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
-import { WorkerTransport } from 'agents/mcp';
+import type { JSONRPCMessage, JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import { idleTtlMs } from '../config';
 import type { Env } from '../env';
 import { sessionNotFound, toErrorResponse } from '../http/errors';
@@ -9,23 +8,21 @@ import type { JsonRpcErrorResponse } from '../protocol/jsonrpc';
 import type { TransportKind } from '../transport/kinds';
 import { LegacySseTransport } from '../transport/LegacySseTransport';
 import { OneShotTransport } from '../transport/OneShotTransport';
+import { StreamableHttpTransport, type StreamableSessionState } from '../transport/StreamableHttpTransport';
 import { serveQueryRequest } from '../transport/sseQuery';
 import { createMcpServer } from './mcpServer';
 
 /** Everything needed to carry a session on after eviction; kept under one storage key. */
-export interface SessionRecord {
+export interface SessionRecord extends StreamableSessionState {
   id: string;
   transport: TransportKind;
   createdAt: number;
   /** Idle deadline; the alarm closes the session when it passes. */
   expiresAt: number;
-  initialized: boolean;
-  /** Replayed into a fresh SDK server after eviction, restoring protocol version and client capabilities. */
-  initializeParams?: InitializeRequestParams;
 }
 
 type Live =
-  | { kind: 'streamable-http'; server: McpServer; transport: WorkerTransport }
+  | { kind: 'streamable-http'; server: McpServer; transport: StreamableHttpTransport }
   | { kind: 'sse'; server: McpServer; transport: LegacySseTransport };
 
 const RECORD_KEY = 'session';
@@ -111,24 +108,13 @@ export class SessionObject extends DurableObject<Env> {
   }
 
   private async startStreamable(sessionId: string): Promise<Live & { kind: 'streamable-http' }> {
-    const transport = new WorkerTransport({
-      sessionIdGenerator: () => sessionId,
-      onsessionclosed: () => this.terminate(),
-      storage: {
-        get: () => {
-          const r = this.record;
-          return r ? { sessionId: r.id, initialized: r.initialized, initializeParams: r.initializeParams } : undefined;
-        },
-        set: (state) =>
-          this.save({
-            ...(this.record ?? this.newRecord(sessionId, 'streamable-http')),
-            initialized: state.initialized,
-            initializeParams: state.initializeParams,
-          }),
-      },
+    const transport = new StreamableHttpTransport(sessionId, {
+      onInitialized: (state) => this.save({ ...(this.record ?? this.newRecord(sessionId, 'streamable-http')), ...state }),
+      onClosed: () => this.terminate(),
     });
     const server = createMcpServer(this.env, sessionId);
     await server.connect(transport);
+    if (this.record) transport.restore(sessionId, this.record);
     const live = { kind: 'streamable-http' as const, server, transport };
     this.live = live;
     return live;
