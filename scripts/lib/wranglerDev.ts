@@ -81,8 +81,9 @@ export async function startWranglerDev(options: DevServerOptions = {}): Promise<
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`wrangler dev exited (${child.exitCode}):\n${output}`);
     try {
-      const response = await fetch(`${url}/health`);
-      if (response.ok || response.status === 404) return { url, stop };
+      // Any HTTP answer means the Worker is up (benchmark references have no /health).
+      await (await fetch(`${url}/health`)).body?.cancel();
+      return { url, stop };
     } catch {
       // not listening yet
     }
