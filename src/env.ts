@@ -3,6 +3,8 @@ import type { SessionObject } from './durable/SessionObject';
 /** Bindings and variables of the Worker (wrangler.toml). */
 export interface Env {
   SESSIONS: DurableObjectNamespace<SessionObject>;
+  /** The node catalog (src/catalog/keys.ts). */
+  SPECS: KVNamespace;
   /** Comma-separated browser origins allowed on the MCP routes. */
   ALLOWED_ORIGINS?: string;
   /** Comma-separated hostnames this server answers to; empty = any (Cloudflare routing decides). `npm run dev` sets loopback names. */

@@ -41,8 +41,10 @@ export async function startWranglerDev(options: DevServerOptions = {}): Promise<
   args.push('--inspector-port', String(await freePort()));
   if (options.config) args.push('--config', options.config);
   for (const [name, value] of Object.entries(options.vars ?? {})) args.push('--var', `${name}:${value}`);
-  // Through `npm run dev`, so every caller serves what a developer's `npm run dev` serves.
-  const child = spawn('npm', ['run', '--silent', 'dev', '--', ...args], {
+  // This project goes through `npm run dev` (catalog loaded, loopback hosts), so every caller serves what
+  // a developer's `npm run dev` serves; other configs (benchmark references) get plain `wrangler dev`.
+  const command = options.config ? ['npx', 'wrangler', 'dev'] : ['npm', 'run', '--silent', 'dev', '--'];
+  const child = spawn(command[0]!, [...command.slice(1), ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: 'true' },
     detached: true,

@@ -1,5 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker';
+import { installCatalogResources } from '../catalog/resources';
 import { SERVER_NAME, SERVER_VERSION } from '../config';
 import type { Env } from '../env';
 import { runTool, toolContext, type LogFilter } from '../execution/runTool';
@@ -36,6 +37,7 @@ export function createMcpServer(env: Env, sessionId: string): McpServer {
       (args: unknown, extra) => runTool(tool, args, toolContext(env, sessionId, extra, isIgnored)),
     );
   }
+  installCatalogResources(server, env);
   if (env.CONFORMANCE_PACK === 'on') installConformancePack(server);
   return server;
 }

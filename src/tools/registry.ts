@@ -1,10 +1,12 @@
 import type { Env } from '../env';
 import { CONFORMANCE_TOOLS } from './conformance/tools';
+import { getNodeDetails } from './nodes/getNodeDetails';
+import { getNodeTypes } from './nodes/getNodeTypes';
 import { serverInfo } from './serverInfo';
 import type { ToolDefinition } from './tool';
 
-/** The tools every deployment serves. Later layers (catalog, n8n) add theirs here. */
-const CORE_TOOLS: readonly ToolDefinition[] = [serverInfo];
+/** The tools every deployment serves. Later layers (n8n) add theirs here. */
+const CORE_TOOLS: readonly ToolDefinition[] = [serverInfo, getNodeTypes, getNodeDetails];
 
 /** The tools a session on this deployment offers. */
 export function toolsFor(env: Env): readonly ToolDefinition[] {

@@ -1,0 +1,67 @@
+import type { CatalogManifest, TypesMap } from './build';
+import { CURRENT_KEY, manifestKey, specKey, typesKey } from './keys';
+import type { NodeSpec } from './nodeSpec';
+
+/** How long an isolate trusts the version pointer it read before asking KV again. */
+const POINTER_TTL_MS = 30_000;
+
+/** Per-isolate cache: the pointer briefly, everything under a version for as long as the isolate lives. */
+const cache = {
+  pointer: undefined as { version: string | null; readAt: number } | undefined,
+  byVersion: new Map<string, Map<string, Promise<unknown>>>(),
+};
+
+/** Read access to the node catalog in KV. */
+export class Catalog {
+  constructor(private readonly kv: KVNamespace) {}
+
+  /** The version readers use, or null when no catalog was ever loaded. */
+  async version(): Promise<string | null> {
+    const now = Date.now();
+    if (cache.pointer && now - cache.pointer.readAt < POINTER_TTL_MS) return cache.pointer.version;
+    const version = await this.kv.get(CURRENT_KEY);
+    cache.pointer = { version, readAt: now };
+    return version;
+  }
+
+  async manifest(): Promise<CatalogManifest | null> {
+    return this.read((v) => manifestKey(v));
+  }
+
+  async types(): Promise<TypesMap> {
+    return (await this.read<TypesMap>((v) => typesKey(v))) ?? {};
+  }
+
+  async spec(nodeType: string, subtype: string): Promise<NodeSpec | null> {
+    return this.read((v) => specKey(v, nodeType, subtype));
+  }
+
+  /** A JSON value of the current version, read once per isolate. */
+  private async read<T>(key: (version: string) => string): Promise<T | null> {
+    const version = await this.version();
+    if (version === null) return null;
+    let values = cache.byVersion.get(version);
+    if (!values) {
+      // A new version replaces the old ones: their entries are never read again.
+      cache.byVersion.clear();
+      values = new Map();
+      cache.byVersion.set(version, values);
+    }
+    const k = key(version);
+    let value = values.get(k);
+    if (!value) {
+      value = this.kv.get(k, 'json').catch((error: unknown) => {
+        values.delete(k); // a failed read is retried next time, not remembered
+        throw error;
+      });
+      values.set(k, value);
+    }
+    return (await value) as T | null;
+  }
+}
+
+/** Forgets what this isolate cached (tests switch catalogs under it). */
+export function clearCatalogCache(): void {
+  cache.pointer = undefined;
+  cache.byVersion.clear();
+}

@@ -1,0 +1,9 @@
+/**
+ * KV layout. Everything of a catalog lives under its version; `catalog:current` names the version
+ * readers use and is written last, so a reader sees the old catalog or the new one, never half.
+ */
+export const CURRENT_KEY = 'catalog:current';
+export const manifestKey = (version: string) => `catalog:${version}:manifest`;
+export const typesKey = (version: string) => `catalog:${version}:types`;
+export const indexKey = (version: string) => `catalog:${version}:index`;
+export const specKey = (version: string, nodeType: string, subtype: string) => `catalog:${version}:spec:${nodeType}:${subtype}`;

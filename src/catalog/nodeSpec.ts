@@ -1,0 +1,128 @@
+import { z } from 'zod';
+
+/** Seed 002's eight node types. */
+export const NODE_TYPES = [
+  'ACTION_NODE',
+  'TRIGGER_NODE',
+  'AI_AGENT_NODE',
+  'FLOW_NODE',
+  'TOOL_NODE',
+  'MEMORY_NODE',
+  'HUMAN_LOOP_NODE',
+  'EXTERNAL_ACTION_NODE',
+] as const;
+export const NodeTypeSchema = z.enum(NODE_TYPES);
+export type NodeType = z.infer<typeof NodeTypeSchema>;
+
+export const PARAMETER_TYPES = [
+  'string',
+  'number',
+  'integer',
+  'boolean',
+  'enum',
+  'multi_enum',
+  'json',
+  'code',
+  'url',
+  'datetime',
+  'color',
+  'credential',
+  'collection',
+  'fixed_collection',
+  'resource_locator',
+  'array',
+  'notice',
+] as const;
+
+/** When a parameter applies: n8n's displayOptions, kept as conditions on other parameters' values. */
+export const DisplayConditionsSchema = z
+  .object({
+    show: z.record(z.string(), z.array(z.unknown())).optional(),
+    hide: z.record(z.string(), z.array(z.unknown())).optional(),
+  })
+  .strict();
+
+export interface Parameter {
+  name: string;
+  display_name?: string;
+  type: (typeof PARAMETER_TYPES)[number];
+  required: boolean;
+  default_value?: unknown;
+  description: string;
+  enum_values?: string[] | null;
+  validation_pattern?: string | null;
+  display_options?: z.infer<typeof DisplayConditionsSchema>;
+  /** Children of collection and fixed_collection parameters. */
+  options?: Parameter[];
+}
+
+export const ParameterSchema: z.ZodType<Parameter> = z.lazy(() =>
+  z
+    .object({
+      name: z.string().min(1),
+      display_name: z.string().optional(),
+      type: z.enum(PARAMETER_TYPES),
+      required: z.boolean(),
+      default_value: z.unknown().optional(),
+      description: z.string(),
+      enum_values: z.array(z.string()).nullable().optional(),
+      validation_pattern: z.string().nullable().optional(),
+      display_options: DisplayConditionsSchema.optional(),
+      options: z.array(ParameterSchema).optional(),
+    })
+    .strict(),
+);
+
+export const DataFormatSchema = z
+  .object({
+    mime_type: z.string().min(1),
+    schema: z.union([z.string(), z.record(z.string(), z.unknown())]).nullable().optional(),
+    examples: z.array(z.unknown()).nullable().optional(),
+  })
+  .strict();
+
+export const PortSchema = z
+  .object({
+    name: z.string().min(1),
+    /** "main" for item data; n8n's AI connection kinds ("ai_languageModel", "ai_tool", …) otherwise. */
+    type: z.string().min(1),
+    required: z.boolean(),
+    description: z.string(),
+    /** null: unlimited. */
+    max_connections: z.number().int().positive().nullable(),
+    data_format: DataFormatSchema.nullable().optional(),
+    validation_schema: z.record(z.string(), z.unknown()).nullable().optional(),
+  })
+  .strict();
+
+export const ExampleSchema = z
+  .object({
+    name: z.string().min(1),
+    description: z.string(),
+    parameters: z.record(z.string(), z.unknown()),
+    input: z.unknown().optional(),
+    output: z.unknown().optional(),
+  })
+  .strict();
+
+export const NodeSpecSchema = z
+  .object({
+    node_type: NodeTypeSchema,
+    /** Unique within the catalog: the seed's names (HTTP_REQUEST) or n8n type names (n8n-nodes-base.gmail). */
+    subtype: z.string().min(1).max(200),
+    version: z.string().min(1),
+    display_name: z.string().min(1),
+    description: z.string().min(1),
+    aliases: z.array(z.string()),
+    categories: z.array(z.string()),
+    source: z.enum(['seed', 'n8n']),
+    documentation_url: z.url().nullable(),
+    parameters: z.array(ParameterSchema),
+    input_ports: z.array(PortSchema),
+    output_ports: z.array(PortSchema),
+    examples: z.array(ExampleSchema),
+  })
+  .strict();
+
+export type NodeSpec = z.infer<typeof NodeSpecSchema>;
+export type Port = z.infer<typeof PortSchema>;

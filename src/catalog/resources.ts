@@ -1,0 +1,52 @@
+import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Env } from '../env';
+import { Catalog } from './catalog';
+import { NODE_TYPES } from './nodeSpec';
+import { serializeSpec } from './serialize';
+
+/** MCP caps a completion answer at 100 values. */
+const MAX_COMPLETIONS = 100;
+
+const startsWith = (value: string) => (candidate: string) => candidate.toLowerCase().startsWith(value.toLowerCase());
+
+/**
+ * The catalog as MCP resources: `node-spec://{node_type}/{subtype}` (subtype may contain `/`, as in
+ * `@n8n/n8n-nodes-langchain.agent`), listed, readable as full JSON specs, with completions for both parts.
+ */
+export function installCatalogResources(server: McpServer, env: Env): void {
+  const catalog = new Catalog(env.SPECS);
+  server.registerResource(
+    'node-spec',
+    new ResourceTemplate('node-spec://{node_type}/{+subtype}', {
+      list: async () => {
+        const types = await catalog.types();
+        return {
+          resources: Object.entries(types).flatMap(([nodeType, subtypes]) =>
+            (subtypes ?? []).map((subtype) => ({
+              uri: `node-spec://${nodeType}/${subtype}`,
+              name: subtype,
+              description: `${nodeType} specification`,
+              mimeType: 'application/json',
+            })),
+          ),
+        };
+      },
+      complete: {
+        node_type: (value) => NODE_TYPES.filter(startsWith(value)),
+        subtype: async (value, context) => {
+          const types = await catalog.types();
+          const nodeType = context?.arguments?.node_type as keyof typeof types | undefined;
+          const pool = nodeType ? (types[nodeType] ?? []) : Object.values(types).flat();
+          return (pool as string[]).filter(startsWith(value)).slice(0, MAX_COMPLETIONS);
+        },
+      },
+    }),
+    { description: 'A node specification from the catalog, in full', mimeType: 'application/json' },
+    async (uri, { node_type, subtype }) => {
+      const spec = await catalog.spec(String(node_type), String(subtype));
+      if (!spec) throw new Error(`Node specification not found: ${node_type}/${subtype}`);
+      const text = JSON.stringify(serializeSpec(spec, { includeExamples: true, includeSchemas: true, detail: 'full' }));
+      return { contents: [{ uri: uri.href, mimeType: 'application/json', text }] };
+    },
+  );
+}

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { Catalog } from '../../catalog/catalog';
+import { serializeSpec } from '../../catalog/serialize';
+import { defineTool } from '../tool';
+
+/** One request can ask for this many nodes; more would blow the response budget. */
+const MAX_NODES = 20;
+
+export const getNodeDetails = defineTool({
+  name: 'get_node_details',
+  title: 'Get node specifications',
+  description:
+    'Get detailed specifications for one or more workflow nodes: parameters (types, defaults, choices, ' +
+    'conditions), input/output ports with data formats, and usage examples. Answers one entry per ' +
+    'requested node, in order; an unknown node gets an entry with an error instead.',
+  input: z.object({
+    nodes: z
+      .array(z.object({ node_type: z.string().describe('e.g. ACTION_NODE'), subtype: z.string().describe('e.g. HTTP_REQUEST or n8n-nodes-base.gmail') }))
+      .min(1)
+      .max(MAX_NODES)
+      .describe('List of nodes to get details for'),
+    include_examples: z.boolean().default(true).describe('Include usage examples in response'),
+    include_schemas: z.boolean().default(true).describe('Include input/output schemas'),
+    detail: z
+      .enum(['essentials', 'full'])
+      .default('essentials')
+      .describe('essentials: every parameter with its type, default and choices, compactly; full: nested option trees and full descriptions'),
+  }),
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  execution: 'direct',
+  async run({ nodes, include_examples, include_schemas, detail }, { env }) {
+    const catalog = new Catalog(env.SPECS);
+    return Promise.all(
+      nodes.map(async ({ node_type, subtype }) => {
+        const spec = await catalog.spec(node_type, subtype);
+        if (!spec) return { node_type, subtype, error: 'Node specification not found' };
+        return serializeSpec(spec, { includeExamples: include_examples, includeSchemas: include_schemas, detail });
+      }),
+    );
+  },
+});

@@ -1,0 +1,46 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+
+/** The node knowledge tools through the real SDK client, against `npm run dev` (which loads the catalog). */
+const client = new Client({ name: 'e2e-nodes', version: '1.0.0' });
+
+beforeAll(async () => {
+  await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', inject('baseUrl'))));
+});
+afterAll(() => client.close());
+
+const json = (result: Awaited<ReturnType<Client['callTool']>>) => JSON.parse((result.content as { text: string }[])[0]!.text);
+
+describe('node knowledge tools', () => {
+  it('lists them as read-only tools with flat input schemas', async () => {
+    const { tools } = await client.listTools();
+    for (const name of ['get_node_types', 'get_node_details']) {
+      const tool = tools.find((t) => t.name === name)!;
+      expect(tool.annotations?.readOnlyHint).toBe(true);
+      expect(tool.inputSchema.type).toBe('object');
+      expect(JSON.stringify(tool.inputSchema)).not.toMatch(/\$ref|"oneOf"/);
+    }
+  });
+
+  it('get_node_types answers the seed taxonomy loaded by npm run dev', async () => {
+    const types = json(await client.callTool({ name: 'get_node_types', arguments: {} }));
+    expect(types.TRIGGER_NODE).toEqual(['TRIGGER_MANUAL', 'TRIGGER_CRON', 'TRIGGER_WEBHOOK', 'TRIGGER_CHAT', 'TRIGGER_EMAIL', 'TRIGGER_FORM', 'TRIGGER_CALENDAR']);
+  });
+
+  it('get_node_details answers in order, with an error entry for an unknown node', async () => {
+    const details = json(
+      await client.callTool({
+        name: 'get_node_details',
+        arguments: { nodes: [{ node_type: 'FLOW_NODE', subtype: 'WAIT' }, { node_type: 'FLOW_NODE', subtype: 'GOTO' }] },
+      }),
+    );
+    expect(details[0].parameters.find((p: { name: string }) => p.name === 'resume').enum_values).toContain('webhook');
+    expect(details[1]).toEqual({ node_type: 'FLOW_NODE', subtype: 'GOTO', error: 'Node specification not found' });
+  });
+
+  it('reads a node-spec:// resource', async () => {
+    const { contents } = await client.readResource({ uri: 'node-spec://ACTION_NODE/RUN_CODE' });
+    expect(JSON.parse((contents[0] as { text: string }).text)).toMatchObject({ subtype: 'RUN_CODE', source: 'seed' });
+  });
+});

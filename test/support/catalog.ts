@@ -1,0 +1,23 @@
+/// <reference types="vite/client" />
+import { env } from 'cloudflare:workers';
+import { buildCatalog, type TypesMap } from '../../src/catalog/build';
+import { clearCatalogCache } from '../../src/catalog/catalog';
+import type { NodeSpec } from '../../src/catalog/nodeSpec';
+import { loadSeedCatalog } from '../../src/catalog/seed';
+import seedTypes from '../../specs/seed/types.json';
+
+const seedFiles = import.meta.glob<unknown>('../../specs/seed/*/*.json', { eager: true, import: 'default' });
+
+/** The seed taxonomy as the build reads it, from the committed files. */
+export function seedSpecs(): NodeSpec[] {
+  const files = new Map(Object.entries(seedFiles).map(([path, content]) => [path.replace('../../specs/seed/', ''), content]));
+  return loadSeedCatalog(seedTypes as TypesMap, files);
+}
+
+/** Builds `specs` and writes them into the SPECS KV binding the way the loader does, pointer last. */
+export async function loadCatalog(specs: NodeSpec[] = seedSpecs(), sources = ['seed']) {
+  const build = await buildCatalog(specs, { sources });
+  for (const { key, value } of build.entries) await env.SPECS.put(key, value);
+  clearCatalogCache();
+  return build;
+}

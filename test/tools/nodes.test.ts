@@ -1,0 +1,83 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { loadCatalog } from '../support/catalog';
+import { openSession, rpc } from '../support/mcp';
+
+async function callTool(name: string, args: Record<string, unknown>) {
+  const sessionId = await openSession();
+  const { reply } = await rpc(sessionId, 'tools/call', { name, arguments: args });
+  return reply!.result as { content: { type: string; text: string }[]; isError?: boolean; structuredContent?: unknown };
+}
+
+const json = (result: { content: { text: string }[] }) => JSON.parse(result.content[0]!.text);
+
+beforeEach(async () => {
+  await loadCatalog();
+});
+
+describe('get_node_types', () => {
+  it('returns every type and subtype of the loaded catalog, in catalog order', async () => {
+    const types = json(await callTool('get_node_types', {}));
+    expect(Object.keys(types)).toEqual([
+      'ACTION_NODE',
+      'TRIGGER_NODE',
+      'AI_AGENT_NODE',
+      'FLOW_NODE',
+      'TOOL_NODE',
+      'MEMORY_NODE',
+      'HUMAN_LOOP_NODE',
+      'EXTERNAL_ACTION_NODE',
+    ]);
+    expect(types.ACTION_NODE[1]).toBe('HTTP_REQUEST');
+  });
+
+  it('filters by type', async () => {
+    expect(json(await callTool('get_node_types', { type_filter: 'FLOW_NODE' }))).toEqual({
+      FLOW_NODE: ['IF', 'FILTER', 'LOOP', 'MERGE', 'SWITCH', 'WAIT'],
+    });
+  });
+
+  it('refuses a type that does not exist with the allowed values', async () => {
+    const result = await callTool('get_node_types', { type_filter: 'MAGIC_NODE' });
+    expect(result.isError).toBe(true);
+    expect(result.content[0]!.text).toMatch(/ACTION_NODE/);
+  });
+});
+
+describe('get_node_details', () => {
+  it('answers one entry per requested node, in order, with errors in place', async () => {
+    const details = json(
+      await callTool('get_node_details', {
+        nodes: [
+          { node_type: 'ACTION_NODE', subtype: 'HTTP_REQUEST' },
+          { node_type: 'ACTION_NODE', subtype: 'NOPE' },
+          { node_type: 'AI_AGENT_NODE', subtype: 'OPENAI_NODE' },
+        ],
+      }),
+    );
+    expect(details).toHaveLength(3);
+    expect(details[0]).toMatchObject({ node_type: 'ACTION_NODE', subtype: 'HTTP_REQUEST', parameters: expect.any(Array) });
+    expect(details[1]).toEqual({ node_type: 'ACTION_NODE', subtype: 'NOPE', error: 'Node specification not found' });
+    expect(details[2]).toMatchObject({ subtype: 'OPENAI_NODE', examples: expect.any(Array) });
+  });
+
+  it('leaves out examples and port schemas when asked', async () => {
+    const [detail] = json(
+      await callTool('get_node_details', {
+        nodes: [{ node_type: 'ACTION_NODE', subtype: 'HTTP_REQUEST' }],
+        include_examples: false,
+        include_schemas: false,
+      }),
+    );
+    expect(detail).not.toHaveProperty('examples');
+    for (const port of [...detail.input_ports, ...detail.output_ports]) {
+      expect(port.data_format).toBeNull();
+      expect(port.validation_schema).toBeNull();
+    }
+  });
+
+  it('refuses an empty node list as invalid params', async () => {
+    const result = await callTool('get_node_details', { nodes: [] });
+    expect(result.isError).toBe(true);
+    expect(result.content[0]!.text).toMatch(/nodes/);
+  });
+});
