@@ -1,31 +1,47 @@
 /**
  * Builds the node catalog into KV entries: .catalog/entries.json (every entry but the pointer) and
- * .catalog/manifest.json. Which catalogs go in is configuration: `--catalogs seed` (default: seed).
+ * .catalog/manifest.json. Which catalogs go in is configuration: `--catalogs seed,n8n` (the default)
+ * or `--catalogs CATALOGS` in the environment. When n8n's packages cannot be fetched, the build carries
+ * on with the seed catalog and says so.
  *
  *   npm run catalog:build [-- --catalogs seed]
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { buildCatalog, SpecError } from '../../src/catalog/build.ts';
 import { CURRENT_KEY } from '../../src/catalog/keys.ts';
 import type { NodeSpec } from '../../src/catalog/nodeSpec.ts';
+import { importN8n, N8N_SPECS_FILE } from './n8n/import.ts';
 import { readSeedCatalog } from './readSeed.ts';
 
 export const OUT_DIR = '.catalog';
 
 const SOURCES: Record<string, () => NodeSpec[]> = {
   seed: () => readSeedCatalog(),
+  n8n: () => (existsSync(N8N_SPECS_FILE) ? (JSON.parse(readFileSync(N8N_SPECS_FILE, 'utf8')) as NodeSpec[]) : importN8n()),
 };
+
+/** Catalogs that may be missing without failing the build (they come from the network). */
+const OPTIONAL = new Set(['n8n']);
 
 export async function build(catalogs: string[]) {
   const specs: NodeSpec[] = [];
+  const included: string[] = [];
   for (const name of catalogs) {
     const source = SOURCES[name];
     if (!source) throw new Error(`unknown catalog "${name}" (known: ${Object.keys(SOURCES).join(', ')})`);
-    const loaded = source();
+    let loaded: NodeSpec[];
+    try {
+      loaded = source();
+    } catch (error) {
+      if (!OPTIONAL.has(name)) throw error;
+      console.error(`catalog ${name} left out: ${(error as Error).message}`);
+      continue;
+    }
     console.error(`catalog ${name}: ${loaded.length} specs`);
     specs.push(...loaded);
+    included.push(name);
   }
-  const result = await buildCatalog(specs, { sources: catalogs });
+  const result = await buildCatalog(specs, { sources: included });
   mkdirSync(OUT_DIR, { recursive: true });
   const entries = result.entries.filter((e) => e.key !== CURRENT_KEY);
   writeFileSync(`${OUT_DIR}/entries.json`, JSON.stringify(entries));
@@ -37,7 +53,7 @@ export async function build(catalogs: string[]) {
 
 export function catalogsFromArgs(argv: string[]): string[] {
   const i = argv.indexOf('--catalogs');
-  return (i >= 0 ? argv[i + 1] ?? '' : 'seed').split(',').filter(Boolean);
+  return (i >= 0 ? (argv[i + 1] ?? '') : (process.env.CATALOGS ?? 'seed,n8n')).split(',').filter(Boolean);
 }
 
 if (import.meta.main) {

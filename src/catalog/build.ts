@@ -1,5 +1,6 @@
 import { NODE_TYPES, NodeSpecSchema, type NodeSpec, type NodeType } from './nodeSpec';
-import { CURRENT_KEY, manifestKey, specKey, typesKey } from './keys';
+import { CURRENT_KEY, indexKey, manifestKey, specKey, typesKey } from './keys';
+import { buildSearchIndex } from './search/buildIndex';
 
 /** `{TYPE: [subtypes]}` in the order get_node_types returns them. */
 export type TypesMap = Partial<Record<NodeType, string[]>>;
@@ -64,6 +65,7 @@ export async function buildCatalog(
   const entries: KvEntry[] = [
     ...specs.map((spec) => ({ key: specKey(version, spec.node_type, spec.subtype), value: JSON.stringify(spec) })),
     { key: typesKey(version), value: JSON.stringify(types) },
+    { key: indexKey(version), value: JSON.stringify(buildSearchIndex(specs)) },
     { key: manifestKey(version), value: JSON.stringify(manifest) },
     { key: CURRENT_KEY, value: version },
   ];

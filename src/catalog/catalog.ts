@@ -1,5 +1,7 @@
 import type { CatalogManifest, TypesMap } from './build';
-import { CURRENT_KEY, manifestKey, specKey, typesKey } from './keys';
+import { CURRENT_KEY, indexKey, manifestKey, specKey, typesKey } from './keys';
+import type { SearchIndex } from './search/buildIndex';
+import { Searcher } from './search/search';
 import type { NodeSpec } from './nodeSpec';
 
 /** How long an isolate trusts the version pointer it read before asking KV again. */
@@ -9,6 +11,7 @@ const POINTER_TTL_MS = 30_000;
 const cache = {
   pointer: undefined as { version: string | null; readAt: number } | undefined,
   byVersion: new Map<string, Map<string, Promise<unknown>>>(),
+  searcher: undefined as { version: string; searcher: Searcher } | undefined,
 };
 
 /** Read access to the node catalog in KV. */
@@ -30,6 +33,18 @@ export class Catalog {
 
   async types(): Promise<TypesMap> {
     return (await this.read<TypesMap>((v) => typesKey(v))) ?? {};
+  }
+
+  /** The search index of the current version, parsed once per isolate. */
+  async searcher(): Promise<Searcher | null> {
+    const version = await this.version();
+    if (version === null) return null;
+    if (cache.searcher?.version !== version) {
+      const index = await this.kv.get<SearchIndex>(indexKey(version), 'json');
+      if (!index) return null;
+      cache.searcher = { version, searcher: new Searcher(index) };
+    }
+    return cache.searcher.searcher;
   }
 
   async spec(nodeType: string, subtype: string): Promise<NodeSpec | null> {
@@ -64,4 +79,5 @@ export class Catalog {
 export function clearCatalogCache(): void {
   cache.pointer = undefined;
   cache.byVersion.clear();
+  cache.searcher = undefined;
 }

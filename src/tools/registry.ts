@@ -2,11 +2,12 @@ import type { Env } from '../env';
 import { CONFORMANCE_TOOLS } from './conformance/tools';
 import { getNodeDetails } from './nodes/getNodeDetails';
 import { getNodeTypes } from './nodes/getNodeTypes';
+import { searchNodes } from './nodes/searchNodes';
 import { serverInfo } from './serverInfo';
 import type { ToolDefinition } from './tool';
 
 /** The tools every deployment serves. Later layers (n8n) add theirs here. */
-const CORE_TOOLS: readonly ToolDefinition[] = [serverInfo, getNodeTypes, getNodeDetails];
+const CORE_TOOLS: readonly ToolDefinition[] = [serverInfo, getNodeTypes, getNodeDetails, searchNodes];
 
 /** The tools a session on this deployment offers. */
 export function toolsFor(env: Env): readonly ToolDefinition[] {

@@ -1,0 +1,247 @@
+/**
+ * Maps one n8n node description (an entry of a package's dist/types/nodes.json) to a NodeSpec.
+ * Pure and deterministic: the same description always gives the same spec.
+ */
+import type { NodeSpec, NodeType, Parameter, Port } from '../../../src/catalog/nodeSpec.ts';
+
+/** The parts of n8n's INodeTypeDescription the importer reads. */
+export interface N8nNode {
+  name: string;
+  displayName: string;
+  description?: string;
+  version: number | number[];
+  group?: string[];
+  hidden?: boolean;
+  inputs?: unknown;
+  outputs?: unknown;
+  outputNames?: string[];
+  credentials?: { name: string; required?: boolean }[];
+  properties?: N8nProperty[];
+  codex?: {
+    categories?: string[];
+    subcategories?: Record<string, string[] | string>;
+    alias?: string[];
+    resources?: { primaryDocumentation?: { url: string }[] };
+  };
+}
+
+export interface N8nProperty {
+  name: string;
+  displayName?: string;
+  type: string;
+  default?: unknown;
+  description?: string;
+  required?: boolean;
+  displayOptions?: { show?: Record<string, unknown[]>; hide?: Record<string, unknown[]> };
+  options?: (N8nOption | N8nProperty)[];
+  typeOptions?: { editor?: string };
+}
+
+interface N8nOption {
+  name: string;
+  value?: unknown;
+  description?: string;
+  displayName?: string;
+  values?: N8nProperty[];
+}
+
+export interface MapReport {
+  /** Property types dropped because they carry no configuration (buttons, hidden values…). */
+  droppedProperties: Record<string, number>;
+}
+
+const TYPE_MAP: Record<string, Parameter['type']> = {
+  string: 'string',
+  number: 'number',
+  boolean: 'boolean',
+  options: 'enum',
+  multiOptions: 'multi_enum',
+  collection: 'collection',
+  fixedCollection: 'fixed_collection',
+  assignmentCollection: 'fixed_collection',
+  dateTime: 'datetime',
+  json: 'json',
+  filter: 'json',
+  resourceMapper: 'json',
+  color: 'color',
+  resourceLocator: 'resource_locator',
+  workflowSelector: 'resource_locator',
+  credentials: 'credential',
+  credentialsSelect: 'credential',
+  notice: 'notice',
+  callout: 'notice',
+};
+
+export const highestVersion = (node: N8nNode): number => Math.max(...[node.version].flat());
+
+/** `n8n-nodes-base.gmail`: the type name workflows use. */
+export const typeName = (prefix: string, node: N8nNode) => `${prefix}.${node.name}`;
+
+export function mapNode(node: N8nNode, prefix: string, report: MapReport): NodeSpec {
+  const subtype = typeName(prefix, node);
+  const codex = node.codex ?? {};
+  const subcategories = Object.values(codex.subcategories ?? {}).flatMap((v) => [v].flat());
+  const inputs = ports(node.inputs, 'input');
+  const outputs = ports(node.outputs, 'output', node.outputNames);
+  const parameters = (node.properties ?? []).flatMap((p) => parameter(p, report));
+  const spec: NodeSpec = {
+    node_type: classify(node, inputs, outputs),
+    subtype,
+    version: String(highestVersion(node)),
+    display_name: node.displayName,
+    description: text(node.description) || node.displayName,
+    aliases: [...new Set(codex.alias ?? [])],
+    categories: [...new Set([...(codex.categories ?? []).map((c) => c.trim()), ...subcategories])],
+    source: 'n8n',
+    documentation_url: codex.resources?.primaryDocumentation?.[0]?.url ?? null,
+    parameters,
+    input_ports: inputs,
+    output_ports: outputs,
+    examples: [minimalExample(subtype, node, parameters)],
+  };
+  return spec;
+}
+
+/**
+ * One of seed 002's eight types, by rules applied in order: triggers; tools; memory, vector stores
+ * and their helpers; AI agents, chains and models; flow control; human-in-the-loop; app integrations;
+ * core actions.
+ */
+export function classify(node: N8nNode, inputs: Port[], outputs: Port[]): NodeType {
+  const categories = new Set((node.codex?.categories ?? []).map((c) => c.trim()));
+  const sub = new Set(Object.values(node.codex?.subcategories ?? {}).flatMap((v) => [v].flat()));
+  const outTypes = new Set(outputs.map((p) => p.type));
+  if (node.group?.includes('trigger') || /Trigger$/.test(node.name)) return 'TRIGGER_NODE';
+  const memorySubs = ['Memory', 'Vector Stores', 'Embeddings', 'Document Loaders', 'Text Splitters', 'Retrievers'];
+  if (memorySubs.some((s) => sub.has(s))) return 'MEMORY_NODE';
+  if (outTypes.has('ai_tool') || sub.has('Tools') || sub.has('Recommended Tools') || sub.has('Other Tools')) return 'TOOL_NODE';
+  const memoryKinds = ['ai_memory', 'ai_vectorStore', 'ai_embedding', 'ai_document', 'ai_textSplitter', 'ai_retriever'];
+  if (memoryKinds.some((k) => outTypes.has(k))) return 'MEMORY_NODE';
+  if (categories.has('AI')) return 'AI_AGENT_NODE';
+  if (sub.has('Flow')) return 'FLOW_NODE';
+  const apps = [...categories].filter((c) => !['Core Nodes', 'HITL', 'Utility', 'Development', 'Developer Tools'].includes(c));
+  if (categories.has('HITL') && apps.length === 0) return 'HUMAN_LOOP_NODE';
+  if (apps.length > 0) return 'EXTERNAL_ACTION_NODE';
+  if (!categories.has('Core Nodes') && (node.credentials?.length ?? 0) > 0) return 'EXTERNAL_ACTION_NODE';
+  return 'ACTION_NODE';
+}
+
+/**
+ * n8n's inputs/outputs: a list of connection types or port objects, or an expression that computes
+ * them from parameters. From an expression, the port kinds it can produce are read out of its text.
+ */
+export function ports(raw: unknown, side: 'input' | 'output', names: string[] = []): Port[] {
+  if (typeof raw === 'string') return expressionPorts(raw, side);
+  if (!Array.isArray(raw)) return [];
+  return raw.map((entry, i) => {
+    const o = (typeof entry === 'string' ? { type: entry } : entry) as { type: string; displayName?: string; required?: boolean; maxConnections?: number };
+    const name = names[i] || o.displayName || (o.type === 'main' ? 'main' : o.type.replace(/^ai_/, ''));
+    return port(name, o.type, side, o.required ?? (side === 'input' && o.type === 'main'), o.maxConnections ?? null);
+  });
+}
+
+function expressionPorts(expression: string, side: 'input' | 'output'): Port[] {
+  const found = new Map<string, Port>();
+  if (/['"]main['"]/.test(expression)) found.set('main', port('main', 'main', side, false, null, true));
+  for (const match of expression.matchAll(/type:\s*['"](ai_\w+)['"]/g)) {
+    const type = match[1]!;
+    const body = enclosingObject(expression, match.index);
+    const displayName = /displayName:\s*['"]([^'"]+)['"]/.exec(body)?.[1] ?? type.replace(/^ai_/, '');
+    const key = `${type}:${displayName}`;
+    if (!found.has(key)) found.set(key, port(displayName, type, side, /required:\s*true/.test(body), null, true));
+  }
+  if (found.size === 0) found.set('main', port('main', 'main', side, false, null, true));
+  return [...found.values()];
+}
+
+/** The text of the `{…}` object literal around `at`, nested objects included. */
+function enclosingObject(text: string, at: number): string {
+  let start = at;
+  for (let depth = 0; start > 0; start--) {
+    const c = text[start];
+    if (c === '}') depth++;
+    else if (c === '{' && depth-- === 0) break;
+  }
+  let end = at;
+  for (let depth = 0; end < text.length; end++) {
+    const c = text[end];
+    if (c === '{') depth++;
+    else if (c === '}' && depth-- === 0) break;
+  }
+  return text.slice(start, end + 1);
+}
+
+function port(name: string, type: string, side: 'input' | 'output', required: boolean, maxConnections: number | null, conditional = false): Port {
+  const what = type === 'main' ? (side === 'input' ? 'Items to process' : 'Resulting items') : `${type.replace(/^ai_/, '')} connection`;
+  return {
+    name,
+    type,
+    required,
+    description: conditional ? `${what} (present depending on the node's parameters)` : what,
+    max_connections: maxConnections,
+    data_format: type === 'main' ? { mime_type: 'application/json', schema: null, examples: null } : null,
+  };
+}
+
+const DROPPED = new Set(['hidden', 'button', 'icon', 'curlImport', 'agentSelector']);
+
+function parameter(p: N8nProperty, report: MapReport): Parameter[] {
+  const type = p.typeOptions?.editor && p.type === 'string' ? 'code' : TYPE_MAP[p.type];
+  if (!type || DROPPED.has(p.type)) {
+    report.droppedProperties[p.type] = (report.droppedProperties[p.type] ?? 0) + 1;
+    return [];
+  }
+  const result: Parameter = {
+    name: p.name,
+    display_name: p.displayName ?? p.name,
+    type,
+    required: p.required ?? false,
+    description: text(p.description) || p.displayName || p.name,
+  };
+  if (p.default !== undefined && p.default !== '' && type !== 'notice') result.default_value = p.default;
+  if ((type === 'enum' || type === 'multi_enum') && p.options) {
+    result.enum_values = (p.options as N8nOption[]).map((o) => String(o.value ?? o.name));
+  }
+  if (p.displayOptions && (p.displayOptions.show || p.displayOptions.hide)) {
+    result.display_options = {
+      ...(p.displayOptions.show ? { show: p.displayOptions.show } : {}),
+      ...(p.displayOptions.hide ? { hide: p.displayOptions.hide } : {}),
+    };
+  }
+  if (type === 'collection' && p.options) {
+    result.options = (p.options as N8nProperty[]).flatMap((o) => parameter(o, report));
+  } else if (type === 'fixed_collection' && p.options) {
+    // Each group of a fixedCollection becomes a collection of its fields.
+    result.options = (p.options as N8nOption[]).map((group) => ({
+      name: group.name,
+      display_name: group.displayName ?? group.name,
+      type: 'collection' as const,
+      required: false,
+      description: group.displayName ?? group.name,
+      options: (group.values ?? []).flatMap((v) => parameter(v, report)),
+    }));
+  }
+  return [result];
+}
+
+/** The node as it appears in workflow JSON, with its resource/operation defaults filled in. */
+function minimalExample(subtype: string, node: N8nNode, parameters: Parameter[]) {
+  const defaults: Record<string, unknown> = {};
+  for (const p of parameters) {
+    if (p.display_options || p.type === 'notice') continue;
+    if (p.required || p.name === 'resource' || p.name === 'operation') {
+      if (p.default_value !== undefined) defaults[p.name] = p.default_value;
+    }
+  }
+  return {
+    name: `${node.displayName} in workflow JSON`,
+    description: `How a ${node.displayName} node is written in an n8n workflow's "nodes" array.`,
+    parameters: defaults,
+    output: { type: subtype, typeVersion: highestVersion(node), name: node.displayName, parameters: defaults },
+  };
+}
+
+/** n8n descriptions carry some HTML; the catalog keeps plain text. */
+function text(value: string | undefined): string {
+  return (value ?? '').replace(/<[^>]+>/g, '').replace(/\s+/g, ' ').trim();
+}

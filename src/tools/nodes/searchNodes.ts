@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { Catalog } from '../../catalog/catalog';
+import { serializeSpec } from '../../catalog/serialize';
+import { defineTool } from '../tool';
+
+export const searchNodes = defineTool({
+  name: 'search_nodes',
+  title: 'Search nodes',
+  description:
+    'Search workflow nodes by functionality, description or capabilities (e.g. "send email", "http request", ' +
+    '"google sheets", "vector store"). Tolerates typos. Returns nodes ranked by relevance_score; pass ' +
+    'node_type and subtype to get_node_details for how to configure one.',
+  input: z.object({
+    query: z
+      .string()
+      .refine((q) => q.trim().length > 0, 'query must not be empty')
+      .describe("Search query (e.g. 'HTTP request', 'send email', 'process data')"),
+    max_results: z.number().int().min(1).max(50).default(10).describe('Maximum number of results to return (1-50)'),
+    include_details: z.boolean().default(false).describe('Include node specifications (essentials) in results'),
+  }),
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  execution: 'direct',
+  async run({ query, max_results, include_details }, { env }) {
+    const catalog = new Catalog(env.SPECS);
+    const searcher = await catalog.searcher();
+    if (!searcher) throw new Error('No node catalog is loaded on this server');
+    const hits = searcher.search(query, max_results);
+    if (!include_details) return hits;
+    return Promise.all(
+      hits.map(async (hit) => {
+        const spec = await catalog.spec(hit.node_type, hit.subtype);
+        const details = spec ? serializeSpec(spec, { includeExamples: false, includeSchemas: false, detail: 'essentials' }) : {};
+        return { ...details, relevance_score: hit.relevance_score };
+      }),
+    );
+  },
+});
