@@ -12,7 +12,11 @@ export default defineConfig({
             miniflare: { bindings: { CONFORMANCE_PACK: 'on', SESSION_IDLE_TTL_SECONDS: '600' } },
           }),
         ],
-        test: { name: 'workers', include: ['test/**/*.test.ts'], exclude: ['test/e2e/**'], testTimeout: 30_000 },
+        test: { name: 'workers', include: ['test/**/*.test.ts'], exclude: ['test/e2e/**', 'test/scripts/**'], testTimeout: 30_000 },
+      },
+      {
+        // Build-time scripts (catalog import) in Node.
+        test: { name: 'scripts', include: ['test/scripts/**/*.test.ts'] },
       },
       {
         // Real MCP SDK clients in Node against `wrangler dev`.

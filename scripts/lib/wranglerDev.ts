@@ -14,6 +14,8 @@ export interface DevServerOptions {
   vars?: Record<string, string>;
   /** Another wrangler config (benchmark references). */
   config?: string;
+  /** Extra environment for the dev script (e.g. CATALOGS=n8n). */
+  env?: Record<string, string>;
   port?: number;
 }
 
@@ -46,7 +48,7 @@ export async function startWranglerDev(options: DevServerOptions = {}): Promise<
   const command = options.config ? ['npx', 'wrangler', 'dev'] : ['npm', 'run', '--silent', 'dev', '--'];
   const child = spawn(command[0]!, [...command.slice(1), ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: 'true' },
+    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: 'true', ...options.env },
     detached: true,
   });
   let output = '';

@@ -23,9 +23,11 @@ describe('node knowledge tools', () => {
     }
   });
 
-  it('get_node_types answers the seed taxonomy loaded by npm run dev', async () => {
+  it('get_node_types answers both catalogs loaded by npm run dev, the seed taxonomy first', async () => {
     const types = json(await client.callTool({ name: 'get_node_types', arguments: {} }));
-    expect(types.TRIGGER_NODE).toEqual(['TRIGGER_MANUAL', 'TRIGGER_CRON', 'TRIGGER_WEBHOOK', 'TRIGGER_CHAT', 'TRIGGER_EMAIL', 'TRIGGER_FORM', 'TRIGGER_CALENDAR']);
+    expect(types.TRIGGER_NODE.slice(0, 7)).toEqual(['TRIGGER_MANUAL', 'TRIGGER_CRON', 'TRIGGER_WEBHOOK', 'TRIGGER_CHAT', 'TRIGGER_EMAIL', 'TRIGGER_FORM', 'TRIGGER_CALENDAR']);
+    expect(types.TRIGGER_NODE).toContain('n8n-nodes-base.scheduleTrigger');
+    expect(types.AI_AGENT_NODE).toContain('@n8n/n8n-nodes-langchain.agent');
   });
 
   it('get_node_details answers in order, with an error entry for an unknown node', async () => {
@@ -42,5 +44,22 @@ describe('node knowledge tools', () => {
   it('reads a node-spec:// resource', async () => {
     const { contents } = await client.readResource({ uri: 'node-spec://ACTION_NODE/RUN_CODE' });
     expect(JSON.parse((contents[0] as { text: string }).text)).toMatchObject({ subtype: 'RUN_CODE', source: 'seed' });
+  });
+});
+
+describe('search_nodes over the default catalog (seed + n8n)', () => {
+  it('finds n8n nodes by name, through typos', async () => {
+    const hits = json(await client.callTool({ name: 'search_nodes', arguments: { query: 'gogle sheets', max_results: 5 } }));
+    expect(hits[0].subtype).toBe('n8n-nodes-base.googleSheets');
+  });
+
+  it('details an n8n node compactly by default and fully on request', async () => {
+    const ask = (detail: string) =>
+      client.callTool({ name: 'get_node_details', arguments: { nodes: [{ node_type: 'EXTERNAL_ACTION_NODE', subtype: 'n8n-nodes-base.slack' }], detail } });
+    const essentials = (await ask('essentials')).content as { text: string }[];
+    const full = (await ask('full')).content as { text: string }[];
+    expect(essentials[0]!.text.length).toBeLessThan(full[0]!.text.length);
+    const [spec] = JSON.parse(essentials[0]!.text);
+    expect(spec.parameters.find((p: { name: string }) => p.name === 'resource').enum_values).toContain('message');
   });
 });
