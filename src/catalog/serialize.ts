@@ -8,39 +8,83 @@ export interface SerializeOptions {
   detail: Detail;
 }
 
+/** Below this size (characters of JSON, ~1,500 tokens) a spec is returned in full even for essentials. */
+const SMALL_SPEC = 6000;
+/** Parameters whose choices shape everything else: always in the essentials. */
+const STRUCTURAL = /^(resource|operation|mode)$/;
+
+/** A parameter as the essentials list it: enough to configure it, nothing more. */
+interface EssentialParameter {
+  name: string;
+  type: Parameter['type'];
+  required: boolean;
+  default_value?: unknown;
+  enum_values?: string[] | null;
+  /** When it applies, e.g. "resource=message, operation=post|update"; several when it recurs. */
+  when?: string | string[];
+}
+
 /**
- * A spec as get_node_details returns it (seed 002's serialization). `essentials` keeps what an agent
- * needs to configure the node — every parameter's name, type, requirement, default and choices — and
- * drops what only bloats a response: notices, nested option trees beyond their names, long prose.
+ * A spec as get_node_details returns it (seed 002's serialization). Small specs come whole. For large
+ * ones (n8n nodes with big property trees) `essentials` keeps the resource/operation choices, every
+ * required parameter (with when it applies) and the unconditional ones, compactly, and counts the
+ * rest; `full` has everything.
  */
 export function serializeSpec(spec: NodeSpec, options: SerializeOptions): Record<string, unknown> {
   const { examples, parameters, input_ports, output_ports, ...rest } = spec;
-  const result: Record<string, unknown> = {
+  const full: Record<string, unknown> = {
     ...rest,
-    detail: options.detail,
-    parameters: options.detail === 'full' ? parameters : essentialParameters(parameters),
+    detail: 'full',
+    parameters,
     input_ports: input_ports.map((p) => port(p, options.includeSchemas)),
     output_ports: output_ports.map((p) => port(p, options.includeSchemas)),
   };
-  if (options.includeExamples && examples.length > 0) result.examples = examples;
-  return result;
+  if (options.includeExamples && examples.length > 0) full.examples = examples;
+  if (options.detail === 'full' || JSON.stringify(full).length <= SMALL_SPEC) return full;
+
+  const essential = essentialParameters(parameters);
+  return {
+    ...full,
+    detail: 'essentials',
+    parameters: essential,
+    optional_parameters_not_shown: parameters.length - essential.reduce((n, p) => n + (Array.isArray(p.when) ? p.when.length : 1), 0),
+    input_ports: input_ports.map(compactPort),
+    output_ports: output_ports.map(compactPort),
+  };
 }
 
 function port(p: Port, includeSchemas: boolean): Port {
   return includeSchemas ? p : { ...p, data_format: null, validation_schema: null };
 }
 
-const ESSENTIAL_DESCRIPTION = 160;
+const compactPort = ({ name, type, required, max_connections }: Port) => ({ name, type, required, max_connections });
 
-function essentialParameters(parameters: Parameter[]): Parameter[] {
-  return parameters
-    .filter((p) => p.type !== 'notice')
-    .map((p) => {
-      const { options, description, ...rest } = p;
-      const short = description.length > ESSENTIAL_DESCRIPTION ? `${description.slice(0, ESSENTIAL_DESCRIPTION - 1)}…` : description;
-      const essential: Parameter = { ...rest, description: short };
-      // Children are named, not expanded: `detail: "full"` has them.
-      if (options?.length) essential.enum_values = p.enum_values ?? options.map((o) => o.name);
-      return essential;
-    });
+function essentialParameters(parameters: Parameter[]): EssentialParameter[] {
+  const merged = new Map<string, EssentialParameter>();
+  for (const p of parameters) {
+    if (p.type === 'notice' || !(p.required || !p.display_options || STRUCTURAL.test(p.name))) continue;
+    const when = condition(p);
+    const key = JSON.stringify([p.name, p.type, p.required, p.enum_values ?? null]);
+    const seen = merged.get(key);
+    if (seen) {
+      // The same parameter recurs under other conditions (one per operation, say): list the conditions.
+      if (when) seen.when = [...[seen.when ?? []].flat(), when];
+      continue;
+    }
+    const e: EssentialParameter = { name: p.name, type: p.type, required: p.required };
+    if (p.default_value !== undefined && p.default_value !== null && typeof p.default_value !== 'object') e.default_value = p.default_value;
+    if (p.enum_values?.length) e.enum_values = p.enum_values;
+    else if (p.options?.length) e.enum_values = p.options.map((o) => o.name);
+    if (when) e.when = when;
+    merged.set(key, e);
+  }
+  return [...merged.values()];
+}
+
+function condition(p: Parameter): string | undefined {
+  const show = p.display_options?.show;
+  if (!show) return undefined;
+  return Object.entries(show)
+    .map(([name, values]) => `${name}=${values.map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))).join('|')}`)
+    .join(', ');
 }

@@ -200,7 +200,7 @@ function parameter(p: N8nProperty, report: MapReport): Parameter[] {
   };
   if (p.default !== undefined && p.default !== '' && type !== 'notice') result.default_value = p.default;
   if ((type === 'enum' || type === 'multi_enum') && p.options) {
-    result.enum_values = (p.options as N8nOption[]).map((o) => String(o.value ?? o.name));
+    result.enum_values = [...new Set((p.options as N8nOption[]).map((o) => String(o.value ?? o.name)))];
   }
   if (p.displayOptions && (p.displayOptions.show || p.displayOptions.hide)) {
     result.display_options = {

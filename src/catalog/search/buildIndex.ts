@@ -17,24 +17,30 @@ export interface SearchIndex {
 }
 
 /** Field weights: names and aliases above descriptions above operations and categories. */
-const FIELDS = { title: 6, aliases: 4, description: 2, operations: 1.2, categories: 1 } as const;
-type Field = keyof typeof FIELDS;
+export const FIELDS = { title: 6, aliases: 4, description: 2, operations: 1.2, categories: 1 } as const;
+export type Field = keyof typeof FIELDS;
 const K1 = 1.2;
 const B = 0.6;
 const SHORT_DESCRIPTION = 200;
 /** Parameters whose choices say what a node can do (or, for triggers, which events start it). */
 const CAPABILITY_PARAMETERS = /^(resource|operation|mode|events?|topic|triggerOn|action)$/;
 
-function fields(spec: NodeSpec): Record<Field, string[]> {
+/** The text of each searchable field of a spec (also what the benchmark gives other engines). */
+export function searchText(spec: NodeSpec): Record<Field, string> {
   const local = spec.subtype.slice(spec.subtype.lastIndexOf('.') + 1);
   const capability = spec.parameters.filter((p) => CAPABILITY_PARAMETERS.test(p.name));
   return {
-    title: tokenize(`${spec.display_name} ${local}`),
-    aliases: tokenize(spec.aliases.join(' ')),
-    description: tokenize(spec.description),
-    operations: tokenize(capability.flatMap((p) => p.enum_values ?? []).join(' ')),
-    categories: tokenize(spec.categories.join(' ')),
+    title: `${spec.display_name} ${local}`,
+    aliases: spec.aliases.join(' '),
+    description: spec.description,
+    operations: capability.flatMap((p) => p.enum_values ?? []).join(' '),
+    categories: spec.categories.join(' '),
   };
+}
+
+function fields(spec: NodeSpec): Record<Field, string[]> {
+  const text = searchText(spec);
+  return Object.fromEntries(Object.entries(text).map(([f, t]) => [f, tokenize(t)])) as Record<Field, string[]>;
 }
 
 export function buildSearchIndex(specs: NodeSpec[]): SearchIndex {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Catalog } from '../../catalog/catalog';
+import { withinBudget } from '../../catalog/budget';
 import { serializeSpec } from '../../catalog/serialize';
 import { defineTool } from '../tool';
 
@@ -30,12 +31,19 @@ export const getNodeDetails = defineTool({
   execution: 'direct',
   async run({ nodes, include_examples, include_schemas, detail }, { env }) {
     const catalog = new Catalog(env.SPECS);
-    return Promise.all(
-      nodes.map(async ({ node_type, subtype }) => {
+    const options = { includeExamples: include_examples, includeSchemas: include_schemas };
+    return withinBudget(
+      nodes.length,
+      async (i, remaining) => {
+        const { node_type, subtype } = nodes[i]!;
         const spec = await catalog.spec(node_type, subtype);
         if (!spec) return { node_type, subtype, error: 'Node specification not found' };
-        return serializeSpec(spec, { includeExamples: include_examples, includeSchemas: include_schemas, detail });
-      }),
+        const answer = serializeSpec(spec, { ...options, detail });
+        if (detail === 'essentials' || JSON.stringify(answer).length <= remaining) return answer;
+        // A full spec too big for one response: the essentials, and where the rest can be read.
+        return { ...serializeSpec(spec, { ...options, detail: 'essentials' }), full_specification: `node-spec://${node_type}/${subtype}` };
+      },
+      (i) => ({ ...nodes[i]!, error: 'Left out to keep this response under ~20,000 tokens: ask for this node in another call' }),
     );
   },
 });

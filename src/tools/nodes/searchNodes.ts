@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Catalog } from '../../catalog/catalog';
+import { withinBudget } from '../../catalog/budget';
 import { serializeSpec } from '../../catalog/serialize';
 import { defineTool } from '../tool';
 
@@ -26,12 +27,15 @@ export const searchNodes = defineTool({
     if (!searcher) throw new Error('No node catalog is loaded on this server');
     const hits = searcher.search(query, max_results);
     if (!include_details) return hits;
-    return Promise.all(
-      hits.map(async (hit) => {
-        const spec = await catalog.spec(hit.node_type, hit.subtype);
+    return withinBudget(
+      hits.length,
+      async (i) => {
+        const spec = await catalog.spec(hits[i]!.node_type, hits[i]!.subtype);
         const details = spec ? serializeSpec(spec, { includeExamples: false, includeSchemas: false, detail: 'essentials' }) : {};
-        return { ...details, relevance_score: hit.relevance_score };
-      }),
+        return { ...details, relevance_score: hits[i]!.relevance_score };
+      },
+      // Past the budget, hits come without details; get_node_details has them.
+      (i) => hits[i]!,
     );
   },
 });
