@@ -1,6 +1,18 @@
+import type { IRequest } from 'itty-router';
+import { Catalog } from '../catalog/catalog';
 import { SERVER_NAME, SERVER_VERSION } from '../config';
+import type { Env } from '../env';
 import { TRANSPORTS } from '../transport/kinds';
 
-/** GET /health: liveness plus what is deployed. The catalog version arrives with the node catalog. */
-export const health = (): Response =>
-  Response.json({ status: 'ok', name: SERVER_NAME, version: SERVER_VERSION, catalogVersion: null, transports: TRANSPORTS });
+/** GET /health: liveness plus what is deployed, the node catalog's version included. */
+export async function health(_request: IRequest, env: Env): Promise<Response> {
+  const manifest = await new Catalog(env.SPECS).manifest();
+  return Response.json({
+    status: 'ok',
+    name: SERVER_NAME,
+    version: SERVER_VERSION,
+    catalogVersion: manifest?.version ?? null,
+    catalog: manifest ? { specs: manifest.specs, sources: manifest.sources } : null,
+    transports: TRANSPORTS,
+  });
+}

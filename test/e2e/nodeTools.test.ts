@@ -63,3 +63,23 @@ describe('search_nodes over the default catalog (seed + n8n)', () => {
     expect(spec.parameters.find((p: { name: string }) => p.name === 'resource').enum_values).toContain('message');
   });
 });
+
+describe('error shapes through the SDK client', () => {
+  it('answers bad arguments with an isError result naming the problem', async () => {
+    const empty = await client.callTool({ name: 'search_nodes', arguments: { query: ' ' } });
+    expect(empty.isError).toBe(true);
+    expect(JSON.stringify(empty.content)).toMatch(/query must not be empty/);
+    const tooMany = await client.callTool({ name: 'search_nodes', arguments: { query: 'slack', max_results: 500 } });
+    expect(tooMany.isError).toBe(true);
+  });
+
+  it('answers a full spec too big for one response with its essentials and a link to the rest', async () => {
+    const result = await client.callTool({
+      name: 'get_node_details',
+      arguments: { nodes: [{ node_type: 'EXTERNAL_ACTION_NODE', subtype: 'n8n-nodes-base.notion' }], detail: 'full' },
+    });
+    const text = (result.content as { text: string }[])[0]!.text;
+    expect(text.length).toBeLessThan(80_000);
+    expect(JSON.parse(text)[0]).toMatchObject({ detail: 'essentials', full_specification: 'node-spec://EXTERNAL_ACTION_NODE/n8n-nodes-base.notion' });
+  });
+});

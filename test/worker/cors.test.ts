@@ -2,6 +2,7 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { allowedOrigin, assertAllowedHost } from '../../src/http/cors';
 import { ProtocolError } from '../../src/protocol/errors';
+import { loadCatalog } from '../support/catalog';
 import { call, initializeRequest, postJson } from '../support/mcp';
 
 const request = (url: string, origin?: string) =>
@@ -82,9 +83,16 @@ describe('CORS on the wire', () => {
 });
 
 describe('GET /health', () => {
-  it('reports name, version and catalog version', async () => {
+  it('reports name, version and the loaded catalog', async () => {
+    const { manifest } = await loadCatalog();
     const response = await call('/health');
     expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ status: 'ok', name: 'n8n-mcp-edge', version: expect.any(String), catalogVersion: null });
+    expect(await response.json()).toMatchObject({
+      status: 'ok',
+      name: 'n8n-mcp-edge',
+      version: expect.any(String),
+      catalogVersion: manifest.version,
+      catalog: { specs: 46, sources: ['seed'] },
+    });
   });
 });
