@@ -1,10 +1,17 @@
 import type { SessionObject } from './durable/SessionObject';
+import type { ToolCallMessage } from './queues/message';
 
 /** Bindings and variables of the Worker (wrangler.toml). */
 export interface Env {
   SESSIONS: DurableObjectNamespace<SessionObject>;
   /** The node catalog (src/catalog/keys.ts). */
   SPECS: KVNamespace;
+  /** Producer of queued tool calls (src/queues). */
+  TOOL_CALLS: Queue<ToolCallMessage>;
+  /** "direct" or "queued" forces every tool to one execution mode; unset, each tool's own policy. */
+  EXECUTION_MODE?: string;
+  /** Deadline of queued calls, unless a tool sets its own (default 120). */
+  TOOL_TIMEOUT_SECONDS?: string;
   /** Comma-separated browser origins allowed on the MCP routes. */
   ALLOWED_ORIGINS?: string;
   /** Comma-separated hostnames this server answers to; empty = any (Cloudflare routing decides). `npm run dev` sets loopback names. */

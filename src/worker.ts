@@ -4,6 +4,7 @@ import { allowedOrigin, assertAllowedHost, preflight, withCors } from './http/co
 import { toErrorResponse } from './http/errors';
 import { SSE_HEADERS } from './http/sse';
 import { ProtocolError } from './protocol/errors';
+import { consumeDeadLetters, consumeToolCalls } from './queues/consumer';
 import { ErrorCode } from './protocol/jsonrpc';
 import { health } from './routes/health';
 import { openSse, postMessages } from './routes/legacySse';
@@ -59,4 +60,6 @@ router
 
 export default {
   fetch: (request, env, ctx) => router.fetch(request, env, ctx),
+  // The queue consumers run in this Worker by default; src/queues can also be deployed on its own.
+  queue: (batch, env) => (batch.queue.endsWith('-dlq') ? consumeDeadLetters(batch, env) : consumeToolCalls(batch, env)),
 } satisfies ExportedHandler<Env>;

@@ -39,7 +39,7 @@ export function freePort(): Promise<number> {
 export async function startWranglerDev(options: DevServerOptions = {}): Promise<DevServer> {
   const port = options.port ?? (await freePort());
   const state = mkdtempSync(join(tmpdir(), 'wrangler-state-'));
-  const args = ['dev', '--ip', '127.0.0.1', '--port', String(port), '--persist-to', state, '--log-level', 'warn'];
+  const args = ['--ip', '127.0.0.1', '--port', String(port), '--persist-to', state, '--log-level', 'warn'];
   args.push('--inspector-port', String(await freePort()));
   if (options.config) args.push('--config', options.config);
   for (const [name, value] of Object.entries(options.vars ?? {})) args.push('--var', `${name}:${value}`);

@@ -1,6 +1,6 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { JSONRPCMessage, JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, JSONRPCMessage, JSONRPCRequest, ServerNotification } from '@modelcontextprotocol/sdk/types.js';
 import { idleTtlMs } from '../config';
 import type { Env } from '../env';
 import { sessionNotFound, toErrorResponse } from '../http/errors';
@@ -10,7 +10,10 @@ import { LegacySseTransport } from '../transport/LegacySseTransport';
 import { OneShotTransport } from '../transport/OneShotTransport';
 import { StreamableHttpTransport, type StreamableSessionState } from '../transport/StreamableHttpTransport';
 import { serveQueryRequest } from '../transport/sseQuery';
-import { createMcpServer } from './mcpServer';
+import { callTimeoutMs, executionPolicy } from '../execution/policy';
+import { runDirect } from '../execution/runTool';
+import { createMcpServer, type ToolExecutor } from './mcpServer';
+import { PendingCalls, type Delivery } from './PendingCalls';
 
 /** Everything needed to carry a session on after eviction; kept under one storage key. */
 export interface SessionRecord extends StreamableSessionState {
@@ -34,6 +37,47 @@ const RECORD_KEY = 'session';
 export class SessionObject extends DurableObject<Env> {
   private record: SessionRecord | null | undefined;
   private live: Live | undefined;
+  private readonly pending: PendingCalls;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.pending = new PendingCalls(ctx.storage, () => this.scheduleAlarm());
+  }
+
+  /** Result of a queued call, from the queue consumer (or the dead-letter consumer). */
+  async deliverResult(callId: string, result: CallToolResult): Promise<Delivery> {
+    return this.pending.deliver(callId, result);
+  }
+
+  /** A queued tool's progress or log message, relayed on its call's stream. */
+  async relayNotification(callId: string, notification: ServerNotification): Promise<boolean> {
+    return this.pending.relay(callId, notification);
+  }
+
+  /** Direct tools run here; queued ones are recorded as pending and sent to the tool-calls queue. */
+  private readonly execute: ToolExecutor = (tool, args, extra, context) => {
+    // A cancelled request gets no response (MCP), so its POST stream is closed instead of left hanging.
+    extra.signal.addEventListener('abort', () => {
+      if (this.live?.kind === 'streamable-http') this.live.transport.closeSSEStream(extra.requestId);
+    });
+    if (executionPolicy(tool, this.env) === 'direct') return runDirect(tool, args, context);
+    const callId = crypto.randomUUID();
+    const deadline = Date.now() + callTimeoutMs(tool, this.env);
+    const sessionId = context.sessionId;
+    const progressToken = extra._meta?.progressToken;
+    return this.pending.start({ callId, tool: tool.name, requestId: extra.requestId, deadline }, extra, async () => {
+      await this.env.TOOL_CALLS.send({
+        v: 1,
+        sessionId,
+        callId,
+        tool: tool.name,
+        arguments: args as Record<string, unknown>,
+        caller: 'anonymous',
+        deadline,
+        ...(progressToken === undefined ? {} : { progressToken }),
+      });
+    });
+  };
 
   /**
    * POST/GET/DELETE /mcp. `create` is set by the Worker for an initialize without a session id;
@@ -57,7 +101,7 @@ export class SessionObject extends DurableObject<Env> {
     if (await this.load()) return toErrorResponse(sessionNotFound());
     const transport = new LegacySseTransport(sessionId, `/messages?sessionId=${sessionId}`);
     transport.onclose = () => void this.terminate();
-    const server = createMcpServer(this.env, sessionId);
+    const server = createMcpServer(this.env, sessionId, this.execute);
     this.live = { kind: 'sse', server, transport };
     await this.save(this.newRecord(sessionId, 'sse'));
     await server.connect(transport);
@@ -78,9 +122,12 @@ export class SessionObject extends DurableObject<Env> {
     return new Response('Accepted', { status: 202 });
   }
 
-  /** One /mcp/sse query-mode request, on a server that lives only for it. Nothing is stored. */
-  async oneShot(request: JSONRPCRequest): Promise<JSONRPCMessage | JsonRpcErrorResponse> {
-    const server = createMcpServer(this.env, this.ctx.id.toString());
+  /**
+   * One /mcp/sse query-mode request, on a server that lives only for it, in an object addressed by a
+   * throwaway id (queued results find their way back by it). Nothing outlives the request.
+   */
+  async oneShot(request: JSONRPCRequest, id: string): Promise<JSONRPCMessage | JsonRpcErrorResponse> {
+    const server = createMcpServer(this.env, id, this.execute);
     const transport = new OneShotTransport();
     await server.connect(transport);
     try {
@@ -91,14 +138,18 @@ export class SessionObject extends DurableObject<Env> {
     }
   }
 
-  /** Idle expiry. Alarms can fire late or twice, so the record decides. */
+  /**
+   * One alarm serves both deadlines: pending calls past theirs are answered with a timeout, and the
+   * session closes once idle. Alarms can fire late or twice, so stored state decides.
+   */
   override async alarm(): Promise<void> {
+    const now = Date.now();
+    await this.pending.expire(now);
     const record = await this.load();
     if (!record) return;
-    const now = Date.now();
     const streamOpen = this.live?.kind === 'sse' && this.live.transport.isOpen;
     if (record.expiresAt > now) {
-      await this.ctx.storage.setAlarm(record.expiresAt);
+      await this.scheduleAlarm();
     } else if (streamOpen) {
       // A connected legacy SSE client is not idle, however long it waits between calls.
       await this.save({ ...record, expiresAt: now + idleTtlMs(this.env) });
@@ -112,7 +163,7 @@ export class SessionObject extends DurableObject<Env> {
       onInitialized: (state) => this.save({ ...(this.record ?? this.newRecord(sessionId, 'streamable-http')), ...state }),
       onClosed: () => this.terminate(),
     });
-    const server = createMcpServer(this.env, sessionId);
+    const server = createMcpServer(this.env, sessionId, this.execute);
     await server.connect(transport);
     if (this.record) transport.restore(sessionId, this.record);
     const live = { kind: 'streamable-http' as const, server, transport };
@@ -134,7 +185,14 @@ export class SessionObject extends DurableObject<Env> {
     const alarmMoves = record.expiresAt !== this.record?.expiresAt;
     this.record = record;
     await this.ctx.storage.put(RECORD_KEY, record);
-    if (alarmMoves) await this.ctx.storage.setAlarm(record.expiresAt);
+    if (alarmMoves) await this.scheduleAlarm();
+  }
+
+  /** The alarm goes off at the earliest of the idle deadline and the pending calls' deadlines. */
+  private async scheduleAlarm(): Promise<void> {
+    const times = [this.record?.expiresAt, await this.pending.nextDeadline()].filter((t): t is number => t !== undefined);
+    if (times.length === 0) await this.ctx.storage.deleteAlarm();
+    else await this.ctx.storage.setAlarm(Math.min(...times));
   }
 
   /**
@@ -155,6 +213,7 @@ export class SessionObject extends DurableObject<Env> {
     const live = this.live;
     this.live = undefined;
     this.record = null;
+    await this.pending.failAll('The session ended before the call finished');
     await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();
     await live?.server.close().catch(() => {});

@@ -3,15 +3,20 @@ import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validatio
 import { installCatalogResources } from '../catalog/resources';
 import { SERVER_NAME, SERVER_VERSION } from '../config';
 import type { Env } from '../env';
-import { runTool, toolContext, type LogFilter } from '../execution/runTool';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { toolContext, type Extra, type LogFilter } from '../execution/runTool';
+import type { ToolContext, ToolDefinition } from '../tools/tool';
 import { installConformancePack } from '../tools/conformance/pack';
 import { toolsFor } from '../tools/registry';
 
 const INSTRUCTIONS =
   'Tools for building n8n workflows: look up the nodes that exist and what they take, and manage an n8n instance.';
 
+/** Runs a validated tools/call: directly, or through the queue (the session object decides). */
+export type ToolExecutor = (tool: ToolDefinition, args: unknown, extra: Extra, context: ToolContext) => Promise<CallToolResult>;
+
 /** One SDK server per session: the SDK answers initialize, ping, tools/list, tools/call validation and logging. */
-export function createMcpServer(env: Env, sessionId: string): McpServer {
+export function createMcpServer(env: Env, sessionId: string, execute: ToolExecutor): McpServer {
   const server = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION, title: 'n8n MCP (edge)' },
     {
@@ -34,7 +39,7 @@ export function createMcpServer(env: Env, sessionId: string): McpServer {
         ...(tool.output ? { outputSchema: tool.output } : {}),
         annotations: tool.annotations,
       },
-      (args: unknown, extra) => runTool(tool, args, toolContext(env, sessionId, extra, isIgnored)),
+      (args: unknown, extra) => execute(tool, args, extra, toolContext(env, sessionId, extra, isIgnored)),
     );
   }
   installCatalogResources(server, env);

@@ -2,24 +2,32 @@ import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/proto
 import type { CallToolResult, LoggingLevel, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Env } from '../env';
 import { formatError, formatToolResult } from '../protocol/MessageFormatter';
-import type { ToolContext, ToolDefinition } from '../tools/tool';
+import { ToolError, type ToolContext, type ToolDefinition } from '../tools/tool';
 
-type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+export type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
-/** Runs a tool in the session object (direct execution) and turns whatever happens into a tool result. */
-export async function runTool(tool: ToolDefinition, args: unknown, ctx: ToolContext): Promise<CallToolResult> {
+/**
+ * Runs a tool and formats its outcome. A ToolError is the tool's own answer (an isError result); any
+ * other exception is thrown on, so the queue can retry it.
+ */
+export async function invokeTool(tool: ToolDefinition, args: unknown, ctx: ToolContext): Promise<CallToolResult> {
   try {
-    const value = await tool.run(args as never, ctx);
-    return formatToolResult(value, { structured: tool.output !== undefined });
+    return formatToolResult(await tool.run(args as never, ctx), { structured: tool.output !== undefined });
   } catch (error) {
-    return formatError(error);
+    if (error instanceof ToolError) return formatError(error);
+    throw error;
   }
+}
+
+/** Direct execution, in the session object: whatever happens becomes a tool result. */
+export function runDirect(tool: ToolDefinition, args: unknown, ctx: ToolContext): Promise<CallToolResult> {
+  return invokeTool(tool, args, ctx).catch(formatError);
 }
 
 /** Whether the client's logging/setLevel filters out a level. */
 export type LogFilter = (level: LoggingLevel, sessionId?: string) => boolean;
 
-/** The context a tool sees, built from the SDK's per-request extras. */
+/** The context a tool sees in the session object, built from the SDK's per-request extras. */
 export function toolContext(env: Env, sessionId: string, extra: Extra, isIgnored: LogFilter): ToolContext {
   const progressToken = extra._meta?.progressToken;
   return {

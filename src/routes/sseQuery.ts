@@ -23,7 +23,8 @@ export function getMcpSse(request: IRequest, env: Env, ctx: ExecutionContext): P
     try {
       const message = parseQueryRequest(url);
       id = message.id;
-      reply = await sessionStub(env, newSessionId()).oneShot(message);
+      const oneShotId = newSessionId();
+      reply = await sessionStub(env, oneShotId).oneShot(message, oneShotId);
     } catch (error) {
       reply =
         error instanceof ProtocolError

@@ -1,4 +1,5 @@
 import type { Env } from '../env';
+import { QUEUE_TEST_TOOLS } from './conformance/queueTools';
 import { CONFORMANCE_TOOLS } from './conformance/tools';
 import { getNodeDetails } from './nodes/getNodeDetails';
 import { getNodeTypes } from './nodes/getNodeTypes';
@@ -11,5 +12,5 @@ const CORE_TOOLS: readonly ToolDefinition[] = [serverInfo, getNodeTypes, getNode
 
 /** The tools a session on this deployment offers. */
 export function toolsFor(env: Env): readonly ToolDefinition[] {
-  return env.CONFORMANCE_PACK === 'on' ? [...CORE_TOOLS, ...CONFORMANCE_TOOLS] : CORE_TOOLS;
+  return env.CONFORMANCE_PACK === 'on' ? [...CORE_TOOLS, ...CONFORMANCE_TOOLS, ...QUEUE_TEST_TOOLS] : CORE_TOOLS;
 }

@@ -25,8 +25,18 @@ export interface ToolDefinition<In extends z.ZodObject = z.ZodObject> {
   output?: z.ZodObject;
   annotations: ToolAnnotations;
   execution: ExecutionPolicy;
-  /** Returns data (formatted by MessageFormatter) or a `rawResult(...)`; a throw becomes an isError result. */
+  /** Deadline of a queued call; default from TOOL_TIMEOUT_SECONDS, else 120 s. */
+  timeoutMs?: number;
+  /**
+   * Returns data (formatted by MessageFormatter) or a `rawResult(...)`. Throw a ToolError for an answer
+   * the caller should see as an error; any other throw is a failure that a queued call retries.
+   */
   run(args: z.output<In>, ctx: ToolContext): unknown;
+}
+
+/** A tool's deliberate error answer (bad input it could not have known, a refusal): never retried. */
+export class ToolError extends Error {
+  override name = 'ToolError';
 }
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;

@@ -1,0 +1,124 @@
+import type { CallToolResult, ServerNotification } from '@modelcontextprotocol/sdk/types.js';
+import type { Extra } from '../execution/runTool';
+import { formatError } from '../protocol/MessageFormatter';
+
+/** A queued call the session still owes an answer, as kept in DO storage. */
+export interface PendingCall {
+  callId: string;
+  tool: string;
+  requestId: string | number;
+  deadline: number;
+}
+
+/** What became of a result handed to `deliver`. */
+export type Delivery = 'delivered' | 'ignored';
+
+interface Waiter {
+  resolve(result: CallToolResult): void;
+  extra: Extra;
+}
+
+const PREFIX = 'pending:';
+const STATS_KEY = 'stats';
+
+/** Counters of what the exactly-once rule turned away (duplicates, late and cancelled results). */
+export interface PendingStats {
+  delivered: number;
+  timedOut: number;
+  cancelled: number;
+  /** Could not be queued, or the session ended first. */
+  failed: number;
+  /** Results for calls already answered: duplicates, after a timeout, after a cancellation. */
+  ignored: number;
+}
+
+/**
+ * Seed 001's PendingCallsManager on Durable Object storage: call id → tool, request id, deadline.
+ * Each call is answered exactly once — by its result, its deadline, its cancellation or the session's
+ * end — and whatever arrives for it afterwards is ignored and counted.
+ */
+export class PendingCalls {
+  private readonly waiters = new Map<string, Waiter>();
+
+  constructor(
+    private readonly storage: DurableObjectStorage,
+    /** Called whenever the earliest deadline may have changed. */
+    private readonly onDeadlinesChanged: () => Promise<void>,
+  ) {}
+
+  /** Records the call, then waits for its answer. `send` hands it to the queue. */
+  async start(call: PendingCall, extra: Extra, send: () => Promise<void>): Promise<CallToolResult> {
+    await this.storage.put(PREFIX + call.callId, call);
+    await this.onDeadlinesChanged();
+    const answer = new Promise<CallToolResult>((resolve) => this.waiters.set(call.callId, { resolve, extra }));
+    extra.signal.addEventListener('abort', () => void this.settle(call.callId, 'cancelled', formatError(new Error('Cancelled'))));
+    try {
+      await send();
+    } catch (error) {
+      await this.settle(call.callId, 'failed', formatError(new Error(`Could not queue ${call.tool}: ${String(error)}`)));
+    }
+    return answer;
+  }
+
+  /** A result from the consumer. Only the first answer for a pending call counts. */
+  async deliver(callId: string, result: CallToolResult): Promise<Delivery> {
+    return (await this.settle(callId, 'delivered', result)) ? 'delivered' : 'ignored';
+  }
+
+  /** A notification from the consumer (progress, log) relayed on the call's own stream. */
+  async relay(callId: string, notification: ServerNotification): Promise<boolean> {
+    const waiter = this.waiters.get(callId);
+    if (!waiter) return false;
+    await waiter.extra.sendNotification(notification);
+    return true;
+  }
+
+  /** Answers every call past its deadline with a timeout error. */
+  async expire(now: number): Promise<void> {
+    for (const call of await this.list()) {
+      if (call.deadline <= now) {
+        await this.settle(call.callId, 'timedOut', formatError(new Error(`${call.tool} timed out: no result before its deadline`)));
+      }
+    }
+  }
+
+  /** The session is ending: every pending call is answered with an error and forgotten. */
+  async failAll(reason: string): Promise<void> {
+    for (const call of await this.list()) await this.settle(call.callId, 'failed', formatError(new Error(reason)));
+  }
+
+  async nextDeadline(): Promise<number | undefined> {
+    const deadlines = (await this.list()).map((c) => c.deadline);
+    return deadlines.length ? Math.min(...deadlines) : undefined;
+  }
+
+  async stats(): Promise<PendingStats> {
+    return (await this.storage.get<PendingStats>(STATS_KEY)) ?? { delivered: 0, timedOut: 0, cancelled: 0, failed: 0, ignored: 0 };
+  }
+
+  private async list(): Promise<PendingCall[]> {
+    return [...(await this.storage.list<PendingCall>({ prefix: PREFIX })).values()];
+  }
+
+  /**
+   * Removes the call and answers its waiter. Returns false, and counts the attempt as ignored, when the
+   * call was already answered (a duplicate delivery, a result after a timeout or a cancellation).
+   */
+  private async settle(callId: string, outcome: keyof PendingStats, result: CallToolResult): Promise<boolean> {
+    const pending = await this.storage.get<PendingCall>(PREFIX + callId);
+    const stats = await this.stats();
+    if (!pending) {
+      stats.ignored++;
+      await this.storage.put(STATS_KEY, stats);
+      return false;
+    }
+    await this.storage.delete(PREFIX + callId);
+    stats[outcome]++;
+    await this.storage.put(STATS_KEY, stats);
+    const waiter = this.waiters.get(callId);
+    this.waiters.delete(callId);
+    waiter?.resolve(result);
+    await this.onDeadlinesChanged();
+    return true;
+  }
+}

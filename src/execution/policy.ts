@@ -1,0 +1,17 @@
+import type { Env } from '../env';
+import type { ExecutionPolicy, ToolDefinition } from '../tools/tool';
+
+/** Seed 001's PendingCallsManager default. */
+export const DEFAULT_CALL_TIMEOUT_MS = 120_000;
+
+/** The tool's own policy, unless the deployment forces every tool to one (EXECUTION_MODE). */
+export function executionPolicy(tool: ToolDefinition, env: Env): ExecutionPolicy {
+  const forced = env.EXECUTION_MODE;
+  return forced === 'direct' || forced === 'queued' ? forced : tool.execution;
+}
+
+/** How long a queued call may take: the tool's own limit, else the deployment's, else 120 s. */
+export function callTimeoutMs(tool: ToolDefinition, env: Env): number {
+  const deployment = Number(env.TOOL_TIMEOUT_SECONDS) * 1000;
+  return tool.timeoutMs ?? (Number.isFinite(deployment) && deployment > 0 ? deployment : DEFAULT_CALL_TIMEOUT_MS);
+}

@@ -1,0 +1,78 @@
+import type { Env } from '../env';
+import { sessionStub } from '../durable/sessionId';
+import { invokeTool } from '../execution/runTool';
+import { formatError } from '../protocol/MessageFormatter';
+import { toolsFor } from '../tools/registry';
+import type { ToolContext } from '../tools/tool';
+import { ToolCallMessageSchema, type ToolCallMessage } from './message';
+
+/** Retry delays grow 1, 2, 4… seconds with each attempt, capped at a minute. */
+const backoffSeconds = (attempts: number) => Math.min(60, 2 ** Math.max(0, attempts - 1));
+
+/**
+ * The "tool-calls" consumer: runs each call through the same registry as direct execution and hands the
+ * outcome to the session's object (`deliverResult`). Every message is acked on its own; a tool that
+ * throws is retried with backoff, and after the queue's max_retries it goes to the dead-letter queue.
+ */
+export async function consumeToolCalls(batch: MessageBatch<unknown>, env: Env): Promise<void> {
+  for (const message of batch.messages) {
+    const parsed = ToolCallMessageSchema.safeParse(message.body);
+    if (!parsed.success) {
+      // Nothing can be answered without a session and call id; retrying would not help.
+      console.error(JSON.stringify({ level: 'error', queue: batch.queue, message: 'malformed tool call message', id: message.id }));
+      message.ack();
+      continue;
+    }
+    const call = parsed.data;
+    const session = sessionStub(env, call.sessionId);
+    if (Date.now() > call.deadline) {
+      message.ack(); // the session's alarm has already answered with a timeout
+      continue;
+    }
+    const tool = toolsFor(env).find((t) => t.name === call.tool);
+    if (!tool) {
+      await session.deliverResult(call.callId, formatError(new Error(`Unknown tool ${call.tool}`)));
+      message.ack();
+      continue;
+    }
+    try {
+      const result = await invokeTool(tool, tool.input.parse(call.arguments), consumerContext(env, call));
+      await session.deliverResult(call.callId, result);
+      message.ack();
+    } catch (error) {
+      console.error(JSON.stringify({ level: 'warn', tool: call.tool, callId: call.callId, attempt: message.attempts, error: String(error) }));
+      message.retry({ delaySeconds: backoffSeconds(message.attempts) });
+    }
+  }
+}
+
+/** The dead-letter consumer: a call that kept failing is answered now, not at its deadline. */
+export async function consumeDeadLetters(batch: MessageBatch<unknown>, env: Env): Promise<void> {
+  for (const message of batch.messages) {
+    const parsed = ToolCallMessageSchema.safeParse(message.body);
+    if (parsed.success) {
+      const { sessionId, callId, tool } = parsed.data;
+      await sessionStub(env, sessionId).deliverResult(callId, formatError(new Error(`Tool ${tool} failed repeatedly and was given up`)));
+    }
+    message.ack();
+  }
+}
+
+function consumerContext(env: Env, call: ToolCallMessage): ToolContext {
+  const session = sessionStub(env, call.sessionId);
+  return {
+    env,
+    sessionId: call.sessionId,
+    signal: AbortSignal.timeout(Math.max(1, call.deadline - Date.now())),
+    progress: async (progress, total, message) => {
+      if (call.progressToken === undefined) return;
+      await session.relayNotification(call.callId, {
+        method: 'notifications/progress',
+        params: { progressToken: call.progressToken, progress, ...(total === undefined ? {} : { total }), ...(message ? { message } : {}) },
+      });
+    },
+    log: async (level, data) => {
+      await session.relayNotification(call.callId, { method: 'notifications/message', params: { level, data } });
+    },
+  };
+}

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { defineTool } from '../tool';
+
+/**
+ * Test-only tools that run through the tool-calls queue, served with the conformance pack
+ * (CONFORMANCE_PACK=on, test configuration only): they exercise results, progress, retries and the
+ * dead-letter answer, and deadlines.
+ */
+const queued = { annotations: { readOnlyHint: true, openWorldHint: false }, execution: 'queued' as const };
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export const QUEUE_TEST_TOOLS = [
+  defineTool({
+    ...queued,
+    name: 'test_queued_echo',
+    title: 'Queued echo',
+    description: 'Echoes its text back, through the queue (tests).',
+    input: z.object({ text: z.string() }),
+    output: z.object({ echo: z.string() }),
+    run: ({ text }) => ({ echo: text }),
+  }),
+  defineTool({
+    ...queued,
+    name: 'test_queued_progress',
+    title: 'Queued progress',
+    description: 'Reports progress 1/3, 2/3, 3/3 from the consumer, then answers (tests).',
+    input: z.object({}),
+    async run(_args, ctx) {
+      for (let step = 1; step <= 3; step++) await ctx.progress(step, 3, `step ${step}`);
+      return 'done';
+    },
+  }),
+  defineTool({
+    ...queued,
+    name: 'test_queued_slow',
+    title: 'Queued slow',
+    description: 'Sleeps for `ms` before answering; its deadline is 1 s (tests).',
+    timeoutMs: 1000,
+    input: z.object({ ms: z.number().int().min(0).max(30_000) }),
+    async run({ ms }) {
+      await sleep(ms);
+      return `slept ${ms} ms`;
+    },
+  }),
+  defineTool({
+    ...queued,
+    name: 'test_queued_fail',
+    title: 'Queued failure',
+    description: 'Always throws, so the queue retries it and the dead-letter consumer answers (tests).',
+    input: z.object({}),
+    run: () => {
+      throw new Error('transient failure (test)');
+    },
+  }),
+];
