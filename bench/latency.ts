@@ -5,7 +5,9 @@
  *   mcp-agent  the `agents` package's McpAgent serving the same tool (bench/references/mcp-agent)
  *   node-sdk   the MCP SDK's StreamableHTTPServerTransport on node:http (context only)
  *   this       this project under `wrangler dev`
- * Then 1,000 sessions opened and used at once against this server.
+ *   queued     this project with EXECUTION_MODE=queued: the same tool through Cloudflare Queues
+ * Then 1,000 sessions opened and used at once against this server, direct and queued; every call must
+ * get exactly one answer.
  *
  *   npm run bench           10 s per scenario
  *   npm run bench -- --quick  3 s per scenario, 200 sessions at once (what CI could afford)
@@ -132,10 +134,11 @@ const SERVERS: [string, () => Promise<DevServer>][] = [
   ['mcp-agent', () => startWranglerDev({ config: 'bench/references/mcp-agent/wrangler.toml' })],
   ['node-sdk', startNodeSdk],
   ['this', () => startWranglerDev()],
+  ['queued', () => startWranglerDev({ vars: { EXECUTION_MODE: 'queued' } })],
 ];
 
 const runs: Run[] = [];
-let many: Awaited<ReturnType<typeof manySessions>> | undefined;
+const many: Record<string, Awaited<ReturnType<typeof manySessions>>> = {};
 for (const [name, start] of SERVERS) {
   const server = await start();
   try {
@@ -144,7 +147,7 @@ for (const [name, start] of SERVERS) {
       runs.push(run);
       console.error(`${name} ×${sessions}: p50 ${run.p50} ms, p99 ${run.p99} ms, ${run.rps} req/s, ${run.errors} errors`);
     }
-    if (name === 'this') many = await manySessions(`${server.url}/mcp`, MANY_SESSIONS);
+    if (name === 'this' || name === 'queued') many[name] = await manySessions(`${server.url}/mcp`, MANY_SESSIONS);
   } finally {
     await server.stop();
   }
@@ -155,8 +158,10 @@ const ratios = {
   p50VsFloor1: round(get('this', 1).p50 / get('floor', 1).p50),
   rpsVsMcpAgent50: round(get('this', 50).rps / get('mcp-agent', 50).rps),
   rpsVsFloor50: round(get('this', 50).rps / get('floor', 50).rps),
+  queuedAddedP50Ms: round(get('queued', 1).p50 - get('this', 1).p50),
+  queuedAddedP99Ms: round(get('queued', 1).p99 - get('this', 1).p99),
 };
-const targets = { p50VsFloor1: '<= 1.25', rpsVsMcpAgent50: '>= 2', manySessionsErrors: '0' };
+const targets = { p50VsFloor1: '<= 1.25', rpsVsMcpAgent50: '>= 2', manySessionsErrors: '0', queuedAddedP50Ms: '<= 25' };
 
 console.log(`\ntools/call of server_info over Streamable HTTP, ${SECONDS} s per run, ${cpus().length} cores\n`);
 console.log('server     sessions   p50 ms   p99 ms     req/s  errors');
@@ -168,9 +173,10 @@ for (const r of runs) {
 console.log(`\np50 this/floor at 1 session:        ${ratios.p50VsFloor1}  (target ${targets.p50VsFloor1})`);
 console.log(`req/s this/mcp-agent at 50 sessions: ${ratios.rpsVsMcpAgent50}  (target ${targets.rpsVsMcpAgent50})`);
 console.log(`req/s this/floor at 50 sessions:     ${ratios.rpsVsFloor50}`);
-if (many) {
+console.log(`queued adds at 1 session:            p50 ${ratios.queuedAddedP50Ms} ms, p99 ${ratios.queuedAddedP99Ms} ms  (target p50 ${targets.queuedAddedP50Ms})`);
+for (const [name, m] of Object.entries(many)) {
   console.log(
-    `${many.sessions} sessions at once: ${many.errors} errors, ${many.totalSeconds} s in all, call p50 ${many.callP50} ms, p99 ${many.callP99} ms`,
+    `${name}: ${m.sessions} sessions at once, one call each: ${m.errors} errors (lost or duplicated answers count as errors), ${m.totalSeconds} s in all, call p50 ${m.callP50} ms, p99 ${m.callP99} ms`,
   );
 }
 

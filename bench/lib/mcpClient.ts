@@ -38,7 +38,9 @@ export async function openSession(url: string): Promise<Session> {
         await post(url, { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'server_info', arguments: {} } }, sessionId),
         'tools/call',
       );
-      if (!text.includes('"result"')) throw new Error(`tools/call: no result in ${text.slice(0, 200)}`);
+      // Exactly one answer for this request id: none is lost, none comes twice.
+      const answers = text.split(`"id":${id}`).length - 1;
+      if (answers !== 1 || !text.includes('"result"')) throw new Error(`tools/call ${id}: ${answers} answers in ${text.slice(0, 200)}`);
     },
   };
 }
