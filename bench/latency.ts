@@ -6,31 +6,54 @@
  *   node-sdk   the MCP SDK's StreamableHTTPServerTransport on node:http (context only)
  *   this       this project under `wrangler dev`
  *   queued     this project with EXECUTION_MODE=queued: the same tool through Cloudflare Queues
- * Then 1,000 sessions opened and used at once against this server, direct and queued; every call must
- * get exactly one answer.
+ * For this server, ping and tools/list at 1 session as well, to tell the session's round trip from the
+ * tool call. Then 1,000 sessions opened and used at once against this server, direct and queued; every
+ * call must get exactly one answer.
  *
- *   npm run bench           10 s per scenario
- *   npm run bench -- --quick  3 s per scenario, 200 sessions at once (what CI could afford)
+ *   npm run bench          10 s per run after a 2 s warm-up, 1,000 sessions at once
+ *   npm run bench:quick    3 s per run after 1 s, 200 sessions at once (what CI can afford)
+ *   flags (or env): --seconds N (BENCH_SECONDS), --warmup N (BENCH_WARMUP), --many N (BENCH_MANY),
+ *                   --only floor,this (BENCH_ONLY), --rounds N (BENCH_ROUNDS): N passes over the servers,
+ *                   medians reported (one pass moves the ratios by ±15% on a shared 2-core machine)
  * Prints a table and writes bench/results/latency.json.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
+import { parseArgs } from 'node:util';
 import { Agent, setGlobalDispatcher } from 'undici';
 import { startWranglerDev, type DevServer } from '../scripts/lib/wranglerDev.ts';
-import { openSession } from './lib/mcpClient.ts';
+import { clientCpuMs, serverCpuMs } from './lib/cpu.ts';
+import { openSession, type Session } from './lib/mcpClient.ts';
 import { percentile, round } from './lib/stats.ts';
 
-const quick = process.argv.includes('--quick');
-const SECONDS = quick ? 3 : 10;
-const WARMUP_SECONDS = quick ? 1 : 2;
+const { values: flags } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    seconds: { type: 'string', default: process.env.BENCH_SECONDS },
+    warmup: { type: 'string', default: process.env.BENCH_WARMUP },
+    many: { type: 'string', default: process.env.BENCH_MANY },
+    only: { type: 'string', default: process.env.BENCH_ONLY },
+    rounds: { type: 'string', default: process.env.BENCH_ROUNDS },
+  },
+});
+const quick = flags.quick;
+const SECONDS = Number(flags.seconds ?? (quick ? 3 : 10));
+const WARMUP_SECONDS = Number(flags.warmup ?? (quick ? 1 : 2));
+const MANY_SESSIONS = Number(flags.many ?? (quick ? 200 : 1000));
+/** Passes over all servers; figures are the medians. Runs on a shared machine drift by ±15%. */
+const ROUNDS = Number(flags.rounds ?? 1);
 const CONCURRENCY = [1, 50];
-const MANY_SESSIONS = quick ? 200 : 1000;
+/** Where the time goes in this server: the same round trip without the tool (ping) and a cheap listing. */
+const DIAGNOSTICS: Record<string, string[]> = { this: ['ping', 'tools/list'] };
 
+// Enough sockets for every session at once, so the client never queues requests itself.
 setGlobalDispatcher(new Agent({ connections: 2048, pipelining: 1, keepAliveTimeout: 30_000 }));
 
 interface Run {
+  pass: number;
   server: string;
+  method: string;
   sessions: number;
   seconds: number;
   requests: number;
@@ -38,22 +61,28 @@ interface Run {
   rps: number;
   p50: number;
   p99: number;
+  /** CPU per request: all server processes (wrangler's proxy included), and this client. */
+  serverCpuMs: number | null;
+  clientCpuMs: number;
   firstError?: string;
 }
 
-/** `sessions` closed loops of sequential tools/call for `seconds`, after a warm-up. */
-async function measure(server: string, url: string, sessions: number): Promise<Run> {
+const sleep = (seconds: number) => new Promise((r) => setTimeout(r, seconds * 1000));
+
+/** `sessions` closed loops of sequential requests for SECONDS, after a warm-up. */
+async function measure(pass: number, server: string, url: string, sessions: number, method = 'tools/call'): Promise<Run> {
   const clients = await Promise.all(Array.from({ length: sessions }, () => openSession(url)));
+  const send = (client: Session, id: number) => (method === 'tools/call' ? client.call(id) : client.request(id, method));
   const latencies: number[] = [];
   let errors = 0;
   let firstError: string | undefined;
   let recording = false;
   let stop = false;
-  const loop = async (client: (typeof clients)[number]) => {
+  const loop = async (client: Session) => {
     for (let id = 1; !stop; id++) {
       const start = performance.now();
       try {
-        await client.call(id);
+        await send(client, id);
         if (recording) latencies.push(performance.now() - start);
       } catch (error) {
         if (recording) errors++;
@@ -62,17 +91,22 @@ async function measure(server: string, url: string, sessions: number): Promise<R
     }
   };
   const loops = clients.map(loop);
-  await new Promise((r) => setTimeout(r, WARMUP_SECONDS * 1000));
+  await sleep(WARMUP_SECONDS);
   recording = true;
   const began = performance.now();
-  await new Promise((r) => setTimeout(r, SECONDS * 1000));
+  const [serverCpu, clientCpu] = [serverCpuMs(), clientCpuMs()];
+  await sleep(SECONDS);
   recording = false;
   const elapsed = (performance.now() - began) / 1000;
+  const serverCpuUsed = serverCpu === null ? null : serverCpuMs()! - serverCpu;
+  const clientCpuUsed = clientCpuMs() - clientCpu;
   stop = true;
   await Promise.all(loops);
   latencies.sort((a, b) => a - b);
   return {
+    pass,
     server,
+    method,
     sessions,
     seconds: round(elapsed),
     requests: latencies.length,
@@ -80,38 +114,49 @@ async function measure(server: string, url: string, sessions: number): Promise<R
     rps: round(latencies.length / elapsed, 1),
     p50: round(percentile(latencies, 50)),
     p99: round(percentile(latencies, 99)),
+    serverCpuMs: serverCpuUsed === null ? null : round(serverCpuUsed / latencies.length),
+    clientCpuMs: round(clientCpuUsed / latencies.length),
     ...(firstError ? { firstError } : {}),
   };
 }
 
 /** Many sessions opened and used at once: each initializes and makes one call, all in flight together. */
 async function manySessions(url: string, count: number) {
-  const latencies: number[] = [];
+  const opens: number[] = [];
+  const calls: number[] = [];
   const failures: string[] = [];
   const began = performance.now();
   await Promise.all(
     Array.from({ length: count }, async () => {
       try {
+        const opened = performance.now();
         const session = await openSession(url);
         const start = performance.now();
+        opens.push(start - opened);
         await session.call(1);
-        latencies.push(performance.now() - start);
+        calls.push(performance.now() - start);
       } catch (error) {
         failures.push(String(error));
       }
     }),
   );
-  latencies.sort((a, b) => a - b);
+  const totalSeconds = round((performance.now() - began) / 1000);
+  opens.sort((a, b) => a - b);
+  calls.sort((a, b) => a - b);
   return {
     sessions: count,
     errors: failures.length,
-    firstError: failures[0],
-    totalSeconds: round((performance.now() - began) / 1000),
-    callP50: round(percentile(latencies, 50)),
-    callP99: round(percentile(latencies, 99)),
+    ...(failures.length ? { firstError: failures[0] } : {}),
+    totalSeconds,
+    // initialize + notifications/initialized, then the call: the two halves of each session's wait.
+    openP50: round(percentile(opens, 50)),
+    openP99: round(percentile(opens, 99)),
+    callP50: round(percentile(calls, 50)),
+    callP99: round(percentile(calls, 99)),
   };
 }
 
+/** Reference (c) in its own process, so it gets the cores to itself like the Workers do. */
 async function startNodeSdk(): Promise<DevServer> {
   const child = spawn(process.execPath, ['bench/references/node-sdk/server.ts', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<number>((resolve, reject) => {
@@ -124,7 +169,10 @@ async function startNodeSdk(): Promise<DevServer> {
   return {
     url: `http://127.0.0.1:${port}`,
     stop: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill();
+      await exited;
     },
   };
 }
@@ -136,53 +184,96 @@ const SERVERS: [string, () => Promise<DevServer>][] = [
   ['this', () => startWranglerDev()],
   ['queued', () => startWranglerDev({ vars: { EXECUTION_MODE: 'queued' } })],
 ];
+const only = flags.only?.split(',');
 
 const runs: Run[] = [];
 const many: Record<string, Awaited<ReturnType<typeof manySessions>>> = {};
-for (const [name, start] of SERVERS) {
-  const server = await start();
-  try {
-    for (const sessions of CONCURRENCY) {
-      const run = await measure(name, `${server.url}/mcp`, sessions);
+// Passes interleave the servers, so a slow spell on the machine spreads over all of them.
+for (let pass = 1; pass <= ROUNDS; pass++) {
+  for (const [name, start] of SERVERS.filter(([name]) => !only || only.includes(name))) {
+    const server = await start();
+    const url = `${server.url}/mcp`;
+    const record = (run: Run) => {
       runs.push(run);
-      console.error(`${name} ×${sessions}: p50 ${run.p50} ms, p99 ${run.p99} ms, ${run.rps} req/s, ${run.errors} errors`);
+      console.error(`[${pass}/${ROUNDS}] ${name} ${run.method} ×${run.sessions}: p50 ${run.p50} ms, p99 ${run.p99} ms, ${run.rps} req/s, ${run.errors} errors`);
+    };
+    try {
+      for (const sessions of CONCURRENCY) record(await measure(pass, name, url, sessions));
+      for (const method of DIAGNOSTICS[name] ?? []) record(await measure(pass, name, url, 1, method));
+      // Once is enough: it checks correctness under load more than it measures.
+      if (pass === 1 && (name === 'this' || name === 'queued')) many[name] = await manySessions(url, MANY_SESSIONS);
+    } finally {
+      await server.stop();
     }
-    if (name === 'this' || name === 'queued') many[name] = await manySessions(`${server.url}/mcp`, MANY_SESSIONS);
-  } finally {
-    await server.stop();
   }
 }
 
-const get = (server: string, sessions: number) => runs.find((r) => r.server === server && r.sessions === sessions)!;
+/** One row per server × method × sessions: the median of each figure over the passes, errors summed. */
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length / 2;
+  return Number.isInteger(middle) ? (sorted[middle - 1]! + sorted[middle]!) / 2 : sorted[Math.floor(middle)]!;
+}
+const keyOf = (r: Run) => `${r.server} ${r.method} ${r.sessions}`;
+const summary = [...new Set(runs.map(keyOf))].map((key) => {
+  const all = runs.filter((r) => keyOf(r) === key);
+  const { server, method, sessions, serverCpuMs } = all[0]!;
+  const med = (pick: (run: Run) => number) => round(median(all.map(pick)), 2);
+  return {
+    server,
+    method,
+    sessions,
+    passes: all.length,
+    errors: all.reduce((sum, r) => sum + r.errors, 0),
+    rps: med((r) => r.rps),
+    p50: med((r) => r.p50),
+    p99: med((r) => r.p99),
+    serverCpuMs: serverCpuMs === null ? null : med((r) => r.serverCpuMs!),
+    clientCpuMs: med((r) => r.clientCpuMs),
+  };
+});
+
+const get = (server: string, sessions: number, method = 'tools/call') =>
+  summary.find((r) => r.server === server && r.sessions === sessions && r.method === method);
+/** a/b when both were measured (a partial run with --only has fewer). */
+const ratio = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined ? null : round(a / b));
+const diff = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined ? null : round(a - b));
 const ratios = {
-  p50VsFloor1: round(get('this', 1).p50 / get('floor', 1).p50),
-  rpsVsMcpAgent50: round(get('this', 50).rps / get('mcp-agent', 50).rps),
-  rpsVsFloor50: round(get('this', 50).rps / get('floor', 50).rps),
-  queuedAddedP50Ms: round(get('queued', 1).p50 - get('this', 1).p50),
-  queuedAddedP99Ms: round(get('queued', 1).p99 - get('this', 1).p99),
+  p50VsFloor1: ratio(get('this', 1)?.p50, get('floor', 1)?.p50),
+  rpsVsMcpAgent50: ratio(get('this', 50)?.rps, get('mcp-agent', 50)?.rps),
+  rpsVsFloor50: ratio(get('this', 50)?.rps, get('floor', 50)?.rps),
+  queuedAddedP50Ms: diff(get('queued', 1)?.p50, get('this', 1)?.p50),
+  queuedAddedP99Ms: diff(get('queued', 1)?.p99, get('this', 1)?.p99),
 };
 const targets = { p50VsFloor1: '<= 1.25', rpsVsMcpAgent50: '>= 2', manySessionsErrors: '0', queuedAddedP50Ms: '<= 25' };
 
-console.log(`\ntools/call of server_info over Streamable HTTP, ${SECONDS} s per run, ${cpus().length} cores\n`);
-console.log('server     sessions   p50 ms   p99 ms     req/s  errors');
-for (const r of runs) {
+const passes = ROUNDS > 1 ? `, medians of ${ROUNDS} passes` : '';
+console.log(`\nserver_info over Streamable HTTP, ${SECONDS} s per run after ${WARMUP_SECONDS} s warm-up${passes}, ${cpus().length} cores\n`);
+console.log('server     method      sessions   p50 ms   p99 ms     req/s  errors  cpu ms/req: server client');
+for (const r of summary) {
   console.log(
-    `${r.server.padEnd(10)} ${String(r.sessions).padStart(8)} ${r.p50.toFixed(2).padStart(8)} ${r.p99.toFixed(2).padStart(8)} ${r.rps.toFixed(1).padStart(9)} ${String(r.errors).padStart(7)}`,
+    `${r.server.padEnd(10)} ${r.method.padEnd(11)} ${String(r.sessions).padStart(8)} ${r.p50.toFixed(2).padStart(8)} ${r.p99.toFixed(2).padStart(8)} ` +
+      `${r.rps.toFixed(1).padStart(9)} ${String(r.errors).padStart(7)} ${(r.serverCpuMs?.toFixed(2) ?? '-').padStart(18)} ${r.clientCpuMs.toFixed(2).padStart(6)}`,
   );
 }
-console.log(`\np50 this/floor at 1 session:        ${ratios.p50VsFloor1}  (target ${targets.p50VsFloor1})`);
-console.log(`req/s this/mcp-agent at 50 sessions: ${ratios.rpsVsMcpAgent50}  (target ${targets.rpsVsMcpAgent50})`);
-console.log(`req/s this/floor at 50 sessions:     ${ratios.rpsVsFloor50}`);
-console.log(`queued adds at 1 session:            p50 ${ratios.queuedAddedP50Ms} ms, p99 ${ratios.queuedAddedP99Ms} ms  (target p50 ${targets.queuedAddedP50Ms})`);
+console.log(`\np50 this/floor at 1 session:         ${ratios.p50VsFloor1 ?? '-'}  (target ${targets.p50VsFloor1})`);
+console.log(`req/s this/mcp-agent at 50 sessions: ${ratios.rpsVsMcpAgent50 ?? '-'}  (target ${targets.rpsVsMcpAgent50})`);
+console.log(`req/s this/floor at 50 sessions:     ${ratios.rpsVsFloor50 ?? '-'}`);
+console.log(`queued adds at 1 session:            p50 ${ratios.queuedAddedP50Ms ?? '-'} ms, p99 ${ratios.queuedAddedP99Ms ?? '-'} ms  (target p50 ${targets.queuedAddedP50Ms})`);
 for (const [name, m] of Object.entries(many)) {
   console.log(
-    `${name}: ${m.sessions} sessions at once, one call each: ${m.errors} errors (lost or duplicated answers count as errors), ${m.totalSeconds} s in all, call p50 ${m.callP50} ms, p99 ${m.callP99} ms`,
+    `${name}: ${m.sessions} sessions at once, one call each: ${m.errors} errors (target ${targets.manySessionsErrors}), ${m.totalSeconds} s in all; ` +
+      `open p50 ${m.openP50} ms, p99 ${m.openP99} ms; call p50 ${m.callP50} ms, p99 ${m.callP99} ms`,
   );
 }
 
 mkdirSync('bench/results', { recursive: true });
 writeFileSync(
   'bench/results/latency.json',
-  JSON.stringify({ date: new Date().toISOString(), quick, seconds: SECONDS, cores: cpus().length, runs, ratios, targets, manySessions: many }, null, 2),
+  JSON.stringify(
+    { date: new Date().toISOString(), quick, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, rounds: ROUNDS, cores: cpus().length, summary, ratios, targets, manySessions: many, runs },
+    null,
+    2,
+  ),
 );
 console.log('\nwrote bench/results/latency.json');

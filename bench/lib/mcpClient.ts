@@ -1,11 +1,21 @@
 /**
  * The one client every server in the benchmark sees: raw Streamable HTTP POSTs, bodies read to the
- * end (JSON or SSE alike), so no SDK client overhead is counted against any server.
+ * end (JSON or SSE alike), so no SDK client overhead is counted against any server. Every answer is
+ * parsed and checked, so a server that answers fast with an error cannot look good.
  */
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 const PROTOCOL_VERSION = '2025-06-18';
 
+interface JsonRpcMessage {
+  id?: unknown;
+  result?: Record<string, unknown>;
+  error?: unknown;
+}
+
 export interface Session {
+  /** One request; resolves once its body is read and exactly one result for `id` came back. */
+  request(id: number, method: string, params?: unknown): Promise<JsonRpcMessage>;
+  /** tools/call of server_info, its structured result checked. */
   call(id: number): Promise<void>;
 }
 
@@ -21,7 +31,23 @@ async function expectOk(response: Response, what: string): Promise<string> {
   return text;
 }
 
-/** initialize + notifications/initialized, as a client does; then `call` makes one tools/call of server_info. */
+/** The JSON-RPC messages in a body: SSE `data:` events, or a JSON message or batch. */
+function messagesIn(text: string, contentType: string): JsonRpcMessage[] {
+  if (contentType.startsWith('text/event-stream')) {
+    return text.split(/\r?\n\r?\n/).flatMap((event) => {
+      const data = event
+        .split(/\r?\n/)
+        .filter((line) => line.startsWith('data:'))
+        .map((line) => line.slice(5).trimStart())
+        .join('\n');
+      return data ? [JSON.parse(data) as JsonRpcMessage] : [];
+    });
+  }
+  const parsed = JSON.parse(text) as JsonRpcMessage | JsonRpcMessage[];
+  return Array.isArray(parsed) ? parsed : [parsed];
+}
+
+/** initialize + notifications/initialized, as a client does. */
 export async function openSession(url: string): Promise<Session> {
   const init = await post(url, {
     jsonrpc: '2.0',
@@ -32,15 +58,28 @@ export async function openSession(url: string): Promise<Session> {
   await expectOk(init, 'initialize');
   const sessionId = init.headers.get('mcp-session-id') ?? undefined;
   await expectOk(await post(url, { jsonrpc: '2.0', method: 'notifications/initialized' }, sessionId), 'initialized');
+
+  const request = async (id: number, method: string, params?: unknown) => {
+    const response = await post(url, { jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) }, sessionId);
+    const text = await expectOk(response, method);
+    // Exactly one answer for this request id: none is lost, none comes twice.
+    const answers = messagesIn(text, response.headers.get('content-type') ?? '').filter((m) => m.id === id);
+    if (answers.length !== 1 || !answers[0]!.result) throw new Error(`${method} ${id}: ${answers.length} answers in ${text.slice(0, 200)}`);
+    return answers[0]!;
+  };
+
   return {
+    request,
     async call(id) {
-      const text = await expectOk(
-        await post(url, { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'server_info', arguments: {} } }, sessionId),
-        'tools/call',
-      );
-      // Exactly one answer for this request id: none is lost, none comes twice.
-      const answers = text.split(`"id":${id}`).length - 1;
-      if (answers !== 1 || !text.includes('"result"')) throw new Error(`tools/call ${id}: ${answers} answers in ${text.slice(0, 200)}`);
+      const { result } = await request(id, 'tools/call', { name: 'server_info', arguments: {} });
+      const info = result!.structuredContent as Record<string, unknown> | undefined;
+      const ok =
+        result!.isError !== true &&
+        typeof info?.name === 'string' &&
+        typeof info.version === 'string' &&
+        Array.isArray(info.transports) &&
+        Array.isArray(info.protocolVersions);
+      if (!ok) throw new Error(`tools/call ${id}: not a server_info result: ${JSON.stringify(result).slice(0, 200)}`);
     },
   };
 }

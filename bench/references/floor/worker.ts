@@ -1,14 +1,21 @@
 import { DurableObject } from 'cloudflare:workers';
+import { serverInfoResult } from '../serverInfo.ts';
 
 /**
  * The floor: the same POST goes Worker → Durable Object (addressed by session id) → canned JSON-RPC
- * answer. No MCP work at all; what any session-per-object design pays at minimum.
+ * answer. No MCP work at all; what any session-per-object design pays at minimum. The answer is the
+ * same server_info result in the same SSE framing the MCP servers send, so the bytes on the wire match.
  */
+const RESULT = serverInfoResult();
+
 export class Echo extends DurableObject {
   override async fetch(request: Request): Promise<Response> {
     const { id } = (await request.json()) as { id?: unknown };
-    const result = { content: [{ type: 'text', text: '{"name":"floor"}' }], structuredContent: { name: 'floor' } };
-    return Response.json({ jsonrpc: '2.0', id: id ?? null, result }, { headers: { 'mcp-session-id': request.headers.get('mcp-session-id')! } });
+    const headers = { 'mcp-session-id': request.headers.get('mcp-session-id')! };
+    // Notifications get 202 and no body, as in Streamable HTTP.
+    if (id === undefined) return new Response(null, { status: 202, headers });
+    const event = `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id, result: RESULT })}\n\n`;
+    return new Response(event, { headers: { ...headers, 'content-type': 'text/event-stream', 'cache-control': 'no-cache' } });
   }
 }
 
