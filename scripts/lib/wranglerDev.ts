@@ -37,7 +37,17 @@ export function freePort(): Promise<number> {
  * Used by the end-to-end tests, the conformance run and the benchmarks.
  */
 export async function startWranglerDev(options: DevServerOptions = {}): Promise<DevServer> {
-  const port = options.port ?? (await freePort());
+  // A picked port can be taken before wrangler binds it (see isUp): then try another one.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(options.port ?? (await freePort()), options);
+    } catch (error) {
+      if (options.port !== undefined || attempt === 3 || !String(error).includes('wrangler dev exited')) throw error;
+    }
+  }
+}
+
+async function startOnce(port: number, options: DevServerOptions): Promise<DevServer> {
   const state = mkdtempSync(join(tmpdir(), 'wrangler-state-'));
   const args = ['--ip', '127.0.0.1', '--port', String(port), '--persist-to', state, '--log-level', 'warn'];
   args.push('--inspector-port', String(await freePort()));
@@ -83,11 +93,12 @@ export async function startWranglerDev(options: DevServerOptions = {}): Promise<
 
   const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`wrangler dev exited (${child.exitCode}):\n${output}`);
+    if (child.exitCode !== null) {
+      await stop();
+      throw new Error(`wrangler dev exited (${child.exitCode}):\n${output}`);
+    }
     try {
-      // Any HTTP answer means the Worker is up (benchmark references have no /health).
-      await (await fetch(`${url}/health`)).body?.cancel();
-      return { url, stop };
+      if (await isUp(url, !options.config)) return { url, stop };
     } catch {
       // not listening yet
     }
@@ -95,4 +106,17 @@ export async function startWranglerDev(options: DevServerOptions = {}): Promise<
   }
   await stop();
   throw new Error(`wrangler dev did not become ready in 90 s:\n${output}`);
+}
+
+/**
+ * Whether the Worker answers on `url`. The port was free when picked, but miniflare's dev-registry
+ * proxy (403 "Forbidden" to anyone else) may grab it first; then wrangler fails to bind and exits, and
+ * a mere HTTP answer would be mistaken for the Worker. This project answers /health with its name;
+ * the benchmark references have no /health, so any answer but that proxy's counts.
+ */
+async function isUp(url: string, thisProject: boolean): Promise<boolean> {
+  const response = await fetch(`${url}/health`);
+  const text = await response.text();
+  if (thisProject) return response.ok && text.includes('"name"');
+  return !(response.status === 403 && text === 'Forbidden');
 }

@@ -1,4 +1,4 @@
-import type { CallToolResult, ServerNotification } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, JSONRPCMessage, ServerNotification } from '@modelcontextprotocol/sdk/types.js';
 import type { Extra } from '../execution/runTool';
 import { formatError } from '../protocol/MessageFormatter';
 
@@ -8,7 +8,15 @@ export interface PendingCall {
   tool: string;
   requestId: string | number;
   deadline: number;
+  /** The Streamable HTTP stream the answer goes on, found again after the object is evicted. */
+  streamId?: string;
 }
+
+/**
+ * Sends a message for a call whose waiter is gone — the object was evicted while the call was
+ * pending — on the call's own stream, or stores it for the client's resume.
+ */
+export type OrphanSender = (call: PendingCall, message: JSONRPCMessage) => Promise<void>;
 
 /** What became of a result handed to `deliver`. */
 export type Delivery = 'delivered' | 'ignored';
@@ -44,6 +52,7 @@ export class PendingCalls {
     private readonly storage: DurableObjectStorage,
     /** Called whenever the earliest deadline may have changed. */
     private readonly onDeadlinesChanged: () => Promise<void>,
+    private readonly sendOrphaned: OrphanSender,
   ) {}
 
   /** Records the call, then waits for its answer. `send` hands it to the queue. */
@@ -68,8 +77,13 @@ export class PendingCalls {
   /** A notification from the consumer (progress, log) relayed on the call's own stream. */
   async relay(callId: string, notification: ServerNotification): Promise<boolean> {
     const waiter = this.waiters.get(callId);
-    if (!waiter) return false;
-    await waiter.extra.sendNotification(notification);
+    if (waiter) {
+      await waiter.extra.sendNotification(notification);
+      return true;
+    }
+    const pending = await this.storage.get<PendingCall>(PREFIX + callId);
+    if (!pending) return false;
+    await this.sendOrphaned(pending, { jsonrpc: '2.0', ...notification });
     return true;
   }
 
@@ -96,7 +110,11 @@ export class PendingCalls {
     return (await this.storage.get<PendingStats>(STATS_KEY)) ?? { delivered: 0, timedOut: 0, cancelled: 0, failed: 0, ignored: 0 };
   }
 
-  private async list(): Promise<PendingCall[]> {
+  async has(callId: string): Promise<boolean> {
+    return (await this.storage.get(PREFIX + callId)) !== undefined;
+  }
+
+  async list(): Promise<PendingCall[]> {
     return [...(await this.storage.list<PendingCall>({ prefix: PREFIX })).values()];
   }
 
@@ -117,7 +135,9 @@ export class PendingCalls {
     await this.storage.put(STATS_KEY, stats);
     const waiter = this.waiters.get(callId);
     this.waiters.delete(callId);
-    waiter?.resolve(result);
+    if (waiter) waiter.resolve(result);
+    // A cancelled request gets no response (MCP), with or without its waiter.
+    else if (outcome !== 'cancelled') await this.sendOrphaned(pending, { jsonrpc: '2.0', id: pending.requestId, result });
     await this.onDeadlinesChanged();
     return true;
   }

@@ -13,7 +13,7 @@ import { serveQueryRequest } from '../transport/sseQuery';
 import { callTimeoutMs, executionPolicy } from '../execution/policy';
 import { runDirect } from '../execution/runTool';
 import { createMcpServer, type ToolExecutor } from './mcpServer';
-import { PendingCalls, type Delivery } from './PendingCalls';
+import { PendingCalls, type Delivery, type PendingCall } from './PendingCalls';
 
 /** Everything needed to carry a session on after eviction; kept under one storage key. */
 export interface SessionRecord extends StreamableSessionState {
@@ -37,15 +37,23 @@ const RECORD_KEY = 'session';
 export class SessionObject extends DurableObject<Env> {
   private record: SessionRecord | null | undefined;
   private live: Live | undefined;
+  /** A Streamable HTTP server being set up; requests and late results arriving meanwhile share it. */
+  private starting: Promise<Live & { kind: 'streamable-http' }> | undefined;
   private readonly pending: PendingCalls;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.pending = new PendingCalls(ctx.storage, () => this.scheduleAlarm());
+    this.pending = new PendingCalls(
+      ctx.storage,
+      () => this.scheduleAlarm(),
+      (call, message) => this.sendOrphaned(call, message),
+    );
   }
 
   /** Result of a queued call, from the queue consumer (or the dead-letter consumer). */
   async deliverResult(callId: string, result: CallToolResult): Promise<Delivery> {
+    // A result for a session that is gone is dropped without writing anything into the empty object.
+    if (!(await this.pending.has(callId)) && !(await this.load())) return 'ignored';
     return this.pending.deliver(callId, result);
   }
 
@@ -65,7 +73,9 @@ export class SessionObject extends DurableObject<Env> {
     const deadline = Date.now() + callTimeoutMs(tool, this.env);
     const sessionId = context.sessionId;
     const progressToken = extra._meta?.progressToken;
-    return this.pending.start({ callId, tool: tool.name, requestId: extra.requestId, deadline }, extra, async () => {
+    const streamId = this.live?.kind === 'streamable-http' ? this.live.transport.streamOf(extra.requestId) : undefined;
+    const call = { callId, tool: tool.name, requestId: extra.requestId, deadline, ...(streamId === undefined ? {} : { streamId }) };
+    return this.pending.start(call, extra, async () => {
       await this.env.TOOL_CALLS.send({
         v: 1,
         sessionId,
@@ -87,7 +97,7 @@ export class SessionObject extends DurableObject<Env> {
     try {
       const record = await this.load();
       if (create ? record : record?.transport !== 'streamable-http') throw sessionNotFound();
-      const live = this.live?.kind === 'streamable-http' ? this.live : await this.startStreamable(sessionId);
+      const live = await this.streamable(sessionId);
       const response = await live.transport.handleRequest(request, parsedBody === undefined ? undefined : { parsedBody });
       await this.touch();
       return response;
@@ -135,6 +145,8 @@ export class SessionObject extends DurableObject<Env> {
       return await serveQueryRequest(transport, request, initialized);
     } finally {
       await server.close();
+      // Nothing outlives the request: not the counters, nor the object's storage.
+      await this.ctx.storage.deleteAll();
     }
   }
 
@@ -158,17 +170,38 @@ export class SessionObject extends DurableObject<Env> {
     }
   }
 
+  private async streamable(sessionId: string): Promise<Live & { kind: 'streamable-http' }> {
+    if (this.live?.kind === 'streamable-http') return this.live;
+    this.starting ??= this.startStreamable(sessionId).finally(() => (this.starting = undefined));
+    return this.starting;
+  }
+
   private async startStreamable(sessionId: string): Promise<Live & { kind: 'streamable-http' }> {
-    const transport = new StreamableHttpTransport(sessionId, {
+    const transport = new StreamableHttpTransport(sessionId, this.ctx.storage, {
       onInitialized: (state) => this.save({ ...(this.record ?? this.newRecord(sessionId, 'streamable-http')), ...state }),
       onClosed: () => this.terminate(),
     });
     const server = createMcpServer(this.env, sessionId, this.execute);
     await server.connect(transport);
     if (this.record) transport.restore(sessionId, this.record);
+    // Queued calls an evicted instance left pending are answered on their streams when they finish.
+    for (const call of await this.pending.list()) if (call.streamId !== undefined) transport.adopt(call.requestId, call.streamId);
     const live = { kind: 'streamable-http' as const, server, transport };
     this.live = live;
     return live;
+  }
+
+  /**
+   * A queued call's result or progress that arrived after the object was evicted. Streamable HTTP
+   * keeps it in the event store for the client's resume; the legacy SSE and query-mode streams were
+   * single HTTP responses held by the evicted instance, so there is nobody left to tell.
+   */
+  private async sendOrphaned(call: PendingCall, message: JSONRPCMessage): Promise<void> {
+    const record = await this.load();
+    if (record?.transport !== 'streamable-http' || call.streamId === undefined) return;
+    const live = await this.streamable(record.id);
+    live.transport.adopt(call.requestId, call.streamId);
+    await live.transport.send(message, { relatedRequestId: call.requestId });
   }
 
   private newRecord(id: string, transport: TransportKind): SessionRecord {

@@ -61,7 +61,7 @@ export function parseSse(text: string): SseFrame[] {
       frame.data = data.join('\n');
       return frame;
     })
-    .filter((f) => f.data !== '' || f.event !== undefined);
+    .filter((f) => f.data !== '' || f.event !== undefined || f.id !== undefined);
 }
 
 /** The JSON-RPC messages of a response, whether it came as JSON or as an SSE stream. */

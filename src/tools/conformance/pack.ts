@@ -86,6 +86,16 @@ export function installConformancePack(server: McpServer): void {
   }));
 
   server.registerTool(
+    'test_reconnection',
+    { description: 'Closes its own SSE stream mid-call, then answers: the client resumes with Last-Event-ID (SEP-1699)' },
+    async (extra) => {
+      // Offered by the SDK only to clients that get priming events (2025-11-25 and later).
+      extra.closeSSEStream?.();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      return { content: [{ type: 'text', text: 'Reconnection test completed successfully' }] };
+    },
+  );
+  server.registerTool(
     'test_sampling',
     { description: 'Asks the client’s LLM (sampling/createMessage)', inputSchema: { prompt: z.string() } },
     async ({ prompt }, extra) => {
