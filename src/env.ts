@@ -18,6 +18,9 @@ export interface Env {
   ALLOWED_HOSTS?: string;
   /** Idle time after which a session is closed by its object's alarm. */
   SESSION_IDLE_TTL_SECONDS?: string;
+  /** The n8n instance the n8n tools drive (secret): its URL, and an API key from its Settings → n8n API. */
+  N8N_API_URL?: string;
+  N8N_API_KEY?: string;
   /** "on" only in the test configuration: adds the tools, resources and prompts the MCP conformance suite calls. */
   CONFORMANCE_PACK?: string;
 }

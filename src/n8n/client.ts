@@ -1,0 +1,134 @@
+import type { Env } from '../env';
+import { ToolError } from '../tools/tool';
+
+/** The n8n release whose public API (OpenAPI) these tools follow and are tested against. */
+export const N8N_API_VERSION = '2.41.3';
+
+/** One request to n8n may take this long; the call's own deadline (the signal) may cut it shorter. */
+const REQUEST_TIMEOUT_MS = 30_000;
+
+export interface N8nConnection {
+  /** `https://n8n.example.com/api/v1`, whatever form N8N_API_URL was given in. */
+  apiBase: string;
+  apiKey: string;
+}
+
+/** The deployment's n8n, from the N8N_API_URL and N8N_API_KEY secrets; undefined when either is missing. */
+export function n8nConnection(env: Env): N8nConnection | undefined {
+  const url = env.N8N_API_URL?.trim();
+  const apiKey = env.N8N_API_KEY?.trim();
+  if (!url || !apiKey) return undefined;
+  // Accept the instance URL, or the API URL with or without a trailing slash.
+  const base = url.replace(/\/+$/, '').replace(/\/api\/v1$/, '');
+  return { apiBase: `${base}/api/v1`, apiKey };
+}
+
+type Query = Record<string, string | number | boolean | undefined>;
+
+export interface N8nRequest {
+  query?: Query;
+  body?: unknown;
+}
+
+/**
+ * n8n answered with an error: a ToolError, so the agent reads it as the call's result and the queue
+ * does not retry it. 5xx answers and network failures are thrown as plain errors instead: retried.
+ */
+export class N8nApiError extends ToolError {
+  override name = 'N8nApiError';
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** n8n's public REST API (`/api/v1`, `X-N8N-API-KEY`), as the n8n tools use it. */
+export class N8nClient {
+  constructor(
+    private readonly connection: N8nConnection,
+    private readonly signal?: AbortSignal,
+  ) {}
+
+  get<T>(path: string, request?: N8nRequest) {
+    return this.request<T>('GET', path, request);
+  }
+  post<T>(path: string, request?: N8nRequest) {
+    return this.request<T>('POST', path, request);
+  }
+  put<T>(path: string, request?: N8nRequest) {
+    return this.request<T>('PUT', path, request);
+  }
+  delete<T>(path: string, request?: N8nRequest) {
+    return this.request<T>('DELETE', path, request);
+  }
+
+  async request<T>(method: string, path: string, { query, body }: N8nRequest = {}): Promise<T> {
+    const url = new URL(this.connection.apiBase + path);
+    for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
+    const timeout = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method,
+        headers: {
+          'x-n8n-api-key': this.connection.apiKey,
+          accept: 'application/json',
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        signal: this.signal ? AbortSignal.any([this.signal, timeout]) : timeout,
+      });
+    } catch (error) {
+      // The URL, never the key: secrets stay out of messages and logs.
+      if (timeout.aborted) throw new Error(`n8n did not answer ${method} ${url.pathname} within ${REQUEST_TIMEOUT_MS / 1000} s`);
+      throw new Error(`Could not reach n8n at ${url.origin}: ${String(error)}`);
+    }
+    const text = await response.text();
+    if (!response.ok) throw errorFor(response.status, method, url.pathname, text);
+    if (!text) return undefined as T;
+    try {
+      return JSON.parse(text) as T;
+    } catch {
+      throw new Error(`n8n answered ${method} ${url.pathname} with something that is not JSON`);
+    }
+  }
+}
+
+/** n8n's error bodies are `{ message }` (sometimes `{ code, message, hint }`); anything else is shown briefly. */
+function messageOf(text: string): string | undefined {
+  try {
+    const body = JSON.parse(text) as { message?: unknown; hint?: unknown };
+    if (typeof body.message === 'string') return typeof body.hint === 'string' ? `${body.message} (${body.hint})` : body.message;
+  } catch {
+    // not JSON: an HTML error page, a proxy's answer
+  }
+  return undefined;
+}
+
+function errorFor(status: number, method: string, path: string, text: string): Error {
+  const said = messageOf(text);
+  const detail = said ? `: ${said}` : '';
+  const where = `${method} ${path}`;
+  if (status >= 500) return new Error(`n8n failed on ${where} (${status})${detail}`);
+  if (status === 401) return new N8nApiError(status, `n8n rejected the API key (401)${detail}. Check the N8N_API_KEY secret.`);
+  if (status === 403) {
+    const license = /licen[cs]e|plan|enterprise/i.test(said ?? '');
+    return new N8nApiError(
+      status,
+      license
+        ? `This n8n instance's plan does not include this feature (403)${detail}`
+        : `n8n refused ${where} (403)${detail}. The API key may lack the scope for it, or the n8n license the feature.`,
+    );
+  }
+  // A missing endpoint answers 405, or 404 without n8n's JSON body (Express's own page): an older n8n.
+  if (status === 405 || (status === 404 && !said)) {
+    return new N8nApiError(
+      status,
+      `This n8n does not have ${where} (${status}): it needs a newer n8n (these tools follow the public API of n8n ${N8N_API_VERSION}).`,
+    );
+  }
+  if (status === 404) return new N8nApiError(status, `Not found (404)${detail}`);
+  return new N8nApiError(status, `n8n refused ${where} (${status})${detail}`);
+}

@@ -1,0 +1,53 @@
+import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { N8nClient, n8nConnection } from '../../n8n/client';
+import { defineTool, ToolError, type ToolContext, type ToolDefinition } from '../tool';
+
+/** What MCP's annotations should say of each kind of n8n call (all of them reach an outside service). */
+export const READS: ToolAnnotations = { readOnlyHint: true, idempotentHint: true, openWorldHint: true };
+export const CREATES: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true };
+/** Replaces what is there (update, set tags): the same call twice leaves the same state. */
+export const REPLACES: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true };
+/** Deleting twice leaves the same state (the second answers not found). */
+export const DELETES: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true };
+/** Activation and the like: changes state, harmlessly repeatable. */
+export const TOGGLES: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true };
+
+/** The paging n8n's list endpoints offer. */
+export const paging = {
+  limit: z.number().int().min(1).max(250).optional().describe('Items per page (n8n default 100, at most 250)'),
+  cursor: z.string().optional().describe('The nextCursor of the previous page'),
+};
+
+export const id = (what: string) => z.string().min(1).describe(`The ${what}'s id`);
+
+interface N8nToolDefinition<In extends z.ZodObject> extends Omit<ToolDefinition<In>, 'execution' | 'run'> {
+  run(args: z.output<In>, n8n: N8nClient, ctx: ToolContext): unknown;
+}
+
+/**
+ * An n8n management tool: queued by default (it calls an external service), given a client for the
+ * deployment's n8n with the call's deadline as its signal.
+ */
+export function n8nTool<In extends z.ZodObject>(tool: N8nToolDefinition<In>): ToolDefinition {
+  return defineTool<In>({
+    ...tool,
+    execution: 'queued',
+    run(args, ctx) {
+      const connection = n8nConnection(ctx.env);
+      if (!connection) throw new ToolError('n8n is not configured on this server (N8N_API_URL and N8N_API_KEY).');
+      return tool.run(args, new N8nClient(connection, ctx.signal), ctx);
+    },
+  });
+}
+
+/** A list page as n8n returns it. */
+export interface Page<T> {
+  data: T[];
+  nextCursor?: string | null;
+}
+
+/** A page for the agent: the items under their own name, and the cursor only when there is a next page. */
+export function page<T, U>(name: string, { data, nextCursor }: Page<T>, map: (item: T) => U): Record<string, unknown> {
+  return { [name]: data.map(map), ...(nextCursor ? { nextCursor } : {}) };
+}

@@ -1,0 +1,213 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { N8N_TEST_KEY } from './wranglerDev';
+
+/**
+ * The 31 n8n tools through real MCP SDK clients, on both transports, against `wrangler dev` (queued
+ * through local Cloudflare Queues) and a fake n8n that enforces n8n's own OpenAPI document.
+ */
+const baseUrl = inject('baseUrl');
+const n8nUrl = inject('n8nUrl');
+
+const N8N_TOOLS = [
+  'list_workflows', 'get_workflow', 'create_workflow', 'update_workflow', 'delete_workflow', 'activate_workflow', 'deactivate_workflow',
+  'list_executions', 'get_execution', 'delete_execution',
+  'list_credentials', 'get_credential_schema', 'create_credential', 'delete_credential',
+  'list_tags', 'create_tag', 'update_tag', 'delete_tag', 'get_workflow_tags', 'update_workflow_tags',
+  'list_users', 'get_user', 'create_user', 'delete_user',
+  'list_variables', 'create_variable', 'delete_variable',
+  'list_projects', 'create_project', 'delete_project',
+  'get_audit_events',
+];
+
+const fake = async (path: string, body?: unknown) =>
+  (await fetch(`${n8nUrl}/__fake/${path}`, body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) })).json() as Promise<any>;
+
+const TRANSPORTS = {
+  'Streamable HTTP': () => new StreamableHTTPClientTransport(new URL('/mcp', baseUrl)),
+  'HTTP+SSE': () => new SSEClientTransport(new URL('/sse', baseUrl)),
+};
+
+afterAll(async () => {
+  // Every request our tools sent was one n8n's OpenAPI allows, and every answer was one n8n could give.
+  expect(await fake('violations')).toEqual([]);
+});
+
+describe.each(Object.entries(TRANSPORTS))('n8n tools over %s', (transportName, transport) => {
+  let client: Client;
+  beforeAll(async () => {
+    client = new Client({ name: `e2e-n8n-${transportName}`, version: '1.0.0' });
+    await client.connect(transport());
+  });
+  afterAll(() => client.close());
+
+  async function call(name: string, args: Record<string, unknown> = {}) {
+    const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+    const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
+    return { result, text, json: result.isError ? undefined : (JSON.parse(text) as any) };
+  }
+  async function ok(name: string, args: Record<string, unknown> = {}) {
+    const answer = await call(name, args);
+    expect(answer.result.isError, `${name}: ${answer.text}`).toBeFalsy();
+    return answer.json;
+  }
+  async function refused(name: string, args: Record<string, unknown>, message: RegExp) {
+    const { result, text } = await call(name, args);
+    expect(result.isError).toBe(true);
+    expect(text).toMatch(message);
+  }
+
+  it('lists all 31 with flat input schemas and truthful annotations', async () => {
+    const { tools } = await client.listTools();
+    const byName = new Map(tools.map((t) => [t.name, t]));
+    for (const name of N8N_TOOLS) {
+      const tool = byName.get(name);
+      expect(tool, name).toBeDefined();
+      expect(tool!.title).toBeTruthy();
+      const schema = JSON.stringify(tool!.inputSchema);
+      expect(tool!.inputSchema.type).toBe('object');
+      expect(schema).not.toMatch(/"\$ref"|"\$defs"/);
+      expect(Object.keys(tool!.inputSchema)).not.toContain('anyOf');
+      expect(Object.keys(tool!.inputSchema)).not.toContain('oneOf');
+      const a = tool!.annotations!;
+      if (/^(list|get)_/.test(name)) expect(a.readOnlyHint, name).toBe(true);
+      if (name.startsWith('delete_')) expect(a).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+      expect(a.openWorldHint).toBe(true);
+    }
+  });
+
+  it('round-trips a workflow: what get_workflow returns, update_workflow takes', async () => {
+    const created = await ok('create_workflow', {
+      workflow: {
+        name: `Flow ${transportName}`,
+        nodes: [
+          { name: 'Webhook', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 0], parameters: { path: 'x' } },
+          { name: 'Set', type: 'n8n-nodes-base.set', typeVersion: 3.4, position: [200, 0], parameters: {} },
+        ],
+        connections: { Webhook: { main: [[{ node: 'Set', type: 'main', index: 0 }]] } },
+      },
+    });
+    expect(created).toMatchObject({ name: `Flow ${transportName}`, active: false, nodes: 2 });
+    const full = await ok('get_workflow', { id: created.id });
+    // The whole object, read-only fields (id, active, tags, versionId, shared…) and all, as an agent sends it back.
+    full.name = `Flow ${transportName} v2`;
+    full.nodes[1].parameters = { mode: 'raw' };
+    expect(await ok('update_workflow', { workflow: full })).toMatchObject({ id: created.id, name: `Flow ${transportName} v2` });
+    expect((await ok('get_workflow', { id: created.id })).nodes[1].parameters).toEqual({ mode: 'raw' });
+
+    expect(await ok('activate_workflow', { id: created.id })).toMatchObject({ active: true });
+    expect((await ok('list_workflows', { active: true, name: `Flow ${transportName} v2` })).workflows).toEqual([
+      expect.objectContaining({ id: created.id, active: true }),
+    ]);
+    expect(await ok('deactivate_workflow', { id: created.id })).toMatchObject({ active: false });
+
+    const tag = await ok('create_tag', { name: `t-${transportName}`.slice(0, 24) });
+    expect((await ok('update_workflow_tags', { workflowId: created.id, tagIds: [tag.id] })).tags).toEqual([tag]);
+    expect((await ok('get_workflow_tags', { workflowId: created.id })).tags).toEqual([tag]);
+    expect((await ok('list_workflows', { tags: tag.name })).workflows.map((w: any) => w.id)).toEqual([created.id]);
+    expect(await ok('update_tag', { id: tag.id, name: `u-${transportName}`.slice(0, 24) })).toMatchObject({ id: tag.id });
+    expect(await ok('delete_tag', { id: tag.id })).toMatchObject({ deleted: true, id: tag.id });
+
+    expect(await ok('delete_workflow', { id: created.id })).toMatchObject({ deleted: true, id: created.id });
+    await refused('get_workflow', { id: created.id }, /Not found \(404\)/);
+  });
+
+  it('pages through a list with nextCursor', async () => {
+    const names = ['a', 'b', 'c'].map((n) => `page-${n}-${transportName.length}`);
+    const ids = [];
+    for (const name of names) ids.push((await ok('create_tag', { name })).id);
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const page = await ok('list_tags', { limit: 2, ...(cursor ? { cursor } : {}) });
+      expect(page.tags.length).toBeLessThanOrEqual(2);
+      seen.push(...page.tags.map((t: any) => t.id));
+      cursor = page.nextCursor;
+      pages++;
+    } while (cursor);
+    expect(pages).toBeGreaterThanOrEqual(2);
+    expect(seen).toEqual(expect.arrayContaining(ids));
+    expect(new Set(seen).size).toBe(seen.length);
+    for (const id of ids) await ok('delete_tag', { id });
+  });
+
+  it('lists, reads (trimmed unless asked) and deletes executions', async () => {
+    const workflow = await ok('create_workflow', { workflow: { name: `Runs ${transportName}`, nodes: [], connections: {} } });
+    const { id } = await fake('executions', { workflowId: workflow.id, status: 'error', items: 300 });
+    const listed = await ok('list_executions', { workflowId: workflow.id, status: 'error' });
+    expect(listed.executions.map((e: any) => e.id)).toEqual([id]);
+    const trimmed = await ok('get_execution', { id, includeData: true });
+    expect(trimmed.dataTrimmed).toMatch(/fullData: true/);
+    expect(trimmed.data.resultData.runData.Start).toMatchObject({ runs: 1, items: 300 });
+    const full = await ok('get_execution', { id, includeData: true, fullData: true });
+    expect(full.data.resultData.runData.Start[0].data.main[0]).toHaveLength(300);
+    expect(await ok('delete_execution', { id })).toEqual({ deleted: true, id });
+    await refused('get_execution', { id }, /Not found \(404\)/);
+    await ok('delete_workflow', { id: workflow.id });
+  });
+
+  it('stores credentials without echoing their secrets', async () => {
+    const schema = await ok('get_credential_schema', { credentialTypeName: 'githubApi' });
+    expect(schema.required).toEqual(['accessToken']);
+    const secret = `ghp_${transportName.length}secretvalue`;
+    const { text, json: created } = await call('create_credential', { name: 'GitHub', type: 'githubApi', data: { accessToken: secret } });
+    expect(text).not.toContain(secret);
+    expect(created).toMatchObject({ name: 'GitHub', type: 'githubApi' });
+    const { text: listed } = await call('list_credentials');
+    expect(listed).toContain(created.id);
+    expect(listed).not.toContain(secret);
+    expect(await ok('delete_credential', { id: created.id })).toMatchObject({ deleted: true, id: created.id });
+    await refused('delete_credential', { id: created.id }, /Not found/);
+  });
+
+  it('manages users, variables and projects, and runs the audit', async () => {
+    const email = `new-${transportName.length}@example.com`;
+    const invited = await ok('create_user', { email });
+    expect(invited.user).toMatchObject({ email });
+    expect(await ok('get_user', { id: email, includeRole: true })).toMatchObject({ email, role: 'global:member' });
+    expect((await ok('list_users')).users.map((u: any) => u.email)).toContain(email);
+    expect(await ok('delete_user', { id: invited.user.id })).toEqual({ deleted: true, id: invited.user.id });
+
+    const key = `KEY_${transportName.length}`;
+    await ok('create_variable', { key, value: 'v' });
+    const variable = (await ok('list_variables')).variables.find((v: any) => v.key === key);
+    expect(variable).toMatchObject({ key, value: 'v' });
+    expect(await ok('delete_variable', { id: variable.id })).toEqual({ deleted: true, id: variable.id });
+
+    const project = await ok('create_project', { name: `Team ${transportName}` });
+    expect((await ok('list_projects')).projects.map((p: any) => p.id)).toContain(project.id);
+    expect(await ok('delete_project', { id: project.id })).toEqual({ deleted: true, id: project.id });
+
+    expect(Object.keys(await ok('get_audit_events', { categories: ['credentials', 'instance'] }))).toContain('Credentials Risk Report');
+  });
+
+  it('names the field of an invalid argument', async () => {
+    await refused('create_variable', { key: '1starts-with-a-digit', value: 'v' }, /key/);
+    await refused('list_workflows', { limit: 1000 }, /limit/);
+  });
+
+  it('says plainly when the key is wrong, a feature is not licensed, or n8n is too old', async () => {
+    await fake('config', { apiKey: 'rotated' });
+    try {
+      await refused('list_workflows', {}, /rejected the API key \(401\)/);
+    } finally {
+      await fake('config', { apiKey: N8N_TEST_KEY });
+    }
+    await fake('config', { unlicensed: ['feat:variables'] });
+    try {
+      await refused('list_variables', {}, /plan does not include this feature \(403\).*feat:variables/);
+    } finally {
+      await fake('config', { unlicensed: [] });
+    }
+    await fake('config', { missing: ['GET /credentials'] });
+    try {
+      await refused('list_credentials', {}, /does not have GET \/api\/v1\/credentials \(404\): it needs a newer n8n/);
+    } finally {
+      await fake('config', { missing: [] });
+    }
+  });
+});

@@ -1,0 +1,121 @@
+import { createServer, type IncomingMessage } from 'node:http';
+import { match, requestError, responseError } from './contract';
+import { FakeN8nState, type Answer } from './state';
+
+/** Features an instance's license may lack, by the path that needs them (n8n answers 403). */
+const LICENSED: Record<string, string> = { '/variables': 'feat:variables', '/projects': 'feat:projectRole:admin', '/users': 'feat:advancedPermissions' };
+
+export interface FakeN8n {
+  /** The instance URL, as N8N_API_URL takes it. */
+  url: string;
+  state: FakeN8nState;
+  /** Requests or answers that broke n8n's OpenAPI contract; a passing run leaves this empty. */
+  violations: string[];
+  /** Every request received, as `METHOD /path?query`. */
+  requests: string[];
+  /** The key the instance accepts now (to test a wrong key, change it). */
+  apiKey: string;
+  /** License features this instance lacks. */
+  unlicensed: Set<string>;
+  /** Operations this instance does not have (an older n8n), as `GET /credentials`. */
+  missing: Set<string>;
+  stop(): Promise<void>;
+}
+
+async function readBody(request: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * A stand-in for an n8n instance's public API (/api/v1) driven by n8n's OpenAPI document: it refuses
+ * what n8n refuses (unknown paths and query parameters, invalid or read-only body fields, a missing or
+ * wrong X-N8N-API-KEY), answers from FakeN8nState, and checks each answer against the document.
+ */
+export async function startFakeN8n(apiKey = 'n8n_api_test_key'): Promise<FakeN8n> {
+  const fake = {
+    state: new FakeN8nState(),
+    violations: [] as string[],
+    requests: [] as string[],
+    apiKey,
+    unlicensed: new Set<string>(),
+    missing: new Set<string>(),
+  };
+
+  const answer = async (request: IncomingMessage): Promise<Answer> => {
+    const url = new URL(request.url ?? '/', 'http://fake');
+    fake.requests.push(`${request.method} ${url.pathname}${url.search}`);
+    if (url.pathname.startsWith('/__fake/')) return control(url.pathname, request);
+    if (!url.pathname.startsWith('/api/v1/')) return [404, 'Cannot GET ' + url.pathname];
+    const path = url.pathname.slice('/api/v1'.length);
+    const found = match(request.method ?? 'GET', path);
+    // Express's own answers for routes n8n does not have: not n8n's JSON.
+    if (found === undefined || (typeof found === 'object' && fake.missing.has(found.key))) return [404, `Cannot ${request.method} ${url.pathname}`];
+    if (found === 'method-not-allowed') return [405, 'Method Not Allowed'];
+    const key = request.headers['x-n8n-api-key'];
+    if (key === undefined) return [401, { message: "'X-N8N-API-KEY' header required" }];
+    if (key !== fake.apiKey) return [401, { message: 'unauthorized' }];
+    const text = await readBody(request);
+    let body: unknown;
+    if (text) {
+      if (!String(request.headers['content-type']).startsWith('application/json')) return [415, { message: 'Unsupported Media Type' }];
+      try {
+        body = JSON.parse(text);
+      } catch {
+        return [400, { message: 'Unexpected token in JSON' }];
+      }
+    }
+    const refused = requestError(found, url.searchParams, body, text !== '');
+    if (refused) {
+      fake.violations.push(`${found.key}: ${refused}`);
+      return [400, { message: refused }];
+    }
+    const feature = Object.entries(LICENSED).find(([prefix]) => path.startsWith(prefix))?.[1];
+    if (feature && fake.unlicensed.has(feature)) {
+      return [403, { message: `Your license does not allow for ${feature}. To enable ${feature}, please upgrade to a license that supports this feature.` }];
+    }
+    const [status, out] = fake.state.handlers[found.key]!({ params: found.params, query: url.searchParams, body });
+    const wrong = responseError(found, status, out);
+    if (wrong) fake.violations.push(wrong);
+    return [status, out];
+  };
+
+  /**
+   * The test's levers, for tests in other processes than the one running the fake: GET violations;
+   * POST config { apiKey?, unlicensed?, missing? }; POST executions { workflowId, status, items } → { id }.
+   */
+  const control = async (path: string, request: IncomingMessage): Promise<Answer> => {
+    if (path === '/__fake/violations') return [200, fake.violations];
+    const body = JSON.parse((await readBody(request)) || '{}');
+    if (path === '/__fake/config') {
+      if (body.apiKey !== undefined) fake.apiKey = body.apiKey;
+      if (body.unlicensed !== undefined) fake.unlicensed = new Set(body.unlicensed);
+      if (body.missing !== undefined) fake.missing = new Set(body.missing);
+      return [200, { apiKey: fake.apiKey, unlicensed: [...fake.unlicensed], missing: [...fake.missing] }];
+    }
+    if (path === '/__fake/executions') return [200, { id: fake.state.addExecution(body.workflowId, body.status ?? 'success', body.items ?? 1) }];
+    return [404, { message: 'no such control' }];
+  };
+
+  const server = createServer((request, response) => {
+    answer(request).then(
+      ([status, body]) => {
+        if (body === undefined) return response.writeHead(status).end();
+        const json = typeof body !== 'string';
+        response.writeHead(status, { 'content-type': json ? 'application/json; charset=utf-8' : 'text/html; charset=utf-8' });
+        response.end(json ? JSON.stringify(body) : body);
+      },
+      (error: unknown) => {
+        fake.violations.push(`fake n8n crashed: ${String(error)}`);
+        response.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ message: 'Internal Server Error' }));
+      },
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return Object.assign(fake, {
+    url: `http://127.0.0.1:${port}`,
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  });
+}

@@ -1,0 +1,307 @@
+/**
+ * The fake n8n's data: what a small instance holds, kept so create → list → update → delete behave as
+ * they do on n8n. Each handler answers [status, body] in the shapes n8n's OpenAPI gives; the server checks
+ * every answer against that document, so a shape wrong here fails the tests instead of hiding.
+ */
+type Json = Record<string, any>;
+export type Answer = [status: number, body?: unknown];
+export interface Call {
+  params: Record<string, string>;
+  query: URLSearchParams;
+  body: any;
+}
+
+const now = () => new Date().toISOString();
+let counter = 0;
+const newId = () => `fake${String(++counter).padStart(12, '0')}`;
+const notFound: Answer = [404, { message: 'Not Found' }];
+
+const STARTED = new Date().toISOString();
+const PROJECT = {
+  id: 'personalProject1',
+  name: 'Owner <owner@example.com>',
+  type: 'personal',
+  icon: null,
+  description: null,
+  customTelemetryTags: [],
+  creatorId: 'owner-user-id',
+  createdAt: STARTED,
+  updatedAt: STARTED,
+};
+const OWNER = { id: 'owner-user-id', email: 'owner@example.com', firstName: 'Ada', lastName: 'Owner', isPending: false, role: 'global:owner' };
+
+/** Pages like n8n: `limit` items, then a `nextCursor` that encodes where the next page starts. */
+function paged<T>(items: T[], query: URLSearchParams): Answer {
+  const limit = Number(query.get('limit') ?? 100);
+  const cursor = query.get('cursor');
+  const offset = cursor ? (JSON.parse(Buffer.from(cursor, 'base64').toString()) as { offset: number }).offset : 0;
+  const data = items.slice(offset, offset + limit);
+  const next = offset + limit < items.length ? Buffer.from(JSON.stringify({ offset: offset + limit, limit })).toString('base64') : null;
+  return [200, { data, nextCursor: next }];
+}
+
+export class FakeN8nState {
+  readonly workflows = new Map<string, Json>();
+  readonly executions = new Map<string, Json>();
+  readonly credentials = new Map<string, Json>();
+  readonly tags = new Map<string, Json>();
+  readonly users = new Map<string, Json>([[OWNER.id, { ...OWNER, createdAt: now(), updatedAt: now(), mfaEnabled: false }]]);
+  readonly variables = new Map<string, Json>();
+  readonly projects = new Map<string, Json>();
+
+  private tag(t: Json) {
+    return { id: t.id, name: t.name, createdAt: t.createdAt, updatedAt: t.updatedAt };
+  }
+
+  /** A workflow as n8n's API returns it: every field its schema requires. */
+  private workflow(w: Json, withShared = true): Json {
+    const { tagIds, ...rest } = w;
+    return {
+      ...rest,
+      tags: (tagIds as string[]).map((id) => this.tags.get(id)).filter(Boolean).map((t) => this.tag(t!)),
+      ...(withShared
+        ? { shared: [{ role: 'workflow:owner', workflowId: w.id, projectId: PROJECT.id, project: { ...PROJECT }, createdAt: w.createdAt, updatedAt: w.updatedAt }] }
+        : {}),
+    };
+  }
+
+  private writeWorkflow(body: Json, existing?: Json): Json {
+    const time = now();
+    const id = existing?.id ?? newId();
+    return {
+      id,
+      name: body.name,
+      description: body.description ?? existing?.description ?? null,
+      active: existing?.active ?? false,
+      activeVersionId: existing?.activeVersionId ?? null,
+      createdAt: existing?.createdAt ?? time,
+      updatedAt: time,
+      isArchived: false,
+      versionId: crypto.randomUUID(),
+      versionCounter: (existing?.versionCounter ?? 0) + 1,
+      sourceWorkflowId: null,
+      triggerCount: 0,
+      nodes: body.nodes,
+      connections: body.connections,
+      nodeGroups: body.nodeGroups ?? [],
+      settings: body.settings,
+      staticData: body.staticData ?? null,
+      meta: null,
+      activeVersion: null,
+      tagIds: existing?.tagIds ?? [],
+    };
+  }
+
+  /** Operation handlers, by the spec's operation key. */
+  readonly handlers: Record<string, (call: Call) => Answer> = {
+    'GET /workflows': ({ query }) => {
+      let list = [...this.workflows.values()];
+      if (query.has('active')) list = list.filter((w) => String(w.active) === query.get('active'));
+      if (query.has('name')) list = list.filter((w) => w.name === query.get('name'));
+      if (query.has('tags')) {
+        const names = query.get('tags')!.split(',').map((n) => n.trim());
+        list = list.filter((w) => names.every((n) => w.tagIds.some((id: string) => this.tags.get(id)?.name === n)));
+      }
+      return paged(list.map((w) => this.workflow(w)), query);
+    },
+    'POST /workflows': ({ body }) => {
+      const workflow = this.writeWorkflow(body);
+      this.workflows.set(workflow.id, workflow);
+      return [200, { ...this.workflow(workflow), parentFolder: null }];
+    },
+    'GET /workflows/{workflowId}': ({ params }) => {
+      const w = this.workflows.get(params.workflowId!);
+      return w ? [200, this.workflow(w)] : notFound;
+    },
+    'PUT /workflows/{workflowId}': ({ params, body }) => {
+      const existing = this.workflows.get(params.workflowId!);
+      if (!existing) return notFound;
+      const workflow = this.writeWorkflow(body, existing);
+      this.workflows.set(workflow.id, workflow);
+      return [200, this.workflow(workflow, false)];
+    },
+    'DELETE /workflows/{workflowId}': ({ params }) => {
+      const w = this.workflows.get(params.workflowId!);
+      if (!w) return notFound;
+      this.workflows.delete(w.id);
+      return [200, this.workflow(w)];
+    },
+    'POST /workflows/{workflowId}/activate': ({ params }) => this.setActive(params.workflowId!, true),
+    'POST /workflows/{workflowId}/deactivate': ({ params }) => this.setActive(params.workflowId!, false),
+    'GET /workflows/{workflowId}/tags': ({ params }) => {
+      const w = this.workflows.get(params.workflowId!);
+      return w ? [200, this.workflow(w).tags] : notFound;
+    },
+    'PUT /workflows/{workflowId}/tags': ({ params, body }) => {
+      const w = this.workflows.get(params.workflowId!);
+      if (!w) return notFound;
+      const ids = (body as { id: string }[]).map((t) => t.id);
+      if (ids.some((id) => !this.tags.has(id))) return [404, { message: 'Some tags not found' }];
+      w.tagIds = ids;
+      return [200, this.workflow(w).tags];
+    },
+
+    'GET /executions': ({ query }) => {
+      let list = [...this.executions.values()].sort((a, b) => Number(b.id) - Number(a.id));
+      for (const field of ['workflowId', 'status'] as const) if (query.has(field)) list = list.filter((e) => e[field] === query.get(field));
+      const withData = query.get('includeData') === 'true';
+      return paged(list.map(({ data, createdAt, deletedAt, tracingContext, deduplicationKey, binaryDataSizeBytes, usedPrivateCredentials, ...e }) => (withData ? { ...e, data } : e)), query);
+    },
+    'GET /executions/{executionId}': ({ params, query }) => {
+      const e = this.executions.get(params.executionId!);
+      if (!e) return notFound;
+      const { data, ...rest } = e;
+      return [200, query.get('includeData') === 'true' ? { ...rest, data } : rest];
+    },
+    'DELETE /executions/{executionId}': ({ params }) => {
+      const e = this.executions.get(params.executionId!);
+      if (!e) return notFound;
+      this.executions.delete(params.executionId!);
+      const { data, ...rest } = e;
+      // n8n's spec: this one endpoint returns the id as a number.
+      return [200, { ...rest, id: Number(rest.id) }];
+    },
+
+    'GET /credentials': ({ query }) =>
+      paged(
+        [...this.credentials.values()].map(({ id, name, type, createdAt, updatedAt }) => ({
+          id,
+          name,
+          type,
+          createdAt,
+          updatedAt,
+          shared: [{ id: PROJECT.id, name: PROJECT.name, role: 'credential:owner', createdAt, updatedAt }],
+        })),
+        query,
+      ),
+    'POST /credentials': ({ body }) => {
+      if (body.type === 'unknownApi') return [400, { message: `Credential type "${body.type}" does not exist` }];
+      const time = now();
+      const credential = { id: body.id ?? newId(), name: body.name, type: body.type, data: body.data, createdAt: time, updatedAt: time };
+      this.credentials.set(credential.id, credential);
+      return [200, this.credentialOut(credential)];
+    },
+    'DELETE /credentials/{credentialId}': ({ params }) => {
+      const c = this.credentials.get(params.credentialId!);
+      if (!c) return notFound;
+      this.credentials.delete(c.id);
+      return [200, { ...this.credentialOut(c), usageScope: 'project' }];
+    },
+    'GET /credentials/schema/{credentialTypeName}': ({ params }) =>
+      params.credentialTypeName === 'githubApi'
+        ? [200, { additionalProperties: false, type: 'object', properties: { user: { type: 'string' }, accessToken: { type: 'string' } }, required: ['accessToken'] }]
+        : notFound,
+
+    'GET /tags': ({ query }) => paged([...this.tags.values()].map((t) => this.tag(t)), query),
+    'POST /tags': ({ body }) => {
+      if ([...this.tags.values()].some((t) => t.name === body.name)) return [409, { message: 'Tag already exists' }];
+      const time = now();
+      const tag = { id: newId(), name: body.name, createdAt: time, updatedAt: time };
+      this.tags.set(tag.id, tag);
+      return [201, this.tag(tag)];
+    },
+    'GET /tags/{tagId}': ({ params }) => (this.tags.has(params.tagId!) ? [200, this.tag(this.tags.get(params.tagId!)!)] : notFound),
+    'PUT /tags/{tagId}': ({ params, body }) => {
+      const tag = this.tags.get(params.tagId!);
+      if (!tag) return notFound;
+      Object.assign(tag, { name: body.name, updatedAt: now() });
+      return [200, this.tag(tag)];
+    },
+    'DELETE /tags/{tagId}': ({ params }) => {
+      const tag = this.tags.get(params.tagId!);
+      if (!tag) return notFound;
+      this.tags.delete(tag.id);
+      for (const w of this.workflows.values()) w.tagIds = w.tagIds.filter((id: string) => id !== tag.id);
+      return [200, this.tag(tag)];
+    },
+
+    'GET /users': ({ query }) => paged([...this.users.values()].map((u) => this.userOut(u, query)), query),
+    'POST /users': ({ body }) => {
+      const [{ email, role }] = body as [{ email: string; role?: string }];
+      if ([...this.users.values()].some((u) => u.email === email)) return [200, { error: `${email} is already a user` }];
+      const time = now();
+      const user = { id: crypto.randomUUID(), email, firstName: '', lastName: '', isPending: true, role: role ?? 'global:member', createdAt: time, updatedAt: time, mfaEnabled: false };
+      this.users.set(user.id, user);
+      return [200, { user: { id: user.id, email, inviteAcceptUrl: `https://n8n.example/signup?inviteeId=${user.id}`, emailSent: false } }];
+    },
+    'GET /users/{id}': ({ params, query }) => {
+      const user = this.users.get(params.id!) ?? [...this.users.values()].find((u) => u.email === params.id);
+      return user ? [200, this.userOut(user, query)] : notFound;
+    },
+    'DELETE /users/{id}': ({ params }) => {
+      const user = this.users.get(params.id!) ?? [...this.users.values()].find((u) => u.email === params.id);
+      if (!user) return notFound;
+      if (user.id === OWNER.id) return [403, { message: 'Cannot delete the owner' }];
+      this.users.delete(user.id);
+      return [204];
+    },
+
+    'GET /variables': ({ query }) => paged([...this.variables.values()], query),
+    'POST /variables': ({ body }) => {
+      if ([...this.variables.values()].some((v) => v.key === body.key)) return [400, { message: `Variable with key ${body.key} already exists` }];
+      const variable = { id: newId(), key: body.key, value: body.value, type: 'string', project: null };
+      this.variables.set(variable.id, variable);
+      return [201];
+    },
+    'DELETE /variables/{id}': ({ params }) => (this.variables.delete(params.id!) ? [204] : notFound),
+
+    'GET /projects': ({ query }) => paged([...this.projects.values()].map(({ role, scopes, ...p }) => p), query),
+    'POST /projects': ({ body }) => {
+      const time = now();
+      const project = { id: newId(), name: body.name, type: 'team', icon: null, description: null, customTelemetryTags: [], creatorId: OWNER.id, createdAt: time, updatedAt: time, role: 'project:admin', scopes: ['project:read'] };
+      this.projects.set(project.id, project);
+      return [201, project];
+    },
+    'DELETE /projects/{projectId}': ({ params }) => (this.projects.delete(params.projectId!) ? [204] : notFound),
+
+    'POST /audit': () => [200, { 'Credentials Risk Report': { risk: 'credentials', sections: [] }, 'Instance Risk Report': { risk: 'instance', sections: [] } }],
+  };
+
+  private setActive(id: string, active: boolean): Answer {
+    const w = this.workflows.get(id);
+    if (!w) return notFound;
+    if (active && !w.nodes.some((n: Json) => /trigger|webhook/i.test(String(n.type)))) {
+      return [400, { message: 'Workflow has no node to start the workflow - at least one trigger, poller or webhook node is required' }];
+    }
+    Object.assign(w, { active, activeVersionId: active ? w.versionId : null, updatedAt: now() });
+    return [200, this.workflow(w)];
+  }
+
+  private credentialOut({ id, name, type, createdAt, updatedAt }: Json) {
+    return { id, name, type, isManaged: false, isGlobal: false, isResolvable: false, resolvableAllowFallback: false, resolverId: null, createdAt, updatedAt };
+  }
+
+  private userOut({ role, ...user }: Json, query: URLSearchParams) {
+    return query.get('includeRole') === 'true' ? { ...user, role } : user;
+  }
+
+  /** An execution of a workflow, with `items` output items from its one node (for trimming tests). */
+  addExecution(workflowId: string, status: 'success' | 'error', items = 1): string {
+    const id = String(this.executions.size + 1 + counter++);
+    const time = now();
+    const runData = { Start: [{ executionTime: 3, data: { main: [Array.from({ length: items }, (_, i) => ({ json: { i, text: 'x'.repeat(200) } }))] } }] };
+    this.executions.set(id, {
+      id,
+      finished: status === 'success',
+      mode: 'manual',
+      retryOf: null,
+      retrySuccessId: null,
+      status,
+      createdAt: time,
+      startedAt: time,
+      stoppedAt: time,
+      deletedAt: null,
+      workflowId,
+      waitTill: null,
+      storedAt: 'db',
+      tracingContext: null,
+      deduplicationKey: null,
+      jsonSizeBytes: 0,
+      binaryDataSizeBytes: 0,
+      workflowVersionId: null,
+      usedPrivateCredentials: false,
+      data: { resultData: { runData, lastNodeExecuted: 'Start' } },
+    });
+    return id;
+  }
+}

@@ -1,0 +1,30 @@
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { n8nConnection } from '../../src/n8n/client';
+import { toolsFor } from '../../src/tools/registry';
+import { rpc, openSession } from '../support/mcp';
+
+describe('the tool registry', () => {
+  it('leaves the n8n tools out of tools/list until an n8n is configured', async () => {
+    const sessionId = await openSession();
+    const { reply } = await rpc(sessionId, 'tools/list');
+    const names = reply?.result.tools.map((t: { name: string }) => t.name);
+    expect(names).toContain('search_nodes');
+    expect(names).not.toContain('list_workflows');
+  });
+
+  it('serves the 31 n8n tools, queued, once N8N_API_URL and N8N_API_KEY are set', () => {
+    const configured = toolsFor({ ...env, N8N_API_URL: 'https://n8n.example', N8N_API_KEY: 'k' });
+    const n8n = configured.filter((t) => t.annotations.openWorldHint);
+    expect(n8n).toHaveLength(31);
+    expect(new Set(n8n.map((t) => t.execution))).toEqual(new Set(['queued']));
+    expect(toolsFor({ ...env, N8N_API_URL: 'https://n8n.example' }).some((t) => t.name === 'list_workflows')).toBe(false);
+  });
+
+  it('reads N8N_API_URL as the instance URL or the API URL', () => {
+    for (const url of ['https://n8n.example', 'https://n8n.example/', 'https://n8n.example/api/v1', 'https://n8n.example/api/v1/']) {
+      expect(n8nConnection({ ...env, N8N_API_URL: url, N8N_API_KEY: 'k' })?.apiBase).toBe('https://n8n.example/api/v1');
+    }
+    expect(n8nConnection({ ...env, N8N_API_URL: ' ', N8N_API_KEY: 'k' })).toBeUndefined();
+  });
+});
