@@ -1,26 +1,10 @@
 import { env } from 'cloudflare:workers';
-import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import type { PendingCall, PendingStats } from '../../src/durable/PendingCalls';
-import type { SessionObject } from '../../src/durable/SessionObject';
 import { sessionStub } from '../../src/durable/sessionId';
+import { pendingCalls, pendingStats, waitFor } from '../support/sessionStorage';
 import { call, initializeRequest, messagesOf, openSession, parseSse, postJson, rpc, sessionHeaders, sseReader } from '../support/mcp';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-const storage = <T>(sessionId: string, read: (s: DurableObjectStorage) => Promise<T>) =>
-  runInDurableObject(sessionStub(env, sessionId), (_: SessionObject, state) => read(state.storage));
-const stats = (sessionId: string) => storage(sessionId, async (s) => (await s.get<PendingStats>('stats'))!);
-const pendingCalls = (sessionId: string) => storage(sessionId, async (s) => [...(await s.list<PendingCall>({ prefix: 'pending:' })).values()]);
-
-async function waitFor<T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 10_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > until) return value;
-    await sleep(50);
-  }
-}
+const stats = async (sessionId: string) => (await pendingStats(sessionId))!;
 
 describe('queued tool calls', () => {
   it('answers a queued call on the POST stream (Streamable HTTP)', async () => {

@@ -3,9 +3,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import type { PendingCall, PendingStats } from '../../src/durable/PendingCalls';
 import type { SessionObject } from '../../src/durable/SessionObject';
 import { sessionStub } from '../../src/durable/sessionId';
+import { inSessionStorage, pendingCalls, pendingStats, waitFor } from '../support/sessionStorage';
 import { call, messagesOf, ORIGIN, openSession, postJson, sessionHeaders, sseReader } from '../support/mcp';
 
 /**
@@ -13,21 +13,8 @@ import { call, messagesOf, ORIGIN, openSession, postJson, sessionHeaders, sseRea
  * object was evicted mid-call — resumes with Last-Event-ID and still gets its answer, exactly once.
  */
 const VERSION = '2025-11-25'; // priming events (a first event id to resume from) start with this version
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-const inObject = <T>(sessionId: string, read: (s: DurableObjectStorage) => Promise<T>) =>
-  runInDurableObject(sessionStub(env, sessionId), (_: SessionObject, state) => read(state.storage));
-const pendingCalls = (sessionId: string) => inObject(sessionId, async (s) => [...(await s.list<PendingCall>({ prefix: 'pending:' })).values()]);
-const stats = (sessionId: string) => inObject(sessionId, async (s) => s.get<PendingStats>('stats'));
-
-async function waitFor<T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 10_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > until) return value;
-    await sleep(50);
-  }
-}
+const inObject = inSessionStorage;
+const stats = pendingStats;
 
 /** Starts a queued tools/call and returns the id of the stream's priming event, the resume cursor. */
 async function startCall(sessionId: string, id: number, name: string, args: Record<string, unknown>) {

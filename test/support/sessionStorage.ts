@@ -1,0 +1,28 @@
+import { env } from 'cloudflare:workers';
+import { runInDurableObject } from 'cloudflare:test';
+import type { PendingCall, PendingStats } from '../../src/durable/PendingCalls';
+import type { SessionObject } from '../../src/durable/SessionObject';
+import { sessionStub } from '../../src/durable/sessionId';
+
+/** Reads a session object's storage from a test. */
+export const inSessionStorage = <T>(sessionId: string, read: (s: DurableObjectStorage) => Promise<T>) =>
+  runInDurableObject(sessionStub(env, sessionId), (_: SessionObject, state) => read(state.storage));
+
+/** The queued calls a session still owes an answer. */
+export const pendingCalls = (sessionId: string) =>
+  inSessionStorage(sessionId, async (s) => [...(await s.list<PendingCall>({ prefix: 'pending:' })).values()]);
+
+/** The exactly-once counters (undefined until a call was settled). */
+export const pendingStats = (sessionId: string) => inSessionStorage(sessionId, async (s) => s.get<PendingStats>('stats'));
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls `read` until `done` holds or `ms` pass; returns the last value either way, for the test to assert. */
+export async function waitFor<T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 10_000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > until) return value;
+    await sleep(50);
+  }
+}
