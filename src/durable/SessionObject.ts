@@ -53,7 +53,8 @@ export class SessionObject extends DurableObject<Env> {
   /** Result of a queued call, from the queue consumer (or the dead-letter consumer). */
   async deliverResult(callId: string, result: CallToolResult): Promise<Delivery> {
     // A result for a session that is gone is dropped without writing anything into the empty object.
-    if (!(await this.pending.has(callId)) && !(await this.load())) return 'ignored';
+    // The record is cached after the first load, so a live session pays no extra read here.
+    if (!(await this.load()) && !(await this.pending.has(callId))) return 'ignored';
     return this.pending.deliver(callId, result);
   }
 
