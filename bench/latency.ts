@@ -24,7 +24,7 @@ import { parseArgs } from 'node:util';
 import { Agent, setGlobalDispatcher } from 'undici';
 import { startWranglerDev, type DevServer } from '../scripts/lib/wranglerDev.ts';
 import { clientCpuMs, serverCpuMs } from './lib/cpu.ts';
-import { openSession, type Session } from './lib/mcpClient.ts';
+import { openSession, type Session, type Target } from './lib/mcpClient.ts';
 import { percentile, round } from './lib/stats.ts';
 
 const { values: flags } = parseArgs({
@@ -70,8 +70,8 @@ interface Run {
 const sleep = (seconds: number) => new Promise((r) => setTimeout(r, seconds * 1000));
 
 /** `sessions` closed loops of sequential requests for SECONDS, after a warm-up. */
-async function measure(pass: number, server: string, url: string, sessions: number, method = 'tools/call'): Promise<Run> {
-  const clients = await Promise.all(Array.from({ length: sessions }, () => openSession(url)));
+async function measure(pass: number, server: string, target: Target, sessions: number, method = 'tools/call'): Promise<Run> {
+  const clients = await Promise.all(Array.from({ length: sessions }, () => openSession(target)));
   const send = (client: Session, id: number) => (method === 'tools/call' ? client.call(id) : client.request(id, method));
   const latencies: number[] = [];
   let errors = 0;
@@ -121,7 +121,7 @@ async function measure(pass: number, server: string, url: string, sessions: numb
 }
 
 /** Many sessions opened and used at once: each initializes and makes one call, all in flight together. */
-async function manySessions(url: string, count: number) {
+async function manySessions(target: Target, count: number) {
   const opens: number[] = [];
   const calls: number[] = [];
   const failures: string[] = [];
@@ -130,7 +130,7 @@ async function manySessions(url: string, count: number) {
     Array.from({ length: count }, async () => {
       try {
         const opened = performance.now();
-        const session = await openSession(url);
+        const session = await openSession(target);
         const start = performance.now();
         opens.push(start - opened);
         await session.call(1);
@@ -168,6 +168,7 @@ async function startNodeSdk(): Promise<DevServer> {
   });
   return {
     url: `http://127.0.0.1:${port}`,
+    logs: () => '',
     stop: async () => {
       if (child.exitCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -181,8 +182,9 @@ const SERVERS: [string, () => Promise<DevServer>][] = [
   ['floor', () => startWranglerDev({ config: 'bench/references/floor/wrangler.toml' })],
   ['mcp-agent', () => startWranglerDev({ config: 'bench/references/mcp-agent/wrangler.toml' })],
   ['node-sdk', startNodeSdk],
-  ['this', () => startWranglerDev()],
-  ['queued', () => startWranglerDev({ vars: { EXECUTION_MODE: 'queued' } })],
+  // One API key drives every session: the per-principal rate limits are off, or they would be the benchmark.
+  ['this', () => startWranglerDev({ vars: { RATE_LIMITS: 'off' } })],
+  ['queued', () => startWranglerDev({ vars: { EXECUTION_MODE: 'queued', RATE_LIMITS: 'off' } })],
 ];
 const only = flags.only?.split(',');
 
@@ -192,16 +194,16 @@ const many: Record<string, Awaited<ReturnType<typeof manySessions>>> = {};
 for (let pass = 1; pass <= ROUNDS; pass++) {
   for (const [name, start] of SERVERS.filter(([name]) => !only || only.includes(name))) {
     const server = await start();
-    const url = `${server.url}/mcp`;
+    const target = { url: `${server.url}/mcp`, apiKey: server.apiKey };
     const record = (run: Run) => {
       runs.push(run);
       console.error(`[${pass}/${ROUNDS}] ${name} ${run.method} ×${run.sessions}: p50 ${run.p50} ms, p99 ${run.p99} ms, ${run.rps} req/s, ${run.errors} errors`);
     };
     try {
-      for (const sessions of CONCURRENCY) record(await measure(pass, name, url, sessions));
-      for (const method of DIAGNOSTICS[name] ?? []) record(await measure(pass, name, url, 1, method));
+      for (const sessions of CONCURRENCY) record(await measure(pass, name, target, sessions));
+      for (const method of DIAGNOSTICS[name] ?? []) record(await measure(pass, name, target, 1, method));
       // Once is enough: it checks correctness under load more than it measures.
-      if (pass === 1 && (name === 'this' || name === 'queued')) many[name] = await manySessions(url, MANY_SESSIONS);
+      if (pass === 1 && (name === 'this' || name === 'queued')) many[name] = await manySessions(target, MANY_SESSIONS);
     } finally {
       await server.stop();
     }

@@ -1,20 +1,32 @@
 /**
  * `npm run dev`: builds the default catalog, loads it into the local KV that `wrangler dev` will use,
- * then runs `wrangler dev` answering only to loopback host names (DNS-rebinding protection).
+ * makes sure there is a local API key and prints how to connect with it, then runs `wrangler dev`
+ * answering only to loopback host names (DNS-rebinding protection).
  * Arguments are passed on to wrangler dev; `--persist-to DIR` also picks the KV the catalog goes into.
  */
 import { spawn } from 'node:child_process';
 import { build, catalogsFromArgs } from './catalog/build.ts';
 import { load } from './catalog/load.ts';
+import { devKeyFile, ensureDevKey } from './keys/devKey.ts';
 
 const args = process.argv.slice(2);
-const persistAt = args.indexOf('--persist-to');
-const persist = persistAt >= 0 ? ['--persist-to', args[persistAt + 1]!] : [];
+const option = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
+const stateDir = option('--persist-to') ?? '.wrangler/state';
+const local = ['--local', '--persist-to', stateDir];
 const catalogAt = args.indexOf('--catalogs');
 const wranglerArgs = catalogAt >= 0 ? args.filter((_, i) => i !== catalogAt && i !== catalogAt + 1) : args;
 
 await build(catalogsFromArgs(args));
-load(['--local', ...persist]);
+load(local);
+const key = await ensureDevKey(stateDir, local);
+const url = `http://localhost:${option('--port') ?? 8787}`;
+console.error(`
+Local API key (every scope; kept in ${devKeyFile(stateDir)}):
+  ${key}
+Connect Claude Code:
+  claude mcp add --transport http n8n-edge ${url}/mcp --header "Authorization: Bearer ${key}"
+More keys: npm run keys -- create --name NAME --scopes nodes:read --local
+`);
 
 const child = spawn('npx', ['wrangler', 'dev', '--var', 'ALLOWED_HOSTS:localhost,127.0.0.1,[::1]', ...wranglerArgs], {
   stdio: 'inherit',

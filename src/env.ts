@@ -21,6 +21,20 @@ export interface Env {
   /** The n8n instance the n8n tools drive (secret): its URL, and an API key from its Settings → n8n API. */
   N8N_API_URL?: string;
   N8N_API_KEY?: string;
+  /** API keys by SHA-256 (src/auth/apiKeys.ts; `npm run keys`). */
+  API_KEYS: KVNamespace;
+  /** OAuth clients, grants and tokens (@cloudflare/workers-oauth-provider; hashed and encrypted by it). */
+  OAUTH_KV: KVNamespace;
+  /** Requests per principal (wrangler.toml [[ratelimits]]). */
+  REQUEST_LIMITER?: RateLimit;
+  /** search_nodes calls per principal: a tighter budget. */
+  SEARCH_LIMITER?: RateLimit;
+  /** "off" turns both rate limits off (load tests: one key driving many sessions). */
+  RATE_LIMITS?: string;
+  /** "true" serves callers without a credential, with every scope: only for a private network. */
+  ALLOW_ANONYMOUS?: string;
+  /** Secret: lets the operator approve OAuth clients on the consent page without an API key. */
+  OPERATOR_PASSWORD?: string;
   /** "on" only in the test configuration: adds the tools, resources and prompts the MCP conformance suite calls. */
   CONFORMANCE_PACK?: string;
 }

@@ -1,4 +1,9 @@
-import { Router, type IRequest } from 'itty-router';
+import { Router, type RequestHandler } from 'itty-router';
+import { authenticate } from './auth/authenticate';
+import { showConsent, submitConsent } from './auth/consent';
+import { AUTHORIZE_PATH, authorizationServer, isOAuthEndpoint, isProtectedResourceMetadataPath, protectedResourceMetadata } from './auth/oauth';
+import type { AuthenticatedRequest } from './auth/principal';
+import { limitRequests } from './auth/rateLimit';
 import type { Env } from './env';
 import { allowedOrigin, assertAllowedHost, preflight, withCors } from './http/cors';
 import { toErrorResponse } from './http/errors';
@@ -15,7 +20,17 @@ export { SessionObject } from './durable/SessionObject';
 
 type Args = [Env, ExecutionContext];
 /** The allowed Origin travels on the request from the `before` check to the CORS headers in `finally`. */
-type McpRequest = IRequest & { origin?: string | null };
+type McpRequest = AuthenticatedRequest & { origin?: string | null };
+
+/** On the MCP routes: who is calling (401 if nobody we know), counted against their rate limit (429). */
+const authenticated: RequestHandler<McpRequest, Args> = async (request, env) => {
+  request.principal = await authenticate(request, env);
+  await limitRequests(env, request.principal);
+};
+
+const notFound = () => {
+  throw new ProtocolError(404, ErrorCode.InvalidRequest, 'Not Found');
+};
 
 const methodNotAllowed = (allow: string) => () => {
   throw new ProtocolError(405, ErrorCode.InvalidRequest, 'Method Not Allowed', { Allow: allow });
@@ -26,6 +41,11 @@ const router = Router<McpRequest, Args>({
     // Host and Origin are checked first, on every route, so a forbidden page learns nothing else.
     (request, env) => {
       assertAllowedHost(request, env);
+      // OAuth discovery, registration and tokens serve browser-based clients of any origin, with no
+      // cookies involved; the library answers their CORS, and the resource metadata is public.
+      const { pathname } = new URL(request.url);
+      if (isOAuthEndpoint(pathname)) return;
+      if (isProtectedResourceMetadataPath(pathname)) return request.method === 'OPTIONS' ? preflight(null) : undefined;
       request.origin = allowedOrigin(request, env);
       if (request.method === 'OPTIONS') return preflight(request.origin);
     },
@@ -33,6 +53,7 @@ const router = Router<McpRequest, Args>({
   catch: (error) => toErrorResponse(error),
   finally: [
     (response: Response, request: McpRequest) => {
+      if (response.headers.has('access-control-allow-origin')) return response;
       const finished = withCors(response, request.origin ?? null);
       if (finished.headers.get('content-type')?.startsWith('text/event-stream')) {
         for (const [name, value] of Object.entries(SSE_HEADERS)) finished.headers.set(name, value);
@@ -44,18 +65,23 @@ const router = Router<McpRequest, Args>({
 
 router
   .get('/health', health)
-  .post('/mcp', postMcp)
-  .get('/mcp', getOrDeleteMcp)
-  .delete('/mcp', getOrDeleteMcp)
+  .post('/mcp', authenticated, postMcp)
+  .get('/mcp', authenticated, getOrDeleteMcp)
+  .delete('/mcp', authenticated, getOrDeleteMcp)
   .all('/mcp', methodNotAllowed('GET, POST, DELETE, OPTIONS'))
-  .get('/mcp/sse', getMcpSse)
+  .get('/mcp/sse', authenticated, getMcpSse)
   .all('/mcp/sse', methodNotAllowed('GET, OPTIONS'))
-  .get('/sse', openSse)
+  .get('/sse', authenticated, openSse)
   .all('/sse', methodNotAllowed('GET, OPTIONS'))
-  .post('/messages', postMessages)
+  .post('/messages', authenticated, postMessages)
   .all('/messages', methodNotAllowed('POST, OPTIONS'))
-  .all('*', () => {
-    throw new ProtocolError(404, ErrorCode.InvalidRequest, 'Not Found');
+  .get(AUTHORIZE_PATH, showConsent)
+  .post(AUTHORIZE_PATH, submitConsent)
+  .get('/.well-known/oauth-protected-resource/*', (request) => protectedResourceMetadata(new URL(request.url)) ?? notFound())
+  .all('*', (request, env, ctx) => {
+    const url = new URL(request.url);
+    if (isOAuthEndpoint(url.pathname)) return authorizationServer(url.origin).fetch(request, env, ctx);
+    notFound();
   });
 
 export default {

@@ -19,8 +19,15 @@ export interface Session {
   call(id: number): Promise<void>;
 }
 
-async function post(url: string, body: unknown, sessionId?: string): Promise<Response> {
+/** A server's MCP endpoint, and the API key it wants (this project's; the references want none). */
+export interface Target {
+  url: string;
+  apiKey?: string;
+}
+
+async function post({ url, apiKey }: Target, body: unknown, sessionId?: string): Promise<Response> {
   const headers: Record<string, string> = { ...HEADERS, 'mcp-protocol-version': PROTOCOL_VERSION };
+  if (apiKey) headers.authorization = `Bearer ${apiKey}`;
   if (sessionId) headers['mcp-session-id'] = sessionId;
   return fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
 }
@@ -48,8 +55,8 @@ function messagesIn(text: string, contentType: string): JsonRpcMessage[] {
 }
 
 /** initialize + notifications/initialized, as a client does. */
-export async function openSession(url: string): Promise<Session> {
-  const init = await post(url, {
+export async function openSession(target: Target): Promise<Session> {
+  const init = await post(target, {
     jsonrpc: '2.0',
     id: 0,
     method: 'initialize',
@@ -57,10 +64,10 @@ export async function openSession(url: string): Promise<Session> {
   });
   await expectOk(init, 'initialize');
   const sessionId = init.headers.get('mcp-session-id') ?? undefined;
-  await expectOk(await post(url, { jsonrpc: '2.0', method: 'notifications/initialized' }, sessionId), 'initialized');
+  await expectOk(await post(target, { jsonrpc: '2.0', method: 'notifications/initialized' }, sessionId), 'initialized');
 
   const request = async (id: number, method: string, params?: unknown) => {
-    const response = await post(url, { jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) }, sessionId);
+    const response = await post(target, { jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) }, sessionId);
     const text = await expectOk(response, method);
     // Exactly one answer for this request id: none is lost, none comes twice.
     const answers = messagesIn(text, response.headers.get('content-type') ?? '').filter((m) => m.id === id);

@@ -5,21 +5,16 @@
  *   npm run catalog:load -- --local [--persist-to DIR]     local KV used by `wrangler dev`
  *   npm run catalog:load -- --remote                       the deployed namespace
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CatalogManifest, KvEntry } from '../../src/catalog/build.ts';
 import { CURRENT_KEY } from '../../src/catalog/keys.ts';
+import { wrangler } from '../lib/wrangler.ts';
 import { OUT_DIR } from './build.ts';
 
 /** Remote bulk writes take at most 10,000 pairs; smaller chunks also make a useful progress bar. */
 const CHUNK = 1000;
-
-function wrangler(args: string[]): void {
-  const run = spawnSync('npx', ['wrangler', ...args], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
-  if (run.status !== 0) throw new Error(`wrangler ${args.slice(0, 3).join(' ')} failed:\n${run.stderr}`);
-}
 
 function progress(done: number, total: number): void {
   const width = 30;

@@ -19,7 +19,9 @@ const server = await startWranglerDev({ env: { CATALOGS: 'n8n' } });
 const client = new Client({ name: 'search-eval', version: '1.0.0' });
 const results: { q: string; ids: string[]; ms: number }[] = [];
 try {
-  await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', server.url)));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL('/mcp', server.url), { requestInit: { headers: { authorization: `Bearer ${server.apiKey}` } } }),
+  );
   for (const { q } of queries) {
     const start = performance.now();
     const result = await client.callTool({ name: 'search_nodes', arguments: { query: q, max_results: 10 } });

@@ -1,11 +1,16 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { devKeyFile } from '../keys/devKey.ts';
 
 export interface DevServer {
   url: string;
+  /** The local development key `npm run dev` made (this project only). */
+  apiKey?: string;
+  /** What wrangler printed since the server became ready (the startup banner, with the key, excluded). */
+  logs(): string;
   stop(): Promise<void>;
 }
 
@@ -98,7 +103,11 @@ async function startOnce(port: number, options: DevServerOptions): Promise<DevSe
       throw new Error(`wrangler dev exited (${child.exitCode}):\n${output}`);
     }
     try {
-      if (await isUp(url, !options.config)) return { url, stop };
+      if (await isUp(url, !options.config)) {
+        const ready = output.length;
+        const apiKey = options.config ? undefined : (JSON.parse(readFileSync(devKeyFile(state), 'utf8')) as { key: string }).key;
+        return { url, apiKey, logs: () => output.slice(ready), stop };
+      }
     } catch {
       // not listening yet
     }

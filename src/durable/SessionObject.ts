@@ -14,11 +14,14 @@ import { callTimeoutMs, executionPolicy } from '../execution/policy';
 import { runDirect } from '../execution/runTool';
 import { createMcpServer, type ToolExecutor } from './mcpServer';
 import { PendingCalls, type Delivery, type PendingCall } from './PendingCalls';
+import type { Principal } from '../auth/principal';
 
 /** Everything needed to carry a session on after eviction; kept under one storage key. */
 export interface SessionRecord extends StreamableSessionState {
   id: string;
   transport: TransportKind;
+  /** Who created the session: the only principal it answers (src/auth). */
+  principal: Principal;
   createdAt: number;
   /** Idle deadline; the alarm closes the session when it passes. */
   expiresAt: number;
@@ -40,6 +43,12 @@ export class SessionObject extends DurableObject<Env> {
   /** A Streamable HTTP server being set up; requests and late results arriving meanwhile share it. */
   private starting: Promise<Live & { kind: 'streamable-http' }> | undefined;
   private readonly pending: PendingCalls;
+  /** Who sent the request being served; the SDK server's tool guard reads it. */
+  private caller: Principal | undefined;
+  private readonly currentCaller = (): Principal => {
+    if (!this.caller) throw new Error('no caller: the session object served a request it did not admit');
+    return this.caller;
+  };
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -83,7 +92,7 @@ export class SessionObject extends DurableObject<Env> {
         callId,
         tool: tool.name,
         arguments: args as Record<string, unknown>,
-        caller: 'anonymous',
+        caller: this.currentCaller().id,
         deadline,
         ...(progressToken === undefined ? {} : { progressToken }),
       });
@@ -94,10 +103,14 @@ export class SessionObject extends DurableObject<Env> {
    * POST/GET/DELETE /mcp. `create` is set by the Worker for an initialize without a session id;
    * `parsedBody` is the POST body the Worker already parsed and validated.
    */
-  async streamableHttp(request: Request, sessionId: string, create: boolean, parsedBody?: unknown): Promise<Response> {
+  async streamableHttp(request: Request, sessionId: string, create: boolean, principal: Principal, parsedBody?: unknown): Promise<Response> {
     try {
-      const record = await this.load();
-      if (create ? record : record?.transport !== 'streamable-http') throw sessionNotFound();
+      if (create) {
+        if (await this.load()) throw sessionNotFound();
+        this.caller = principal;
+      } else if (!(await this.admits(principal, 'streamable-http'))) {
+        throw sessionNotFound();
+      }
       const live = await this.streamable(sessionId);
       const response = await live.transport.handleRequest(request, parsedBody === undefined ? undefined : { parsedBody });
       await this.touch();
@@ -108,21 +121,21 @@ export class SessionObject extends DurableObject<Env> {
   }
 
   /** GET /sse (and /mcp/sse without a query): opens the stream and creates the session. */
-  async openLegacySse(sessionId: string): Promise<Response> {
+  async openLegacySse(sessionId: string, principal: Principal): Promise<Response> {
     if (await this.load()) return toErrorResponse(sessionNotFound());
+    this.caller = principal;
     const transport = new LegacySseTransport(sessionId, `/messages?sessionId=${sessionId}`);
     transport.onclose = () => void this.terminate();
-    const server = createMcpServer(this.env, sessionId, this.execute);
+    const server = createMcpServer(this.env, sessionId, this.execute, this.currentCaller);
     this.live = { kind: 'sse', server, transport };
-    await this.save(this.newRecord(sessionId, 'sse'));
+    await this.save(this.newRecord(sessionId, 'sse', principal));
     await server.connect(transport);
     return transport.response;
   }
 
   /** POST /messages?sessionId=…: hands validated messages to the session's SSE transport. */
-  async postLegacyMessage(messages: JSONRPCMessage[]): Promise<Response> {
-    const record = await this.load();
-    if (record?.transport !== 'sse') return toErrorResponse(sessionNotFound());
+  async postLegacyMessage(messages: JSONRPCMessage[], principal: Principal): Promise<Response> {
+    if (!(await this.admits(principal, 'sse'))) return toErrorResponse(sessionNotFound());
     if (this.live?.kind !== 'sse' || !this.live.transport.isOpen) {
       // The stream died with an earlier instance of this object: the session cannot answer any more.
       await this.terminate();
@@ -137,8 +150,9 @@ export class SessionObject extends DurableObject<Env> {
    * One /mcp/sse query-mode request, on a server that lives only for it, in an object addressed by a
    * throwaway id (queued results find their way back by it). Nothing outlives the request.
    */
-  async oneShot(request: JSONRPCRequest, id: string): Promise<JSONRPCMessage | JsonRpcErrorResponse> {
-    const server = createMcpServer(this.env, id, this.execute);
+  async oneShot(request: JSONRPCRequest, id: string, principal: Principal): Promise<JSONRPCMessage | JsonRpcErrorResponse> {
+    this.caller = principal;
+    const server = createMcpServer(this.env, id, this.execute, this.currentCaller);
     const transport = new OneShotTransport();
     await server.connect(transport);
     try {
@@ -179,10 +193,10 @@ export class SessionObject extends DurableObject<Env> {
 
   private async startStreamable(sessionId: string): Promise<Live & { kind: 'streamable-http' }> {
     const transport = new StreamableHttpTransport(sessionId, this.ctx.storage, {
-      onInitialized: (state) => this.save({ ...(this.record ?? this.newRecord(sessionId, 'streamable-http')), ...state }),
+      onInitialized: (state) => this.save({ ...(this.record ?? this.newRecord(sessionId, 'streamable-http', this.currentCaller())), ...state }),
       onClosed: () => this.terminate(),
     });
-    const server = createMcpServer(this.env, sessionId, this.execute);
+    const server = createMcpServer(this.env, sessionId, this.execute, this.currentCaller);
     await server.connect(transport);
     if (this.record) transport.restore(sessionId, this.record);
     // Queued calls an evicted instance left pending are answered on their streams when they finish.
@@ -200,14 +214,27 @@ export class SessionObject extends DurableObject<Env> {
   private async sendOrphaned(call: PendingCall, message: JSONRPCMessage): Promise<void> {
     const record = await this.load();
     if (record?.transport !== 'streamable-http' || call.streamId === undefined) return;
+    // No request brought a caller to this instance: the session's own principal stands in.
+    this.caller ??= record.principal;
     const live = await this.streamable(record.id);
     live.transport.adopt(call.requestId, call.streamId);
     await live.transport.send(message, { relatedRequestId: call.requestId });
   }
 
-  private newRecord(id: string, transport: TransportKind): SessionRecord {
+  private newRecord(id: string, transport: TransportKind, principal: Principal): SessionRecord {
     const now = Date.now();
-    return { id, transport, createdAt: now, expiresAt: now + idleTtlMs(this.env), initialized: false };
+    return { id, transport, principal, createdAt: now, expiresAt: now + idleTtlMs(this.env), initialized: false };
+  }
+
+  /**
+   * A session answers only the principal that created it, on its own transport; to anyone else it
+   * does not exist (404), so a leaked session id is no way in.
+   */
+  private async admits(principal: Principal, transport: TransportKind): Promise<boolean> {
+    const record = await this.load();
+    if (record?.transport !== transport || record.principal.id !== principal.id) return false;
+    this.caller = principal;
+    return true;
   }
 
   private async load(): Promise<SessionRecord | null> {

@@ -1,5 +1,8 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker';
+import type { Principal } from '../auth/principal';
+import { allows } from '../auth/scopes';
+import { guardTools } from '../auth/toolAccess';
 import { installCatalogResources } from '../catalog/resources';
 import { SERVER_NAME, SERVER_VERSION } from '../config';
 import type { Env } from '../env';
@@ -15,8 +18,11 @@ const INSTRUCTIONS =
 /** Runs a validated tools/call: directly, or through the queue (the session object decides). */
 export type ToolExecutor = (tool: ToolDefinition, args: unknown, extra: Extra, context: ToolContext) => Promise<CallToolResult>;
 
-/** One SDK server per session: the SDK answers initialize, ping, tools/list, tools/call validation and logging. */
-export function createMcpServer(env: Env, sessionId: string, execute: ToolExecutor): McpServer {
+/**
+ * One SDK server per session: the SDK answers initialize, ping, tools/list, tools/call validation and
+ * logging; `caller` (who sent the request being served) decides which tools it lists and runs.
+ */
+export function createMcpServer(env: Env, sessionId: string, execute: ToolExecutor, caller: () => Principal): McpServer {
   const server = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION, title: 'n8n MCP (edge)' },
     {
@@ -29,7 +35,8 @@ export function createMcpServer(env: Env, sessionId: string, execute: ToolExecut
   // The SDK keeps each session's logging/setLevel choice but only applies it to its own sendLoggingMessage.
   const isIgnored: LogFilter = (level, id) =>
     (server.server as unknown as { isMessageIgnored(level: string, id?: string): boolean }).isMessageIgnored(level, id);
-  for (const tool of toolsFor(env)) {
+  const tools = toolsFor(env);
+  for (const tool of tools) {
     server.registerTool(
       tool.name,
       {
@@ -42,7 +49,9 @@ export function createMcpServer(env: Env, sessionId: string, execute: ToolExecut
       (args: unknown, extra) => execute(tool, args, extra, toolContext(env, sessionId, extra, isIgnored)),
     );
   }
-  installCatalogResources(server, env);
+  guardTools(server, env, tools, caller);
+  // The node-spec resources are the knowledge tools' catalog: the same scope.
+  if (allows(caller().scopes, 'nodes:read')) installCatalogResources(server, env);
   if (env.CONFORMANCE_PACK === 'on') installConformancePack(server);
   return server;
 }

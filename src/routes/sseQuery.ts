@@ -1,4 +1,4 @@
-import type { IRequest } from 'itty-router';
+import { principalOf, type AuthenticatedRequest } from '../auth/principal';
 import type { Env } from '../env';
 import { SseStream } from '../http/sse';
 import { newSessionId, sessionStub } from '../durable/sessionId';
@@ -12,10 +12,11 @@ import { openSse } from './legacySse';
  * "SSE Endpoint" field connects to). With one, it is seed 004's query mode: one request, answered by
  * one `mcpResponse` event, then the stream closes. Errors are error events, never a broken stream.
  */
-export function getMcpSse(request: IRequest, env: Env, ctx: ExecutionContext): Promise<Response> | Response {
+export function getMcpSse(request: AuthenticatedRequest, env: Env, ctx: ExecutionContext): Promise<Response> | Response {
   const url = new URL(request.url);
   if (!url.searchParams.has('method')) return openSse(request, env);
 
+  const principal = principalOf(request);
   const stream = new SseStream();
   const answer = async () => {
     let reply: unknown;
@@ -24,7 +25,7 @@ export function getMcpSse(request: IRequest, env: Env, ctx: ExecutionContext): P
       const message = parseQueryRequest(url);
       id = message.id;
       const oneShotId = newSessionId();
-      reply = await sessionStub(env, oneShotId).oneShot(message, oneShotId);
+      reply = await sessionStub(env, oneShotId).oneShot(message, oneShotId, principal);
     } catch (error) {
       reply =
         error instanceof ProtocolError

@@ -1,4 +1,4 @@
-import type { IRequest } from 'itty-router';
+import { principalOf, type AuthenticatedRequest } from '../auth/principal';
 import type { Env } from '../env';
 import { normalizeAccept, sseToJson, wantsJsonOnly } from '../http/accept';
 import { readJsonBody } from '../http/body';
@@ -12,7 +12,7 @@ import { isInitializeRequest, parse } from '../protocol/MessageParser';
  * POST /mcp. The body is validated here, before any object wakes. An initialize without a session id
  * creates a session under a freshly minted id; everything else goes to the session it names.
  */
-export async function postMcp(request: IRequest, env: Env): Promise<Response> {
+export async function postMcp(request: AuthenticatedRequest, env: Env): Promise<Response> {
   const body = await readJsonBody(request);
   const { messages, batch } = parse(body);
   const sessionId = request.headers.get('mcp-session-id');
@@ -23,24 +23,25 @@ export async function postMcp(request: IRequest, env: Env): Promise<Response> {
   if (!create && !isSessionId(sessionId)) throw sessionNotFound();
   const id = sessionId ?? newSessionId();
   // The object gets the parsed messages, not the body: it is not read and parsed a second time.
-  const response = await sessionStub(env, id).streamableHttp(forward(request), id, create, batch ? messages : messages[0]);
+  const response = await sessionStub(env, id).streamableHttp(forward(request), id, create, principalOf(request), batch ? messages : messages[0]);
   const sse = response.headers.get('content-type')?.startsWith('text/event-stream');
   return sse && wantsJsonOnly(request) ? sseToJson(response) : response;
 }
 
 /** GET /mcp (the session's standalone SSE stream) and DELETE /mcp (end the session). */
-export async function getOrDeleteMcp(request: IRequest, env: Env): Promise<Response> {
+export async function getOrDeleteMcp(request: AuthenticatedRequest, env: Env): Promise<Response> {
   const sessionId = request.headers.get('mcp-session-id');
   if (sessionId === null) {
     throw new ProtocolError(400, ErrorCode.InvalidRequest, 'Bad Request: Mcp-Session-Id header is required');
   }
   if (!isSessionId(sessionId)) throw sessionNotFound();
-  return sessionStub(env, sessionId).streamableHttp(forward(request), sessionId, false);
+  return sessionStub(env, sessionId).streamableHttp(forward(request), sessionId, false, principalOf(request));
 }
 
-/** The request as the session object sees it: headers (Accept normalized), no body. */
+/** The request as the session object sees it: headers (Accept normalized, no credential), no body. */
 function forward(request: Request): Request {
   const headers = new Headers(request.headers);
+  headers.delete('authorization');
   normalizeAccept(headers, request.method);
   return new Request(request.url, { method: request.method, headers });
 }

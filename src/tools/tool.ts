@@ -1,5 +1,6 @@
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
+import type { Scope } from '../auth/scopes';
 import type { Env } from '../env';
 
 /** Where a tool runs: inside the session object, or through the tool-call queue. */
@@ -25,6 +26,10 @@ export interface ToolDefinition<In extends z.ZodObject = z.ZodObject> {
   output?: z.ZodObject;
   annotations: ToolAnnotations;
   execution: ExecutionPolicy;
+  /** What a caller needs to see and call it (src/auth/scopes.ts); unset: any authenticated caller. */
+  scope?: Scope;
+  /** A tighter per-caller rate limit for this tool than the Worker's per-request one. */
+  rateLimiter?: (env: Env) => RateLimit | undefined;
   /** Deadline of a queued call; default from TOOL_TIMEOUT_SECONDS, else 120 s. */
   timeoutMs?: number;
   /**

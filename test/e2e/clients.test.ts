@@ -3,6 +3,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { afterEach, describe, expect, inject, it } from 'vitest';
+import { authHeaders, withKey } from './auth';
 
 const baseUrl = inject('baseUrl');
 let client: Client | undefined;
@@ -29,7 +30,7 @@ async function listAndCall(c: Client) {
 
 describe('real MCP SDK clients against wrangler dev', () => {
   it('Streamable HTTP: lists tools, calls one, and ends the session with DELETE', async () => {
-    const transport = new StreamableHTTPClientTransport(new URL('/mcp', baseUrl));
+    const transport = new StreamableHTTPClientTransport(new URL('/mcp', baseUrl), withKey);
     const c = await connect(transport);
     expect(c.getServerVersion()?.name).toBe('n8n-mcp-edge');
     expect(transport.sessionId).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -38,14 +39,14 @@ describe('real MCP SDK clients against wrangler dev', () => {
     await transport.terminateSession();
     const after = await fetch(new URL('/mcp', baseUrl), {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId },
+      headers: { ...authHeaders, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
     });
     expect(after.status).toBe(404);
   });
 
   it.each(['/sse', '/mcp/sse'])('HTTP+SSE on %s: lists tools and calls one', async (path) => {
-    const c = await connect(new SSEClientTransport(new URL(path, baseUrl)));
+    const c = await connect(new SSEClientTransport(new URL(path, baseUrl), withKey));
     await listAndCall(c);
   });
 
@@ -53,7 +54,7 @@ describe('real MCP SDK clients against wrangler dev', () => {
     const clients = await Promise.all(
       Array.from({ length: 10 }, async () => {
         const c = new Client({ name: 'e2e-many', version: '1.0.0' });
-        await c.connect(new StreamableHTTPClientTransport(new URL('/mcp', baseUrl)));
+        await c.connect(new StreamableHTTPClientTransport(new URL('/mcp', baseUrl), withKey));
         return c;
       }),
     );
@@ -65,7 +66,7 @@ describe('real MCP SDK clients against wrangler dev', () => {
 
 describe('/mcp/sse query mode with a plain HTTP client', () => {
   async function oneShot(params: Record<string, string>) {
-    const response = await fetch(new URL(`/mcp/sse?${new URLSearchParams(params)}`, baseUrl));
+    const response = await fetch(new URL(`/mcp/sse?${new URLSearchParams(params)}`, baseUrl), { headers: authHeaders });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/event-stream');
     const text = await response.text(); // resolves only because the server closes the stream
@@ -90,7 +91,7 @@ describe('/mcp/sse query mode with a plain HTTP client', () => {
 describe('streaming through wrangler dev', () => {
   it('delivers the SSE endpoint event before the stream ends (no buffering)', async () => {
     const controller = new AbortController();
-    const response = await fetch(new URL('/sse', baseUrl), { signal: controller.signal });
+    const response = await fetch(new URL('/sse', baseUrl), { headers: authHeaders, signal: controller.signal });
     expect(response.headers.get('content-encoding')).toBe('identity');
     const reader = response.body!.getReader();
     const first = await Promise.race([

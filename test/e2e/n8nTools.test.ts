@@ -3,6 +3,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { withKey } from './auth';
 import { N8N_TEST_KEY } from './wranglerDev';
 
 /**
@@ -27,8 +28,8 @@ const fake = async (path: string, body?: unknown) =>
   (await fetch(`${n8nUrl}/__fake/${path}`, body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) })).json() as Promise<any>;
 
 const TRANSPORTS = {
-  'Streamable HTTP': () => new StreamableHTTPClientTransport(new URL('/mcp', baseUrl)),
-  'HTTP+SSE': () => new SSEClientTransport(new URL('/sse', baseUrl)),
+  'Streamable HTTP': () => new StreamableHTTPClientTransport(new URL('/mcp', baseUrl), withKey),
+  'HTTP+SSE': () => new SSEClientTransport(new URL('/sse', baseUrl), withKey),
 };
 
 afterAll(async () => {

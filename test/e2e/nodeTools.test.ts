@@ -1,12 +1,13 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { withKey } from './auth';
 
 /** The node knowledge tools through the real SDK client, against `npm run dev` (which loads the catalog). */
 const client = new Client({ name: 'e2e-nodes', version: '1.0.0' });
 
 beforeAll(async () => {
-  await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', inject('baseUrl'))));
+  await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', inject('baseUrl')), withKey));
 });
 afterAll(() => client.close());
 

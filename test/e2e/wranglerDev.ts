@@ -5,6 +5,8 @@ import { startFakeN8n } from '../fakes/n8n/server';
 declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
+    /** The local development key that `npm run dev` made for this server. */
+    apiKey: string;
     /** The contract fake of n8n the server's n8n tools talk to (its /__fake/ levers included). */
     n8nUrl: string;
   }
@@ -17,6 +19,7 @@ export default async function setup(project: TestProject) {
   const n8n = await startFakeN8n(N8N_TEST_KEY);
   const server = await startWranglerDev({ vars: { N8N_API_URL: n8n.url, N8N_API_KEY: N8N_TEST_KEY } });
   project.provide('baseUrl', server.url);
+  project.provide('apiKey', server.apiKey!);
   project.provide('n8nUrl', n8n.url);
   return async () => {
     await server.stop();

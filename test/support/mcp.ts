@@ -1,11 +1,21 @@
 import { exports } from 'cloudflare:workers';
+import { createKey } from './keys';
 
 /** Drives the real Worker (src/worker.ts) inside workerd, as the routes tests do. */
 export const ORIGIN = 'https://mcp.example';
 export const PROTOCOL_VERSION = '2025-06-18';
 
-export function call(path: string, init: RequestInit = {}): Promise<Response> {
-  return exports.default.fetch(new Request(`${ORIGIN}${path}`, init));
+/**
+ * Every request carries this file's own API key (all scopes) unless it sets `authorization` itself;
+ * a fresh key per test file keeps the per-principal rate limits of the files apart.
+ */
+let defaultKey: Promise<string> | undefined;
+export const testKey = (): Promise<string> => (defaultKey ??= createKey(['*']).then(({ key }) => key));
+
+export async function call(path: string, init: RequestInit = {}): Promise<Response> {
+  const headers = new Headers(init.headers);
+  if (!headers.has('authorization')) headers.set('authorization', `Bearer ${await testKey()}`);
+  return exports.default.fetch(new Request(`${ORIGIN}${path}`, { ...init, headers }));
 }
 
 export function postJson(path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
@@ -24,13 +34,13 @@ export const initializeRequest = (id: number | string = 1, protocolVersion = PRO
 });
 
 /** Opens a Streamable HTTP session the way a client does: initialize, then notifications/initialized. */
-export async function openSession(protocolVersion = PROTOCOL_VERSION): Promise<string> {
-  const response = await postJson('/mcp', initializeRequest(1, protocolVersion));
+export async function openSession(protocolVersion = PROTOCOL_VERSION, headers: Record<string, string> = {}): Promise<string> {
+  const response = await postJson('/mcp', initializeRequest(1, protocolVersion), headers);
   if (response.status !== 200) throw new Error(`initialize failed: ${response.status} ${await response.text()}`);
   await response.text();
   const sessionId = response.headers.get('mcp-session-id');
   if (!sessionId) throw new Error('no mcp-session-id');
-  const ack = await postJson('/mcp', { jsonrpc: '2.0', method: 'notifications/initialized' }, sessionHeaders(sessionId));
+  const ack = await postJson('/mcp', { jsonrpc: '2.0', method: 'notifications/initialized' }, { ...headers, ...sessionHeaders(sessionId) });
   if (ack.status !== 202) throw new Error(`initialized notification: ${ack.status}`);
   return sessionId;
 }

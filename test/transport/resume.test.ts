@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { SessionObject } from '../../src/durable/SessionObject';
 import { sessionStub } from '../../src/durable/sessionId';
 import { inSessionStorage, pendingCalls, pendingStats, waitFor } from '../support/sessionStorage';
-import { call, messagesOf, ORIGIN, openSession, postJson, sessionHeaders, sseReader } from '../support/mcp';
+import { call, messagesOf, ORIGIN, openSession, postJson, sessionHeaders, sseReader, testKey } from '../support/mcp';
 
 /**
  * Streams kept in the session object's event store: a client whose stream dropped — or whose session
@@ -49,6 +49,7 @@ describe('resuming streams from the event store', () => {
   it('lets the SDK client resume a stream the server closed mid-call (SEP-1699 polling)', async () => {
     const requests: string[] = [];
     const transport = new StreamableHTTPClientTransport(new URL('/mcp', ORIGIN), {
+      requestInit: { headers: { authorization: `Bearer ${await testKey()}` } },
       fetch: (url, init) => {
         const request = new Request(url, init);
         requests.push(`${request.method} ${request.headers.get('last-event-id') ?? ''}`.trim());

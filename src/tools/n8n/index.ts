@@ -1,3 +1,5 @@
+import { isScope } from '../../auth/scopes';
+import type { ToolDefinition } from '../tool';
 import { AUDIT_TOOLS } from './audit';
 import { CREDENTIAL_TOOLS } from './credentials';
 import { EXECUTION_TOOLS } from './executions';
@@ -7,14 +9,25 @@ import { USER_TOOLS } from './users';
 import { VARIABLE_TOOLS } from './variables';
 import { WORKFLOW_TOOLS } from './workflows';
 
+/**
+ * Each resource's tools need `<resource>:read` when they only read (readOnlyHint) and
+ * `<resource>:write` otherwise.
+ */
+const scoped = (resource: string, tools: readonly ToolDefinition[]): ToolDefinition[] =>
+  tools.map((tool) => {
+    const scope = `${resource}:${tool.annotations.readOnlyHint ? 'read' : 'write'}`;
+    if (!isScope(scope)) throw new Error(`${tool.name}: there is no scope ${scope}`);
+    return { ...tool, scope };
+  });
+
 /** The 31 n8n management tools of seed 003, served when the deployment has an n8n to drive. */
-export const N8N_TOOLS = [
-  ...WORKFLOW_TOOLS,
-  ...EXECUTION_TOOLS,
-  ...CREDENTIAL_TOOLS,
-  ...TAG_TOOLS,
-  ...USER_TOOLS,
-  ...VARIABLE_TOOLS,
-  ...PROJECT_TOOLS,
-  ...AUDIT_TOOLS,
+export const N8N_TOOLS: readonly ToolDefinition[] = [
+  ...scoped('workflows', WORKFLOW_TOOLS),
+  ...scoped('executions', EXECUTION_TOOLS),
+  ...scoped('credentials', CREDENTIAL_TOOLS),
+  ...scoped('tags', TAG_TOOLS),
+  ...scoped('users', USER_TOOLS),
+  ...scoped('variables', VARIABLE_TOOLS),
+  ...scoped('projects', PROJECT_TOOLS),
+  ...scoped('audit', AUDIT_TOOLS),
 ];

@@ -29,6 +29,7 @@ export const getNodeDetails = defineTool({
   }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   execution: 'direct',
+  scope: 'nodes:read',
   async run({ nodes, include_examples, include_schemas, detail }, { env }) {
     const catalog = new Catalog(env.SPECS);
     const options = { includeExamples: include_examples, includeSchemas: include_schemas };

@@ -14,6 +14,7 @@ export const getNodeTypes = defineTool({
   }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   execution: 'direct',
+  scope: 'nodes:read',
   async run({ type_filter }, { env }) {
     const types = await new Catalog(env.SPECS).types();
     if (!type_filter) return types;

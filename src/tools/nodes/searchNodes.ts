@@ -21,6 +21,8 @@ export const searchNodes = defineTool({
   }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   execution: 'direct',
+  scope: 'nodes:read',
+  rateLimiter: (env) => env.SEARCH_LIMITER,
   async run({ query, max_results, include_details }, { env }) {
     const catalog = new Catalog(env.SPECS);
     const searcher = await catalog.searcher();

@@ -1,0 +1,42 @@
+import type { Env } from '../env';
+import { ProtocolError } from '../protocol/errors';
+import { ErrorCode } from '../protocol/jsonrpc';
+import { KEY_PREFIX, verifyApiKey } from './apiKeys';
+import { oauthPrincipal, resourceMetadataUrl } from './oauth';
+import type { Principal } from './principal';
+
+/** RFC 6750: one scheme, one token of visible ASCII (OAuth tokens here contain ':'). */
+const BEARER = /^Bearer +([\x21-\x7e]{1,1024})$/i;
+
+/**
+ * Who is calling: an API key (`Bearer n2f_…`) or an OAuth access token. Anything else is a 401 whose
+ * body and header are the same whatever failed (no header aside), so a caller learns nothing about
+ * a key it guessed. Without any credential, only a deployment that set ALLOW_ANONYMOUS=true serves.
+ */
+export async function authenticate(request: Request, env: Env): Promise<Principal> {
+  const header = request.headers.get('authorization');
+  const url = new URL(request.url);
+  if (header === null) {
+    if (env.ALLOW_ANONYMOUS === 'true') {
+      return { id: 'anonymous', subject: `ip_${request.headers.get('cf-connecting-ip') ?? 'local'}`, scopes: ['*'] };
+    }
+    throw unauthorized(url, false);
+  }
+  const token = BEARER.exec(header)?.[1];
+  const principal = token === undefined ? null : token.startsWith(KEY_PREFIX) ? await keyPrincipal(env, token) : await oauthPrincipal(env, url, token);
+  if (!principal) throw unauthorized(url, true);
+  return principal;
+}
+
+async function keyPrincipal(env: Env, token: string): Promise<Principal | null> {
+  const key = await verifyApiKey(env.API_KEYS, token);
+  return key && { id: `key_${key.id}`, subject: `key_${key.id}`, scopes: key.scopes };
+}
+
+function unauthorized(url: URL, presented: boolean): ProtocolError {
+  const challenge = [`Bearer realm="n8n-mcp"`, `resource_metadata="${resourceMetadataUrl(url)}"`];
+  if (presented) challenge.push('error="invalid_token"', 'error_description="The access token is invalid, expired or revoked"');
+  return new ProtocolError(401, ErrorCode.InvalidRequest, 'Unauthorized: send Authorization: Bearer with an API key or an OAuth access token', {
+    'WWW-Authenticate': challenge.join(', '),
+  });
+}

@@ -1,0 +1,126 @@
+import { AuthorizationError, CimdFetchError, type AuthRequest, type ConsentDescription } from '@cloudflare/workers-oauth-provider';
+import type { IRequest } from 'itty-router';
+import type { Env } from '../env';
+import { constantTimeEqual, KEY_PREFIX, sha256Hex, verifyApiKey } from './apiKeys';
+import { authorizationServer, type GrantProps } from './oauth';
+import { narrow, SCOPES, type Scope } from './scopes';
+
+/**
+ * GET/POST /authorize: the human step of the OAuth flow. The page names the client, where the tokens
+ * will go and the scopes asked for, and takes an API key (or the operator password, when the
+ * operator set OPERATOR_PASSWORD). The grant gets the scopes asked for that the credential has.
+ */
+export async function showConsent(request: IRequest, env: Env): Promise<Response> {
+  return answerErrors(async () => {
+    const oauth = authorizationServer(new URL(request.url).origin).getOAuthApi(env);
+    const authRequest = await oauth.parseAuthRequest(request);
+    const details = await oauth.describeConsent(authRequest);
+    const consent = await oauth.beginConsent(authRequest);
+    return page(consentForm(details, consent.handle, request.url), 200, consent.headers);
+  });
+}
+
+export async function submitConsent(request: IRequest, env: Env): Promise<Response> {
+  return answerErrors(async () => {
+    const oauth = authorizationServer(new URL(request.url).origin).getOAuthApi(env);
+    const form = await request.formData();
+    const handle = String(form.get('handle') ?? '');
+    if (form.get('decision') !== 'approve') {
+      const denied = await oauth.denyConsent(request, handle);
+      return new Response(null, { status: 302, headers: denied.headers });
+    }
+    const credential = await checkCredential(env, String(form.get('credential') ?? ''));
+    // The form posts to the authorize URL itself, so the request can be shown again without a new handle.
+    const again = async (message: string, status: number) => {
+      const details = await oauth.describeConsent(await oauth.parseAuthRequest(new Request(request.url)));
+      return page(consentForm(details, handle, request.url, message), status);
+    };
+    if (!credential) return again('That API key or password is not valid.', 401);
+    const pending = await oauth.parseAuthRequest(new Request(request.url));
+    const scope = narrow(requested(pending), credential.scopes);
+    if (scope.length === 0) return again('That credential has none of the scopes this client asks for.', 403);
+    const approved = await oauth.approveConsent(request, handle, { scope });
+    const { redirectTo } = await oauth.completeAuthorization({
+      request: approved.request,
+      userId: credential.props.subject,
+      metadata: { credential: credential.label },
+      scope,
+      props: credential.props,
+    });
+    approved.headers.set('Location', redirectTo);
+    return new Response(null, { status: 302, headers: approved.headers });
+  });
+}
+
+/** No scope asked for means everything the credential allows. */
+const requested = (authRequest: AuthRequest): Scope[] =>
+  authRequest.scope.length === 0 ? [...SCOPES] : authRequest.scope.filter((s): s is Scope => (SCOPES as readonly string[]).includes(s));
+
+interface Credential {
+  scopes: readonly string[];
+  props: GrantProps;
+  label: string;
+}
+
+async function checkCredential(env: Env, presented: string): Promise<Credential | null> {
+  if (presented.startsWith(KEY_PREFIX)) {
+    const key = await verifyApiKey(env.API_KEYS, presented);
+    return key && { scopes: key.scopes, props: { subject: `key_${key.id}`, keyHash: key.hash }, label: `API key ${key.name}` };
+  }
+  if (!env.OPERATOR_PASSWORD || presented === '') return null;
+  const [given, expected] = await Promise.all([sha256Hex(presented), sha256Hex(env.OPERATOR_PASSWORD)]);
+  if (!constantTimeEqual(given, expected)) return null;
+  return { scopes: ['*'], props: { subject: 'operator', operatorHash: expected }, label: 'operator password' };
+}
+
+/**
+ * Errors before the client and its redirect URI are validated are shown here, never redirected
+ * (docs/consent-page.md of the library); afterwards they go back to the client.
+ */
+async function answerErrors(handle: () => Promise<Response>): Promise<Response> {
+  try {
+    return await handle();
+  } catch (error) {
+    if (error instanceof AuthorizationError && error.redirectTo) return Response.redirect(error.redirectTo, 302);
+    if (error instanceof AuthorizationError) return page(`<h1>Cannot authorize</h1><p>${escape(error.description)}</p>`, 400);
+    if (error instanceof CimdFetchError) return page('<h1>Cannot authorize</h1><p>This app could not be verified.</p>', 400);
+    throw error;
+  }
+}
+
+const escape = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function consentForm(details: ConsentDescription, handle: string, action: string, error?: string): string {
+  const name = escape(details.clientName);
+  const scopes = details.scope.length === 0 ? ['everything your credential allows'] : details.scope;
+  return `<h1>Allow ${name} to use this MCP server?</h1>
+<p>${details.clientDomain ? `Published by <strong>${escape(details.clientDomain)}</strong>.` : 'This app registered itself: its name is not verified.'}
+Access will be sent to <strong>${escape(details.redirectHost)}</strong>.</p>
+${details.redirectIsLoopback ? '<p class="warn">This sends access to an app on your computer. Continue only if you just started connecting from it.</p>' : ''}
+<h2>It asks for</h2>
+<ul>${scopes.map((s) => `<li><code>${escape(s)}</code></li>`).join('')}</ul>
+<p>It gets those your credential has; nothing more.</p>
+<form method="post" action="${escape(new URL(action).pathname + new URL(action).search)}">
+  <input type="hidden" name="handle" value="${escape(handle)}">
+  <label for="credential">API key (<code>n2f_…</code>) or operator password</label>
+  <input id="credential" name="credential" type="password" autocomplete="current-password" required${error ? ' aria-invalid="true" aria-describedby="error"' : ''}>
+  ${error ? `<p id="error" class="error" role="alert">${escape(error)}</p>` : ''}
+  <p><button name="decision" value="approve">Allow</button> <button name="decision" value="deny" formnovalidate>Deny</button></p>
+</form>`;
+}
+
+function page(body: string, status: number, headers = new Headers()): Response {
+  headers.set('Content-Type', 'text/html; charset=utf-8');
+  headers.set('Cache-Control', 'no-store');
+  headers.set('Referrer-Policy', 'no-referrer');
+  // No scripts at all; framing is forbidden (beginConsent's headers say so too).
+  headers.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'");
+  const html = `<!doctype html>
+<html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Authorize — n8n MCP</title>
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:2rem auto;padding:0 1rem;color:#1a1a1a}
+label{display:block;font-weight:600;margin-top:1rem}input[type=password]{width:100%;padding:.5rem;font:inherit;box-sizing:border-box}
+button{font:inherit;padding:.5rem 1.25rem;margin-top:1rem}.error{color:#a00000}.warn{background:#fff4d6;padding:.5rem}</style>
+<main>${body}</main></html>`;
+  return new Response(html, { status, headers });
+}

@@ -1,0 +1,120 @@
+import { OAuthAuthorizationServer } from '@cloudflare/workers-oauth-provider';
+import { SERVER_NAME } from '../config';
+import type { Env } from '../env';
+import { activeKeyByHash, constantTimeEqual, sha256Hex } from './apiKeys';
+import type { Principal } from './principal';
+import { narrow, SCOPES, type Scope } from './scopes';
+
+/**
+ * OAuth 2.1 for clients that cannot send a pasted key (claude.ai connectors, mcp-remote), through
+ * @cloudflare/workers-oauth-provider: authorization-server metadata (RFC 8414), dynamic client
+ * registration, PKCE, refresh tokens, tokens bound to a resource (RFC 8707) and carrying the granted
+ * scopes. This server is its own authorization server; the consent step is src/auth/consent.ts.
+ */
+export const AUTHORIZE_PATH = '/authorize';
+const TOKEN_PATH = '/oauth/token';
+const REGISTER_PATH = '/oauth/register';
+const AS_METADATA_PATH = '/.well-known/oauth-authorization-server';
+const PRM_PREFIX = '/.well-known/oauth-protected-resource';
+
+/**
+ * Two protected resources, one per transport family, so a client gets a token for the URL it was
+ * given: `/mcp` (Streamable HTTP, and `/mcp/sse` beneath it) and `/sse` (with its `/messages`).
+ */
+const resourcePaths = ['/mcp', '/sse'] as const;
+const resourceOf = (url: URL): string => `${url.origin}${url.pathname === '/sse' || url.pathname === '/messages' ? '/sse' : '/mcp'}`;
+
+/** Where a client learns how to get a token for the route it called (RFC 9728), named in every 401. */
+export const resourceMetadataUrl = (url: URL): string => `${url.origin}${PRM_PREFIX}${new URL(resourceOf(url)).pathname}`;
+
+/** What the grant keeps (encrypted by the library) so each request can re-check the credential behind it. */
+interface GrantProps {
+  subject: string;
+  /** SHA-256 of the API key the grant was approved with: revoking or expiring the key ends the grant. */
+  keyHash?: string;
+  /** SHA-256 of the operator password it was approved with: changing the password ends the grant. */
+  operatorHash?: string;
+}
+
+/**
+ * The authorization server for one origin. The issuer and resources must be absolute URLs fixed at
+ * construction, and a deployment may answer on several hostnames (workers.dev, custom domains,
+ * localhost), so there is one per origin, built on first use.
+ */
+const servers = new Map<string, OAuthAuthorizationServer<Env>>();
+export function authorizationServer(origin: string): OAuthAuthorizationServer<Env> {
+  let server = servers.get(origin);
+  if (!server) {
+    server = new OAuthAuthorizationServer<Env>({
+      issuer: origin,
+      resources: resourcePaths.map((path) => `${origin}${path}`),
+      // Older clients send no `resource`; most connect to /mcp.
+      defaultResource: `${origin}/mcp`,
+      authorizeEndpoint: AUTHORIZE_PATH,
+      tokenEndpoint: TOKEN_PATH,
+      clientRegistrationEndpoint: REGISTER_PATH,
+      scopesSupported: [...SCOPES],
+      accessTokenTTL: 3600,
+      // Reasons only: the library never puts secrets in them, and neither do we.
+      onError: ({ code, status, internal }) => {
+        console.warn(JSON.stringify({ level: 'warn', oauth: code, status, category: internal.category, reason: internal.reason }));
+      },
+    });
+    servers.set(origin, server);
+  }
+  return server;
+}
+
+/** Discovery, registration, token and revocation: answered by the library. */
+export const isOAuthEndpoint = (pathname: string): boolean =>
+  pathname === AS_METADATA_PATH || pathname === TOKEN_PATH || pathname === REGISTER_PATH;
+
+/** RFC 9728 protected resource metadata for `/mcp` and `/sse`; null for any other path. */
+export function protectedResourceMetadata(url: URL): Response | null {
+  if (!url.pathname.startsWith(PRM_PREFIX)) return null;
+  const path = url.pathname.slice(PRM_PREFIX.length);
+  if (!(resourcePaths as readonly string[]).includes(path)) return null;
+  return Response.json(
+    {
+      resource: `${url.origin}${path}`,
+      authorization_servers: [url.origin],
+      bearer_methods_supported: ['header'],
+      scopes_supported: SCOPES,
+      resource_name: SERVER_NAME,
+    },
+    { headers: { 'Cache-Control': 'public, max-age=3600' } },
+  );
+}
+export const isProtectedResourceMetadataPath = (pathname: string): boolean => pathname.startsWith(PRM_PREFIX);
+
+/**
+ * The library's tokens are `<userId>:<grantId>:<secret>`, our user ids `key_<id>` or `operator`.
+ * Anything else is refused before it becomes a KV key (which has a length limit of its own).
+ */
+const OAUTH_TOKEN = /^[\w-]{1,64}:[\w-]{16}:[\w-]{16,128}$/;
+
+/**
+ * The principal of an OAuth access token presented at `url`, or null. A token for either of this
+ * origin's resources is accepted on every route: both are this server, for the same grant. The
+ * credential the grant was approved with must still be good, and narrows what the token carries.
+ */
+export async function oauthPrincipal(env: Env, url: URL, token: string): Promise<Principal | null> {
+  if (!OAUTH_TOKEN.test(token)) return null;
+  const summary = await authorizationServer(url.origin).getOAuthApi(env).unwrapToken<GrantProps>(token);
+  if (!summary) return null;
+  const audiences = [summary.audience ?? []].flat();
+  if (!resourcePaths.some((path) => audiences.includes(`${url.origin}${path}`))) return null;
+  const props = summary.grant.props;
+  const allowed = await credentialScopes(env, props);
+  if (!allowed) return null;
+  return { id: `grant_${summary.grantId}`, subject: props.subject, scopes: narrow(summary.scope as Scope[], allowed) };
+}
+
+/** What the credential behind a grant allows now; null once it is revoked, expired or changed. */
+async function credentialScopes(env: Env, props: GrantProps): Promise<readonly string[] | null> {
+  if (props.keyHash) return (await activeKeyByHash(env.API_KEYS, props.keyHash))?.scopes ?? null;
+  if (props.operatorHash && env.OPERATOR_PASSWORD && constantTimeEqual(await sha256Hex(env.OPERATOR_PASSWORD), props.operatorHash)) return ['*'];
+  return null;
+}
+
+export type { GrantProps };

@@ -1,0 +1,24 @@
+import type { Env } from '../env';
+import { ProtocolError } from '../protocol/errors';
+import { ErrorCode } from '../protocol/jsonrpc';
+import type { Principal } from './principal';
+
+/**
+ * The rate limit bindings count in fixed windows of their `period` (wrangler.toml: 60 s for both), so
+ * a caller over the limit can always go again within one period.
+ */
+export const RATE_LIMIT_PERIOD_SECONDS = 60;
+
+/** Every authenticated request counts against its subject's REQUEST_LIMITER budget: over it → 429. */
+export async function limitRequests(env: Env, principal: Principal): Promise<void> {
+  if (await withinLimit(env, env.REQUEST_LIMITER, principal)) return;
+  throw new ProtocolError(429, ErrorCode.InvalidRequest, 'Too Many Requests: this credential is over its request rate limit', {
+    'Retry-After': String(RATE_LIMIT_PERIOD_SECONDS),
+  });
+}
+
+export async function withinLimit(env: Env, limiter: RateLimit | undefined, principal: Principal): Promise<boolean> {
+  if (!limiter || env.RATE_LIMITS === 'off') return true;
+  const { success } = await limiter.limit({ key: principal.subject });
+  return success;
+}

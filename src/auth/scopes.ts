@@ -1,0 +1,47 @@
+/**
+ * What a credential may do. `nodes:read` covers the knowledge tools and the node-spec resources; the
+ * n8n tools need `<resource>:read` or `<resource>:write`; `*` is everything.
+ */
+export const SCOPES = [
+  'nodes:read',
+  'workflows:read',
+  'workflows:write',
+  'executions:read',
+  'executions:write',
+  'credentials:read',
+  'credentials:write',
+  'tags:read',
+  'tags:write',
+  'users:read',
+  'users:write',
+  'variables:read',
+  'variables:write',
+  'projects:read',
+  'projects:write',
+  'audit:read',
+  '*',
+] as const;
+
+export type Scope = (typeof SCOPES)[number];
+
+export const isScope = (value: string): value is Scope => (SCOPES as readonly string[]).includes(value);
+
+/** Whether granted scopes allow what `needed` names (`undefined`: anyone with a credential). */
+export const allows = (granted: readonly string[], needed: Scope | undefined): boolean =>
+  needed === undefined || granted.includes('*') || granted.includes(needed);
+
+/**
+ * Parses a comma- or space-separated scope list; throws naming the first unknown one, so a typo never
+ * becomes a silently narrower (or wider) credential.
+ */
+export function parseScopes(text: string): Scope[] {
+  const scopes = text.split(/[\s,]+/).filter(Boolean);
+  const unknown = scopes.find((s) => !isScope(s));
+  if (unknown !== undefined) throw new Error(`unknown scope "${unknown}"; known: ${SCOPES.join(', ')}`);
+  if (scopes.length === 0) throw new Error(`no scopes given; known: ${SCOPES.join(', ')}`);
+  return [...new Set(scopes)] as Scope[];
+}
+
+/** The scopes of `wanted` that `granted` covers: what a token minted from a credential may carry. */
+export const narrow = (wanted: readonly Scope[], granted: readonly string[]): Scope[] =>
+  granted.includes('*') ? [...wanted] : wanted.filter((s) => granted.includes(s));

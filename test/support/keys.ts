@@ -1,0 +1,19 @@
+import { env } from 'cloudflare:workers';
+import { generateApiKey, kvName, newKeyRecord, sha256Hex, summary, type ApiKeyRecord } from '../../src/auth/apiKeys';
+import type { Scope } from '../../src/auth/scopes';
+
+/** Stores a new API key the way `npm run keys -- create` does and returns it with its record. */
+export async function createKey(scopes: Scope[] = ['*'], options: { name?: string; expiresAt?: number } = {}) {
+  const key = generateApiKey();
+  const record = newKeyRecord(await sha256Hex(key), options.name ?? 'test', scopes, options.expiresAt);
+  await env.API_KEYS.put(kvName(record.hash), JSON.stringify(record), { metadata: summary(record) });
+  return { key, record };
+}
+
+/** Marks a key revoked the way `npm run keys -- revoke` does. */
+export async function revokeKey(record: ApiKeyRecord): Promise<void> {
+  const revoked = { ...record, revokedAt: Date.now() };
+  await env.API_KEYS.put(kvName(record.hash), JSON.stringify(revoked), { metadata: summary(revoked) });
+}
+
+export const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
