@@ -9,7 +9,7 @@ export default defineConfig({
         plugins: [
           cloudflareTest({
             wrangler: { configPath: './wrangler.toml' },
-            miniflare: { bindings: { CONFORMANCE_PACK: 'on', SESSION_IDLE_TTL_SECONDS: '600' } },
+            miniflare: { bindings: { CONFORMANCE_PACK: 'on', SESSION_IDLE_TTL_SECONDS: '600', OPERATOR_PASSWORD: 'operator password for tests' } },
           }),
         ],
         test: { name: 'workers', include: ['test/**/*.test.ts'], exclude: ['test/e2e/**', 'test/scripts/**'], testTimeout: 30_000 },

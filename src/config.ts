@@ -7,6 +7,9 @@ export const SERVER_VERSION = pkg.version;
 /** Largest request body accepted on any route (413 above it). */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
+/** Largest total of request headers (431 above it); an MCP request needs a few hundred bytes. */
+export const MAX_HEADER_BYTES = 16 * 1024;
+
 /** SSE keepalive comments keep idle streams open through proxies and the edge (which cut after ~100 s). */
 export const SSE_KEEPALIVE_MS = 15_000;
 

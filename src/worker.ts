@@ -7,6 +7,7 @@ import { limitRequests } from './auth/rateLimit';
 import type { Env } from './env';
 import { allowedOrigin, assertAllowedHost, preflight, withCors } from './http/cors';
 import { toErrorResponse } from './http/errors';
+import { assertHeaderSize } from './http/headers';
 import { SSE_HEADERS } from './http/sse';
 import { ProtocolError } from './protocol/errors';
 import { consumeDeadLetters, consumeToolCalls } from './queues/consumer';
@@ -41,6 +42,7 @@ const router = Router<McpRequest, Args>({
     // Host and Origin are checked first, on every route, so a forbidden page learns nothing else.
     (request, env) => {
       assertAllowedHost(request, env);
+      assertHeaderSize(request);
       // OAuth discovery, registration and tokens serve browser-based clients of any origin, with no
       // cookies involved; the library answers their CORS, and the resource metadata is public.
       const { pathname } = new URL(request.url);

@@ -1,4 +1,4 @@
-import { AuthorizationError, CimdFetchError, type AuthRequest, type ConsentDescription } from '@cloudflare/workers-oauth-provider';
+import { AuthorizationError, authorizationErrorRedirect, CimdFetchError, type AuthRequest, type ConsentDescription } from '@cloudflare/workers-oauth-provider';
 import type { IRequest } from 'itty-router';
 import type { Env } from '../env';
 import { constantTimeEqual, KEY_PREFIX, sha256Hex, verifyApiKey } from './apiKeys';
@@ -30,18 +30,20 @@ export async function submitConsent(request: IRequest, env: Env): Promise<Respon
       return new Response(null, { status: 302, headers: denied.headers });
     }
     const credential = await checkCredential(env, String(form.get('credential') ?? ''));
-    // The form posts to the authorize URL itself, so the request can be shown again without a new handle.
-    const again = async (message: string, status: number) => {
+    if (!credential) {
+      // The form posts to the authorize URL itself, so the page can be shown again with the same handle.
       const details = await oauth.describeConsent(await oauth.parseAuthRequest(new Request(request.url)));
-      return page(consentForm(details, handle, request.url, message), status);
-    };
-    if (!credential) return again('That API key or password is not valid.', 401);
-    const pending = await oauth.parseAuthRequest(new Request(request.url));
-    const scope = narrow(requested(pending), credential.scopes);
-    if (scope.length === 0) return again('That credential has none of the scopes this client asks for.', 403);
-    const approved = await oauth.approveConsent(request, handle, { scope });
+      return page(consentForm(details, handle, request.url, 'That API key or password is not valid.'), 401);
+    }
+    const approved = await oauth.approveConsent(request, handle);
+    const scope = narrow(requested(approved.request), credential.scopes);
+    if (scope.length === 0) {
+      const description = 'The credential has none of the scopes the client asked for';
+      approved.headers.set('Location', authorizationErrorRedirect(approved.request, 'invalid_scope', description));
+      return new Response(null, { status: 302, headers: approved.headers });
+    }
     const { redirectTo } = await oauth.completeAuthorization({
-      request: approved.request,
+      request: { ...approved.request, scope },
       userId: credential.props.subject,
       metadata: { credential: credential.label },
       scope,

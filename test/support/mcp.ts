@@ -6,8 +6,8 @@ export const ORIGIN = 'https://mcp.example';
 export const PROTOCOL_VERSION = '2025-06-18';
 
 /**
- * Every request carries this file's own API key (all scopes) unless it sets `authorization` itself;
- * a fresh key per test file keeps the per-principal rate limits of the files apart.
+ * Every request carries this file's own API key (all scopes) unless it sets `authorization` itself
+ * (`''`: no header at all); a fresh key per test file keeps the per-principal rate limits apart.
  */
 let defaultKey: Promise<string> | undefined;
 export const testKey = (): Promise<string> => (defaultKey ??= createKey(['*']).then(({ key }) => key));
@@ -15,6 +15,7 @@ export const testKey = (): Promise<string> => (defaultKey ??= createKey(['*']).t
 export async function call(path: string, init: RequestInit = {}): Promise<Response> {
   const headers = new Headers(init.headers);
   if (!headers.has('authorization')) headers.set('authorization', `Bearer ${await testKey()}`);
+  if (headers.get('authorization') === '') headers.delete('authorization');
   return exports.default.fetch(new Request(`${ORIGIN}${path}`, { ...init, headers }));
 }
 

@@ -1,0 +1,228 @@
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
+import worker from '../../src/worker';
+import type { Scope } from '../../src/auth/scopes';
+import { bearer, createKey, revokeKey } from '../support/keys';
+import { call, messagesOf, openSession, ORIGIN, postJson, sessionHeaders } from '../support/mcp';
+
+const REDIRECT = 'http://127.0.0.1:33418/callback';
+const base64url = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+
+async function pkce() {
+  const verifier = base64url(crypto.getRandomValues(new Uint8Array(32)));
+  const challenge = base64url(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier))));
+  return { verifier, challenge };
+}
+
+/** Redirects are the answer under test, never followed. */
+const form = (fields: Record<string, string>, headers: Record<string, string> = {}): RequestInit => ({
+  method: 'POST',
+  redirect: 'manual',
+  headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: '', ...headers },
+  body: new URLSearchParams(fields).toString(),
+});
+
+async function register(name = 'Test Client'): Promise<string> {
+  const response = await call('/oauth/register', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: '' },
+    body: JSON.stringify({ client_name: name, redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' }),
+  });
+  expect(response.status).toBe(201);
+  return ((await response.json()) as { client_id: string }).client_id;
+}
+
+/** GET /authorize as a browser: the consent page, its form's handle and the cookie binding it. */
+async function consentPage(clientId: string, challenge: string, scope?: string) {
+  const query = new URLSearchParams({
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: REDIRECT,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    state: 'state-123',
+    resource: `${ORIGIN}/mcp`,
+    ...(scope ? { scope } : {}),
+  });
+  const path = `/authorize?${query}`;
+  const response = await call(path, { headers: { authorization: '' }, redirect: 'manual' });
+  const html = await response.text();
+  const handle = /name="handle" value="([^"]+)"/.exec(html)?.[1];
+  const cookie = response.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  return { response, html, handle: handle!, cookie, path };
+}
+
+/** The whole browser step: consent with `credential`, then the code from the redirect to the client. */
+async function authorize(clientId: string, credential: string, scope?: string) {
+  const { verifier, challenge } = await pkce();
+  const page = await consentPage(clientId, challenge, scope);
+  const approved = await call(page.path, form({ handle: page.handle, credential, decision: 'approve' }, { cookie: page.cookie }));
+  expect(approved.status).toBe(302);
+  const location = new URL(approved.headers.get('location')!);
+  return { location, code: location.searchParams.get('code'), verifier };
+}
+
+async function token(fields: Record<string, string>) {
+  const response = await call('/oauth/token', form(fields));
+  return { status: response.status, body: (await response.json()) as Record<string, any> };
+}
+
+async function tokensFor(credential: string, scope?: string) {
+  const clientId = await register();
+  const { code, verifier } = await authorize(clientId, credential, scope);
+  const { body } = await token({ grant_type: 'authorization_code', code: code!, code_verifier: verifier, redirect_uri: REDIRECT, client_id: clientId, resource: `${ORIGIN}/mcp` });
+  return { clientId, access_token: String(body.access_token), scope: String(body.scope) };
+}
+
+async function toolNames(authorization: Record<string, string>): Promise<string[]> {
+  const sessionId = await openSession(undefined, authorization);
+  const response = await postJson('/mcp', { jsonrpc: '2.0', id: 2, method: 'tools/list' }, { ...authorization, ...sessionHeaders(sessionId) });
+  return (await messagesOf(response))[0]!.result.tools.map((t: { name: string }) => t.name);
+}
+
+describe('OAuth discovery', () => {
+  it('publishes protected resource metadata for /mcp and /sse, pointing at this server', async () => {
+    for (const path of ['mcp', 'sse']) {
+      const response = await call(`/.well-known/oauth-protected-resource/${path}`, { headers: { authorization: '' } });
+      expect(response.status).toBe(200);
+      expect(await response.json()).toMatchObject({ resource: `${ORIGIN}/${path}`, authorization_servers: [ORIGIN], bearer_methods_supported: ['header'] });
+    }
+    expect((await call('/.well-known/oauth-protected-resource/other', { headers: { authorization: '' } })).status).toBe(404);
+  });
+
+  it('publishes authorization server metadata: registration, PKCE S256, refresh tokens, the scopes', async () => {
+    const response = await call('/.well-known/oauth-authorization-server', { headers: { authorization: '', origin: 'https://claude.ai' } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('access-control-allow-origin')).toBe('https://claude.ai');
+    const metadata = (await response.json()) as Record<string, any>;
+    expect(metadata).toMatchObject({
+      issuer: ORIGIN,
+      authorization_endpoint: `${ORIGIN}/authorize`,
+      token_endpoint: `${ORIGIN}/oauth/token`,
+      registration_endpoint: `${ORIGIN}/oauth/register`,
+      code_challenge_methods_supported: ['S256'],
+    });
+    expect(metadata.grant_types_supported).toEqual(expect.arrayContaining(['authorization_code', 'refresh_token']));
+    expect(metadata.scopes_supported).toEqual(expect.arrayContaining(['nodes:read', 'workflows:write', '*']));
+  });
+});
+
+describe('the OAuth flow, end to end', () => {
+  it('registers, authorizes with PKCE and an API key, issues tokens that work on every route, and refreshes', async () => {
+    const { key } = await createKey(['nodes:read', 'workflows:read']);
+    const clientId = await register('Claude');
+    const page = await consentPage(clientId, (await pkce()).challenge, 'nodes:read workflows:write');
+    expect(page.response.status).toBe(200);
+    expect(page.response.headers.get('x-frame-options')).toBe('DENY');
+    expect(page.html).toContain('Allow Claude to use this MCP server?');
+    expect(page.html).toContain('<strong>127.0.0.1</strong>');
+    expect(page.html).toContain('<code>workflows:write</code>');
+    expect(page.html).toMatch(/<label for="credential">/);
+
+    // A wrong credential shows the page again, with the same handle still usable.
+    const wrong = await call(page.path, form({ handle: page.handle, credential: `n2f_${'Z'.repeat(40)}`, decision: 'approve' }, { cookie: page.cookie }));
+    expect(wrong.status).toBe(401);
+    expect(await wrong.text()).toContain('That API key or password is not valid.');
+
+    const approved = await call(page.path, form({ handle: page.handle, credential: key, decision: 'approve' }, { cookie: page.cookie }));
+    expect(approved.status).toBe(302);
+    const location = new URL(approved.headers.get('location')!);
+    expect(location.origin + location.pathname).toBe(REDIRECT);
+    expect(location.searchParams.get('state')).toBe('state-123');
+    expect(location.searchParams.get('iss')).toBe(ORIGIN);
+    const code = location.searchParams.get('code')!;
+
+    const wrongVerifier = await token({ grant_type: 'authorization_code', code, code_verifier: (await pkce()).verifier, redirect_uri: REDIRECT, client_id: clientId });
+    expect(wrongVerifier).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    // A code is good once: the failed attempt spent it.
+    const again = await authorize(clientId, key, 'nodes:read workflows:write');
+    const issued = await token({ grant_type: 'authorization_code', code: again.code!, code_verifier: again.verifier, redirect_uri: REDIRECT, client_id: clientId, resource: `${ORIGIN}/mcp` });
+    expect(issued.status).toBe(200);
+    // Asked for nodes:read and workflows:write; the key has nodes:read and workflows:read.
+    expect(issued.body).toMatchObject({ token_type: 'bearer', scope: 'nodes:read', refresh_token: expect.any(String) });
+
+    const access = bearer(issued.body.access_token);
+    const names = await toolNames(access);
+    expect(names).toEqual(expect.arrayContaining(['server_info', 'search_nodes']));
+    expect(names).not.toContain('list_workflows');
+
+    // The token is good on the legacy transport and the query mode too.
+    const sse = await call('/sse', { headers: access });
+    expect(sse.status).toBe(200);
+    await sse.body!.cancel();
+    const query = await call('/mcp/sse?jsonrpc=2.0&method=tools/list&id=1', { headers: access });
+    expect(query.status).toBe(200);
+    expect(await query.text()).toContain('search_nodes');
+
+    // A session made with the access token goes on with the refreshed one: the same grant.
+    const sessionId = await openSession(undefined, access);
+    const refreshed = await token({ grant_type: 'refresh_token', refresh_token: issued.body.refresh_token, client_id: clientId });
+    expect(refreshed).toMatchObject({ status: 200, body: { access_token: expect.any(String), scope: 'nodes:read' } });
+    expect(refreshed.body.access_token).not.toBe(issued.body.access_token);
+    const ping = await postJson('/mcp', { jsonrpc: '2.0', id: 9, method: 'ping' }, { ...bearer(refreshed.body.access_token), ...sessionHeaders(sessionId) });
+    expect(ping.status).toBe(200);
+    // ...while the API key it was approved with is another principal.
+    const asKey = await postJson('/mcp', { jsonrpc: '2.0', id: 9, method: 'ping' }, { ...bearer(key), ...sessionHeaders(sessionId) });
+    expect(asKey.status).toBe(404);
+  });
+
+  it('grants what the key allows when the client asks for no scope, and nothing once the key is revoked', async () => {
+    const { key, record } = await createKey(['nodes:read']);
+    const tokens = await tokensFor(key);
+    expect(tokens.scope).toBe('nodes:read');
+    expect((await call('/mcp', { headers: { ...bearer(tokens.access_token), accept: 'text/event-stream' } })).status).toBe(400); // authenticated; no session id
+    await revokeKey(record);
+    const refused = await postJson('/mcp', { jsonrpc: '2.0', id: 1, method: 'ping' }, bearer(tokens.access_token));
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toContain('error="invalid_token"');
+  });
+
+  it('takes the operator password, which grants what is asked for, and ends its grants when the password changes', async () => {
+    const tokens = await tokensFor(env.OPERATOR_PASSWORD!, 'workflows:read nodes:read');
+    expect(tokens.scope.split(' ').sort()).toEqual(['nodes:read', 'workflows:read']);
+    expect(await toolNames(bearer(tokens.access_token))).toContain('search_nodes');
+    // The same token against a deployment whose operator password has since changed.
+    const request = new Request(`${ORIGIN}/mcp`, { method: 'POST', headers: { ...bearer(tokens.access_token), 'content-type': 'application/json' }, body: '{}' });
+    const ctx = createExecutionContext();
+    const response = await worker.fetch(request as Parameters<typeof worker.fetch>[0], { ...env, OPERATOR_PASSWORD: 'a new password' }, ctx);
+    await waitOnExecutionContext(ctx);
+    expect(response.status).toBe(401);
+  });
+
+  it('redirects a Deny back to the client with access_denied', async () => {
+    const clientId = await register();
+    const page = await consentPage(clientId, (await pkce()).challenge);
+    const denied = await call(page.path, form({ handle: page.handle, decision: 'deny' }, { cookie: page.cookie }));
+    expect(denied.status).toBe(302);
+    const location = new URL(denied.headers.get('location')!);
+    expect([location.searchParams.get('error'), location.searchParams.get('state')]).toEqual(['access_denied', 'state-123']);
+  });
+
+  it('answers invalid_scope when the credential has none of the scopes asked for', async () => {
+    const { key } = await createKey(['nodes:read'] as Scope[]);
+    const { location } = await authorize(await register(), key, 'workflows:write');
+    expect(location.searchParams.get('error')).toBe('invalid_scope');
+    expect(location.searchParams.get('code')).toBeNull();
+  });
+
+  it('refuses a consent form without the browser cookie that the page set', async () => {
+    const { key } = await createKey(['*']);
+    const page = await consentPage(await register(), (await pkce()).challenge);
+    const forged = await call(page.path, form({ handle: page.handle, credential: key, decision: 'approve' }));
+    expect(forged.status).toBe(400);
+  });
+
+  it('renders, never redirects, a request whose client is unknown', async () => {
+    const page = await consentPage('no-such-client', (await pkce()).challenge);
+    expect(page.response.status).toBe(400);
+    expect(page.response.headers.get('location')).toBeNull();
+    expect(page.html).toContain('Invalid client_id');
+  });
+
+  it('escapes what a client registered about itself', async () => {
+    const page = await consentPage(await register('<script>alert(1)</script>'), (await pkce()).challenge);
+    expect(page.html).not.toContain('<script>');
+    expect(page.html).toContain('&#60;script&#62;');
+  });
+});
