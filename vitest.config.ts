@@ -9,7 +9,11 @@ export default defineConfig({
         plugins: [
           cloudflareTest({
             wrangler: { configPath: './wrangler.toml' },
-            miniflare: { bindings: { CONFORMANCE_PACK: 'on', SESSION_IDLE_TTL_SECONDS: '600', OPERATOR_PASSWORD: 'operator password for tests' } },
+            miniflare: {
+              bindings: { CONFORMANCE_PACK: 'on', SESSION_IDLE_TTL_SECONDS: '600', OPERATOR_PASSWORD: 'operator password for tests' },
+              // A real (emulated) limiter small enough to run out of in a test: test/auth/rateLimit.test.ts.
+              ratelimits: { TINY_LIMITER: { namespace_id: '9001', simple: { limit: 3, period: 60 } } },
+            },
           }),
         ],
         test: { name: 'workers', include: ['test/**/*.test.ts'], exclude: ['test/e2e/**', 'test/scripts/**'], testTimeout: 30_000 },
