@@ -168,6 +168,7 @@ async function startNodeSdk(): Promise<DevServer> {
   });
   return {
     url: `http://127.0.0.1:${port}`,
+    stateDir: '',
     logs: () => '',
     stop: async () => {
       if (child.exitCode !== null) return;

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +9,12 @@ export interface DevServer {
   url: string;
   /** The local development key `npm run dev` made (this project only). */
   apiKey?: string;
-  /** What wrangler printed since the server became ready (the startup banner, with the key, excluded). */
+  /** The local state (`--persist-to`): KV, Durable Objects, the dev key file. */
+  stateDir: string;
+  /**
+   * What wrangler printed since the server became ready (the startup banner, which shows the key, left
+   * out); also appended to `<stateDir>/wrangler.log` as it comes, for other processes to read.
+   */
   logs(): string;
   stop(): Promise<void>;
 }
@@ -106,7 +111,10 @@ async function startOnce(port: number, options: DevServerOptions): Promise<DevSe
       if (await isUp(url, !options.config)) {
         const ready = output.length;
         const apiKey = options.config ? undefined : (JSON.parse(readFileSync(devKeyFile(state), 'utf8')) as { key: string }).key;
-        return { url, apiKey, logs: () => output.slice(ready), stop };
+        const log = join(state, 'wrangler.log');
+        appendFileSync(log, '');
+        for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk) => appendFileSync(log, chunk));
+        return { url, apiKey, stateDir: state, logs: () => output.slice(ready), stop };
       }
     } catch {
       // not listening yet

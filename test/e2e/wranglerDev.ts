@@ -7,6 +7,8 @@ declare module 'vitest' {
     baseUrl: string;
     /** The local development key that `npm run dev` made for this server. */
     apiKey: string;
+    /** Its local state: `npm run keys -- … --local --persist-to` this to manage its keys. */
+    stateDir: string;
     /** The contract fake of n8n the server's n8n tools talk to (its /__fake/ levers included). */
     n8nUrl: string;
   }
@@ -20,6 +22,7 @@ export default async function setup(project: TestProject) {
   const server = await startWranglerDev({ vars: { N8N_API_URL: n8n.url, N8N_API_KEY: N8N_TEST_KEY } });
   project.provide('baseUrl', server.url);
   project.provide('apiKey', server.apiKey!);
+  project.provide('stateDir', server.stateDir);
   project.provide('n8nUrl', n8n.url);
   return async () => {
     await server.stop();

@@ -1,0 +1,108 @@
+import { auth, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { describe, expect, inject, it } from 'vitest';
+
+const baseUrl = inject('baseUrl');
+const apiKey = inject('apiKey');
+const REDIRECT = 'http://127.0.0.1:47913/oauth/callback';
+
+/**
+ * The SDK client's OAuth provider as an app like mcp-remote implements it, with the browser step done
+ * by hand: open the authorization URL, paste the API key into the consent page, follow the redirect.
+ */
+class TestOAuthProvider implements OAuthClientProvider {
+  client?: OAuthClientInformationMixed;
+  saved?: OAuthTokens;
+  verifier = '';
+  /** The code the consent page's redirect brought back. */
+  code?: string;
+  consentPages = 0;
+
+  get redirectUrl() {
+    return REDIRECT;
+  }
+  get clientMetadata(): OAuthClientMetadata {
+    return { client_name: 'e2e mcp-remote', redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+  }
+  clientInformation() {
+    return this.client;
+  }
+  saveClientInformation(info: OAuthClientInformationMixed) {
+    this.client = info;
+  }
+  tokens() {
+    return this.saved;
+  }
+  saveTokens(tokens: OAuthTokens) {
+    this.saved = tokens;
+  }
+  saveCodeVerifier(verifier: string) {
+    this.verifier = verifier;
+  }
+  codeVerifier() {
+    return this.verifier;
+  }
+  async redirectToAuthorization(url: URL) {
+    this.consentPages++;
+    const page = await fetch(url, { redirect: 'manual' });
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    const handle = /name="handle" value="([^"]+)"/.exec(html)![1]!;
+    const action = /<form method="post" action="([^"]+)"/.exec(html)![1]!.replace(/&#38;/g, '&');
+    const cookie = page.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    const approved = await fetch(new URL(action, baseUrl), {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
+      body: new URLSearchParams({ handle, credential: apiKey, decision: 'approve' }),
+    });
+    expect(approved.status).toBe(302);
+    const location = new URL(approved.headers.get('location')!);
+    expect(location.origin + location.pathname).toBe(REDIRECT);
+    this.code = location.searchParams.get('code') ?? undefined;
+  }
+}
+
+describe('the MCP SDK client with its OAuth provider, against wrangler dev', () => {
+  it('discovers, registers, authorizes with PKCE, gets tokens, calls tools on both transports, and refreshes', async () => {
+    const provider = new TestOAuthProvider();
+    const mcpUrl = new URL('/mcp', baseUrl);
+
+    // First connect: 401 → discovery → dynamic registration → the consent page, then UnauthorizedError.
+    const first = new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider });
+    await expect(new Client({ name: 'e2e-oauth', version: '1' }).connect(first)).rejects.toThrow(UnauthorizedError);
+    expect(provider.client?.client_id).toEqual(expect.any(String));
+    expect(provider.consentPages).toBe(1);
+    expect(provider.code).toEqual(expect.any(String));
+    await first.finishAuth(provider.code!);
+    expect(provider.saved).toMatchObject({ token_type: expect.stringMatching(/^bearer$/i), refresh_token: expect.any(String) });
+
+    const client = new Client({ name: 'e2e-oauth', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }));
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining(['search_nodes', 'list_workflows']));
+    const result = await client.callTool({ name: 'search_nodes', arguments: { query: 'slack' } });
+    expect(result.isError).toBeFalsy();
+    await client.close();
+
+    // The same token on the legacy HTTP+SSE transport.
+    const legacy = new Client({ name: 'e2e-oauth-sse', version: '1' });
+    await legacy.connect(new SSEClientTransport(new URL('/sse', baseUrl), { authProvider: provider }));
+    expect((await legacy.callTool({ name: 'server_info', arguments: {} })).isError).toBeFalsy();
+    await legacy.close();
+
+    // Refresh: the SDK trades the refresh token for a new access token, which works; no consent page again.
+    const before = provider.saved!.access_token;
+    expect(await auth(provider, { serverUrl: mcpUrl })).toBe('AUTHORIZED');
+    expect(provider.saved!.access_token).not.toBe(before);
+    expect(provider.consentPages).toBe(1);
+    const after = new Client({ name: 'e2e-oauth', version: '1' });
+    await after.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }));
+    expect((await after.callTool({ name: 'server_info', arguments: {} })).isError).toBeFalsy();
+    await after.close();
+  });
+});
