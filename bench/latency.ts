@@ -6,6 +6,7 @@
  *   node-sdk   the MCP SDK's StreamableHTTPServerTransport on node:http (context only)
  *   this       this project under `wrangler dev`
  *   queued     this project with EXECUTION_MODE=queued: the same tool through Cloudflare Queues
+ *   no-auth    this project with ALLOW_ANONYMOUS=true and no key sent: the cost of the key check
  * For this server, ping and tools/list at 1 session as well, to tell the session's round trip from the
  * tool call. Then 1,000 sessions opened and used at once against this server, direct and queued; every
  * call must get exactly one answer.
@@ -186,6 +187,8 @@ const SERVERS: [string, () => Promise<DevServer>][] = [
   // One API key drives every session: the per-principal rate limits are off, or they would be the benchmark.
   ['this', () => startWranglerDev({ vars: { RATE_LIMITS: 'off' } })],
   ['queued', () => startWranglerDev({ vars: { EXECUTION_MODE: 'queued', RATE_LIMITS: 'off' } })],
+  // This server taking anonymous callers: what checking the API key (a KV read) costs each request.
+  ['no-auth', async () => ({ ...(await startWranglerDev({ vars: { ALLOW_ANONYMOUS: 'true', RATE_LIMITS: 'off' } })), apiKey: undefined })],
 ];
 const only = flags.only?.split(',');
 
@@ -247,6 +250,8 @@ const ratios = {
   rpsVsFloor50: ratio(get('this', 50)?.rps, get('floor', 50)?.rps),
   queuedAddedP50Ms: diff(get('queued', 1)?.p50, get('this', 1)?.p50),
   queuedAddedP99Ms: diff(get('queued', 1)?.p99, get('this', 1)?.p99),
+  authAddedP50Ms: diff(get('this', 1)?.p50, get('no-auth', 1)?.p50),
+  rpsWithAuthVsWithout50: ratio(get('this', 50)?.rps, get('no-auth', 50)?.rps),
 };
 const targets = { p50VsFloor1: '<= 1.25', rpsVsMcpAgent50: '>= 2', manySessionsErrors: '0', queuedAddedP50Ms: '<= 25' };
 
@@ -263,6 +268,7 @@ console.log(`\np50 this/floor at 1 session:         ${ratios.p50VsFloor1 ?? '-'}
 console.log(`req/s this/mcp-agent at 50 sessions: ${ratios.rpsVsMcpAgent50 ?? '-'}  (target ${targets.rpsVsMcpAgent50})`);
 console.log(`req/s this/floor at 50 sessions:     ${ratios.rpsVsFloor50 ?? '-'}`);
 console.log(`queued adds at 1 session:            p50 ${ratios.queuedAddedP50Ms ?? '-'} ms, p99 ${ratios.queuedAddedP99Ms ?? '-'} ms  (target p50 ${targets.queuedAddedP50Ms})`);
+console.log(`API key check adds at 1 session:     p50 ${ratios.authAddedP50Ms ?? '-'} ms; req/s with/without at 50 sessions: ${ratios.rpsWithAuthVsWithout50 ?? '-'}`);
 for (const [name, m] of Object.entries(many)) {
   console.log(
     `${name}: ${m.sessions} sessions at once, one call each: ${m.errors} errors (target ${targets.manySessionsErrors}), ${m.totalSeconds} s in all; ` +

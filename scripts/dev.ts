@@ -7,7 +7,8 @@
 import { spawn } from 'node:child_process';
 import { build, catalogsFromArgs } from './catalog/build.ts';
 import { load } from './catalog/load.ts';
-import { devKeyFile, ensureDevKey } from './keys/devKey.ts';
+import { ensureDevKey } from './keys/devKey.ts';
+import { devKeyFile } from './keys/devKeyFile.ts';
 
 const args = process.argv.slice(2);
 const option = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);

@@ -1,10 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { generateApiKey, newKeyRecord, sha256Hex, type ApiKeyRecord } from '../../src/auth/apiKeys.ts';
+import { devKeyFile } from './devKeyFile.ts';
 import { putKey } from './store.ts';
-
-/** Where `npm run dev` keeps its key: beside the local state it unlocks (git-ignored, like all of .wrangler/). */
-export const devKeyFile = (stateDir: string) => join(stateDir, 'dev-api-key.json');
 
 /**
  * The local development key (every scope): made on the first `npm run dev`, then reused. Written to

@@ -3,7 +3,7 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { devKeyFile } from '../keys/devKey.ts';
+import { devKeyFile } from '../keys/devKeyFile.ts';
 
 export interface DevServer {
   url: string;
