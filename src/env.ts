@@ -29,6 +29,8 @@ export interface Env {
   REQUEST_LIMITER?: RateLimit;
   /** search_nodes calls per principal: a tighter budget. */
   SEARCH_LIMITER?: RateLimit;
+  /** Credentials tried on the OAuth consent page, per IP address. */
+  SIGN_IN_LIMITER?: RateLimit;
   /** "off" turns both rate limits off (load tests: one key driving many sessions). */
   RATE_LIMITS?: string;
   /** "true" serves callers without a credential, with every scope: only for a private network. */

@@ -4,6 +4,7 @@ import { ErrorCode } from '../protocol/jsonrpc';
 import { KEY_PREFIX, verifyApiKey } from './apiKeys';
 import { oauthPrincipal, resourceMetadataUrl } from './oauth';
 import type { Principal } from './principal';
+import { clientAddress } from './rateLimit';
 
 /** RFC 6750: one scheme, one token of visible ASCII (OAuth tokens here contain ':'). */
 const BEARER = /^Bearer +([\x21-\x7e]{1,1024})$/i;
@@ -18,7 +19,7 @@ export async function authenticate(request: Request, env: Env): Promise<Principa
   const url = new URL(request.url);
   if (header === null) {
     if (env.ALLOW_ANONYMOUS === 'true') {
-      return { id: 'anonymous', subject: `ip_${request.headers.get('cf-connecting-ip') ?? 'local'}`, scopes: ['*'] };
+      return { id: 'anonymous', subject: `ip_${clientAddress(request)}`, scopes: ['*'] };
     }
     throw unauthorized(url, false);
   }

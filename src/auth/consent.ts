@@ -3,7 +3,8 @@ import type { IRequest } from 'itty-router';
 import type { Env } from '../env';
 import { constantTimeEqual, KEY_PREFIX, sha256Hex, verifyApiKey } from './apiKeys';
 import { authorizationServer, type GrantProps } from './oauth';
-import { narrow, SCOPES, type Scope } from './scopes';
+import { clientAddress, RATE_LIMIT_PERIOD_SECONDS, withinLimit } from './rateLimit';
+import { isScope, narrow, type Scope } from './scopes';
 
 /**
  * GET/POST /authorize: the human step of the OAuth flow. The page names the client, where the tokens
@@ -29,12 +30,17 @@ export async function submitConsent(request: IRequest, env: Env): Promise<Respon
       const denied = await oauth.denyConsent(request, handle);
       return new Response(null, { status: 302, headers: denied.headers });
     }
-    const credential = await checkCredential(env, String(form.get('credential') ?? ''));
-    if (!credential) {
-      // The form posts to the authorize URL itself, so the page can be shown again with the same handle.
+    // The form posts to the authorize URL itself, so the page can be shown again with the same handle.
+    const again = async (message: string, status: number) => {
       const details = await oauth.describeConsent(await oauth.parseAuthRequest(new Request(request.url)));
-      return page(consentForm(details, handle, request.url, 'That API key or password is not valid.'), 401);
+      return page(consentForm(details, handle, request.url, message), status);
+    };
+    // An operator password can be weak: guesses are counted per address, before anything is checked.
+    if (!(await withinLimit(env, env.SIGN_IN_LIMITER, clientAddress(request)))) {
+      return again(`Too many attempts from your address: try again in ${RATE_LIMIT_PERIOD_SECONDS} seconds.`, 429);
     }
+    const credential = await checkCredential(env, String(form.get('credential') ?? ''));
+    if (!credential) return again('That API key or password is not valid.', 401);
     const approved = await oauth.approveConsent(request, handle);
     const scope = narrow(requested(approved.request), credential.scopes);
     if (scope.length === 0) {
@@ -54,9 +60,8 @@ export async function submitConsent(request: IRequest, env: Env): Promise<Respon
   });
 }
 
-/** No scope asked for means everything the credential allows. */
-const requested = (authRequest: AuthRequest): Scope[] =>
-  authRequest.scope.length === 0 ? [...SCOPES] : authRequest.scope.filter((s): s is Scope => (SCOPES as readonly string[]).includes(s));
+/** No scope asked for means everything the credential allows; scopes this server does not know are dropped. */
+const requested = (authRequest: AuthRequest): Scope[] => (authRequest.scope.length === 0 ? ['*'] : authRequest.scope.filter(isScope));
 
 interface Credential {
   scopes: readonly string[];

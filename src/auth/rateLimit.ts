@@ -4,21 +4,25 @@ import { ErrorCode } from '../protocol/jsonrpc';
 import type { Principal } from './principal';
 
 /**
- * The rate limit bindings count in fixed windows of their `period` (wrangler.toml: 60 s for both), so
+ * The rate limit bindings count in fixed windows of their `period` (wrangler.toml: 60 s for all), so
  * a caller over the limit can always go again within one period.
  */
 export const RATE_LIMIT_PERIOD_SECONDS = 60;
 
 /** Every authenticated request counts against its subject's REQUEST_LIMITER budget: over it → 429. */
 export async function limitRequests(env: Env, principal: Principal): Promise<void> {
-  if (await withinLimit(env, env.REQUEST_LIMITER, principal)) return;
+  if (await withinLimit(env, env.REQUEST_LIMITER, principal.subject)) return;
   throw new ProtocolError(429, ErrorCode.InvalidRequest, 'Too Many Requests: this credential is over its request rate limit', {
     'Retry-After': String(RATE_LIMIT_PERIOD_SECONDS),
   });
 }
 
-export async function withinLimit(env: Env, limiter: RateLimit | undefined, principal: Principal): Promise<boolean> {
+/** Counts one use of `key` against `limiter`; false once over. */
+export async function withinLimit(env: Env, limiter: RateLimit | undefined, key: string): Promise<boolean> {
   if (!limiter || env.RATE_LIMITS === 'off') return true;
-  const { success } = await limiter.limit({ key: principal.subject });
+  const { success } = await limiter.limit({ key });
   return success;
 }
+
+/** The caller's IP address as Cloudflare saw it (`local` under wrangler dev and in tests). */
+export const clientAddress = (request: Request): string => request.headers.get('cf-connecting-ip') ?? 'local';

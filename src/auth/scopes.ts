@@ -42,6 +42,11 @@ export function parseScopes(text: string): Scope[] {
   return [...new Set(scopes)] as Scope[];
 }
 
-/** The scopes of `wanted` that `granted` covers: what a token minted from a credential may carry. */
-export const narrow = (wanted: readonly Scope[], granted: readonly string[]): Scope[] =>
-  granted.includes('*') ? [...wanted] : wanted.filter((s) => granted.includes(s));
+/**
+ * What a token minted from a credential may carry: the scopes of `wanted` that `granted` covers, and
+ * all of `granted` when `*` is wanted.
+ */
+export function narrow(wanted: readonly Scope[], granted: readonly string[]): Scope[] {
+  if (wanted.includes('*')) return granted.filter(isScope);
+  return granted.includes('*') ? [...wanted] : wanted.filter((s) => granted.includes(s));
+}

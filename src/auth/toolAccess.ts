@@ -33,7 +33,7 @@ export function guardTools(server: McpServer, env: Env, tools: readonly ToolDefi
     if (tool?.scope && !visible(tool.name)) {
       return refusal(`Forbidden: ${tool.name} needs the scope "${tool.scope}", which this credential does not have`);
     }
-    if (tool?.rateLimiter && !(await withinLimit(env, tool.rateLimiter(env), caller()))) {
+    if (tool?.rateLimiter && !(await withinLimit(env, tool.rateLimiter(env), caller().subject))) {
       return refusal(`Too Many Requests: the rate limit of ${tool.name} is used up; try again in ${RATE_LIMIT_PERIOD_SECONDS} s`);
     }
     return call(request, extra);

@@ -56,7 +56,10 @@ describe('scopes', () => {
 
   it('narrow what is asked for to what the credential has', () => {
     expect(narrow(['nodes:read', 'workflows:write'], ['nodes:read'])).toEqual(['nodes:read']);
-    expect(narrow(['nodes:read', '*'], ['*'])).toEqual(['nodes:read', '*']);
-    expect(narrow(['*'], ['nodes:read'])).toEqual([]);
+    expect(narrow(['nodes:read', 'workflows:write'], ['*'])).toEqual(['nodes:read', 'workflows:write']);
+    expect(narrow(['workflows:write'], ['nodes:read'])).toEqual([]);
+    // Wanting everything gets what the credential has.
+    expect(narrow(['*'], ['nodes:read'])).toEqual(['nodes:read']);
+    expect(narrow(['*'], ['*'])).toEqual(['*']);
   });
 });

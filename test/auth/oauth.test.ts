@@ -190,6 +190,29 @@ describe('the OAuth flow, end to end', () => {
     expect(response.status).toBe(401);
   });
 
+  it('counts the credentials tried on the consent page per address: the eleventh in a minute is refused unchecked', async () => {
+    const { key } = await createKey(['*']);
+    const page = await consentPage(await register(), (await pkce()).challenge);
+    const attempt = (credential: string, address: string) =>
+      call(page.path, form({ handle: page.handle, credential, decision: 'approve' }, { cookie: page.cookie, 'cf-connecting-ip': address }));
+    for (let i = 0; i < 10; i++) expect((await attempt(`guess ${i}`, '198.51.100.7')).status).toBe(401);
+    const limited = await attempt(key, '198.51.100.7');
+    expect(limited.status).toBe(429);
+    expect(await limited.text()).toContain('Too many attempts from your address');
+    // Another address is not held back, and the page's handle is still good.
+    expect((await attempt(key, '198.51.100.8')).status).toBe(302);
+  });
+
+  it('takes neither a refresh token nor an authorization code as an access token', async () => {
+    const { key } = await createKey(['*']);
+    const clientId = await register();
+    const { code, verifier } = await authorize(clientId, key);
+    const issued = await token({ grant_type: 'authorization_code', code: code!, code_verifier: verifier, redirect_uri: REDIRECT, client_id: clientId });
+    for (const credential of [issued.body.refresh_token, code]) {
+      expect((await postJson('/mcp', { jsonrpc: '2.0', id: 1, method: 'ping' }, bearer(credential))).status).toBe(401);
+    }
+  });
+
   it('redirects a Deny back to the client with access_denied', async () => {
     const clientId = await register();
     const page = await consentPage(clientId, (await pkce()).challenge);
