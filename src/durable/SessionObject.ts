@@ -1,4 +1,5 @@
 import { DurableObject } from 'cloudflare:workers';
+import type { Principal } from '../auth/principal';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, JSONRPCMessage, JSONRPCRequest, ServerNotification } from '@modelcontextprotocol/sdk/types.js';
 import { idleTtlMs } from '../config';
@@ -14,7 +15,6 @@ import { callTimeoutMs, executionPolicy } from '../execution/policy';
 import { runDirect } from '../execution/runTool';
 import { createMcpServer, type ToolExecutor } from './mcpServer';
 import { PendingCalls, type Delivery, type PendingCall } from './PendingCalls';
-import type { Principal } from '../auth/principal';
 
 /** Everything needed to carry a session on after eviction; kept under one storage key. */
 export interface SessionRecord extends StreamableSessionState {
@@ -232,7 +232,8 @@ export class SessionObject extends DurableObject<Env> {
    */
   private async admits(principal: Principal, transport: TransportKind): Promise<boolean> {
     const record = await this.load();
-    if (record?.transport !== transport || record.principal.id !== principal.id) return false;
+    // `?.`: records from before access control have no principal, and belong to nobody now.
+    if (record?.transport !== transport || record.principal?.id !== principal.id) return false;
     this.caller = principal;
     return true;
   }
