@@ -26,7 +26,7 @@ Local API key (every scope; kept in ${devKeyFile(stateDir)}):
   ${key}
 Connect Claude Code:
   claude mcp add --transport http n8n-edge ${url}/mcp --header "Authorization: Bearer ${key}"
-More keys: npm run keys -- create --name NAME --scopes nodes:read --local
+More keys: npm run keys -- create --name NAME --scopes nodes:read ${local.join(' ')}
 `);
 
 const child = spawn('npx', ['wrangler', 'dev', '--var', 'ALLOWED_HOSTS:localhost,127.0.0.1,[::1]', ...wranglerArgs], {
