@@ -10,7 +10,13 @@ export default defineConfig({
           cloudflareTest({
             wrangler: { configPath: './wrangler.toml' },
             miniflare: {
-              bindings: { CONFORMANCE_PACK: 'on', SESSION_IDLE_TTL_SECONDS: '600', OPERATOR_PASSWORD: 'operator password for tests' },
+              bindings: {
+                CONFORMANCE_PACK: 'on',
+                SESSION_IDLE_TTL_SECONDS: '600',
+                OPERATOR_PASSWORD: 'operator password for tests',
+                // Runs per property in the *.fuzz.test.ts files: a quick pass in `npm test`, many in `npm run fuzz`.
+                FUZZ_RUNS: process.env.FUZZ_RUNS ?? (process.env.npm_lifecycle_event === 'fuzz' ? '10000' : '200'),
+              },
               // A real (emulated) limiter small enough to run out of in a test: test/auth/rateLimit.test.ts.
               ratelimits: { TINY_LIMITER: { namespace_id: '9001', simple: { limit: 3, period: 60 } } },
             },

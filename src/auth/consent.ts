@@ -24,7 +24,9 @@ export async function showConsent(request: IRequest, env: Env): Promise<Response
 export async function submitConsent(request: IRequest, env: Env): Promise<Response> {
   return answerErrors(async () => {
     const oauth = authorizationServer(new URL(request.url).origin).getOAuthApi(env);
-    const form = await request.formData();
+    // Anything but a form (no content type, a JSON body, junk) is a bad request, not a crash.
+    const form = await request.formData().catch(() => null);
+    if (!form) return page('<h1>Cannot authorize</h1><p>The form could not be read. Start again from your app.</p>', 400);
     const handle = String(form.get('handle') ?? '');
     if (form.get('decision') !== 'approve') {
       const denied = await oauth.denyConsent(request, handle);

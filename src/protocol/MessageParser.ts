@@ -4,6 +4,7 @@ import {
   ErrorCode,
   JsonRpcMessageSchema,
   isRequest,
+  RequestIdSchema,
   type JsonRpcMessage,
   type JsonRpcRequest,
   type RequestId,
@@ -57,14 +58,15 @@ function describe(item: unknown, index?: number): string {
   if (o.jsonrpc !== '2.0') return `"jsonrpc" must be "2.0"${where}`;
   if (!('method' in o) && !('result' in o) && !('error' in o)) return `missing "method"${where}`;
   if ('method' in o && (typeof o.method !== 'string' || o.method === '')) return `"method" must be a non-empty string${where}`;
-  if ('id' in o && !(typeof o.id === 'string' || Number.isInteger(o.id))) return `"id" must be a string or an integer${where}`;
+  if ('id' in o && idOf(o) === null) return `"id" must be a string or a safe integer${where}`;
   if ('params' in o) return `"params" must be an object${where}`;
   return `not a JSON-RPC 2.0 request, notification or response${where}`;
 }
 
+/** The id to answer an invalid message with: its own when it is one we accept (no unsafe integers), else null. */
 function idOf(item: unknown): RequestId | null {
-  const id = (item as { id?: unknown } | null)?.id;
-  return typeof id === 'string' || Number.isInteger(id) ? (id as RequestId) : null;
+  const parsed = RequestIdSchema.safeParse((item as { id?: unknown } | null)?.id);
+  return parsed.success ? parsed.data : null;
 }
 
 export const isToolCall = (m: JsonRpcMessage): m is JsonRpcRequest => isRequest(m) && m.method === 'tools/call';

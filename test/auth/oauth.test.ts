@@ -243,6 +243,12 @@ describe('the OAuth flow, end to end', () => {
     expect(page.html).toContain('Invalid client_id');
   });
 
+  it('answers a consent POST that is not a form with a 400 page (found by the fuzzer)', async () => {
+    const response = await call('/authorize', { method: 'POST', headers: { authorization: '', 'content-type': 'application/json' }, body: '{}' });
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain('The form could not be read');
+  });
+
   it('escapes what a client registered about itself', async () => {
     const page = await consentPage(await register('<script>alert(1)</script>'), (await pkce()).challenge);
     expect(page.html).not.toContain('<script>');

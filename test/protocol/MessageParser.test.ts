@@ -45,7 +45,8 @@ describe('MessageParser.parse', () => {
     ['{"jsonrpc":"1.0","id":1,"method":"ping"}', ErrorCode.InvalidRequest, /"jsonrpc" must be "2.0"/],
     ['{"jsonrpc":"2.0","id":1}', ErrorCode.InvalidRequest, /missing "method"/],
     ['{"jsonrpc":"2.0","id":1,"method":7}', ErrorCode.InvalidRequest, /"method" must be a non-empty string/],
-    ['{"jsonrpc":"2.0","id":1.5,"method":"ping"}', ErrorCode.InvalidRequest, /"id" must be a string or an integer/],
+    ['{"jsonrpc":"2.0","id":1.5,"method":"ping"}', ErrorCode.InvalidRequest, /"id" must be a string or a safe integer/],
+    ['{"jsonrpc":"2.0","id":9007199254740992,"method":"ping"}', ErrorCode.InvalidRequest, /"id" must be a string or a safe integer/],
     ['{"jsonrpc":"2.0","id":1,"method":"ping","params":[1]}', ErrorCode.InvalidRequest, /"params" must be an object/],
   ])('rejects %s with %i', (body, code, message) => {
     const error = parseError(body);
@@ -56,6 +57,10 @@ describe('MessageParser.parse', () => {
 
   it('keeps the request id in the error when it can be read', () => {
     expect(parseError('{"jsonrpc":"2.0","id":9,"method":""}').toJSON()).toMatchObject({ id: 9, error: { code: -32600 } });
+  });
+
+  it('answers with a null id when the id is not one it accepts (found by the fuzzer: 2^53)', () => {
+    expect(parseError('{"id":9007199254740992}').toJSON()).toMatchObject({ id: null, error: { code: -32600 } });
   });
 });
 

@@ -1,0 +1,42 @@
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ProtocolError } from '../../src/protocol/errors';
+import { ErrorCode, JsonRpcErrorResponseSchema, JsonRpcMessageSchema } from '../../src/protocol/jsonrpc';
+import { parse } from '../../src/protocol/MessageParser';
+import { body, count, report, RUNS } from '../support/fuzz';
+
+afterAll(report);
+
+const CODES: number[] = [ErrorCode.ParseError, ErrorCode.InvalidRequest, ErrorCode.InvalidParams];
+
+/** parse() either returns valid messages or throws a ProtocolError that is a well-formed JSON-RPC error. */
+function holds(text: string) {
+  count('MessageParser.parse');
+  try {
+    const { messages } = parse(text);
+    expect(messages.length).toBeGreaterThan(0);
+    for (const message of messages) expect(JsonRpcMessageSchema.safeParse(message).success).toBe(true);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ProtocolError);
+    const { status, code } = error as ProtocolError;
+    expect(status).toBe(400);
+    expect(CODES).toContain(code);
+    expect(JsonRpcErrorResponseSchema.safeParse((error as ProtocolError).toJSON()).success).toBe(true);
+  }
+}
+
+describe('MessageParser.parse, property-based', () => {
+  it('answers any body with valid messages or a well-formed 400 JSON-RPC error', () => {
+    fc.assert(fc.property(body, holds), { numRuns: RUNS });
+  });
+
+  it('survives nesting far deeper than any message needs', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 200_000 }), fc.constantFrom('[', '{"a":'), (depth, open) => {
+        const close = open === '[' ? ']' : '}';
+        holds(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{"a":${open.repeat(depth)}1${close.repeat(depth)}}}}`);
+      }),
+      { numRuns: Math.max(20, Math.round(RUNS / 10)) },
+    );
+  });
+});

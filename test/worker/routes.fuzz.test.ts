@@ -1,0 +1,124 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JsonRpcErrorResponseSchema, JsonRpcMessageSchema } from '../../src/protocol/jsonrpc';
+import { loadCatalog } from '../support/catalog';
+import { anyJson, body, count, report, RUNS } from '../support/fuzz';
+import { bearer, createKey } from '../support/keys';
+import { call, messagesOf, ORIGIN, openSession, parseSse, postJson, sessionHeaders } from '../support/mcp';
+
+afterAll(report);
+beforeAll(async () => {
+  await loadCatalog();
+});
+
+/**
+ * One live session the generated requests aim at, made again whenever one of them ends it, and the
+ * key it belongs to: a new key every 250 runs keeps long runs under the per-key rate limit.
+ */
+let session = '';
+let auth: Record<string, string> = {};
+let runs = 0;
+const LIVE = Symbol('the live session id');
+
+async function freshSession(): Promise<void> {
+  if (runs % 250 === 0) auth = bearer((await createKey(['*'])).key);
+  session = await openSession(undefined, auth);
+}
+
+const printable = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 60 });
+const header = <T>(...values: T[]) => fc.option(fc.oneof(fc.constantFrom(...values), printable), { nil: undefined });
+
+const MCP_PATHS = ['/mcp', '/sse', '/messages', '/mcp/sse'];
+const PATHS = [...MCP_PATHS, '/health', '/', '/authorize', '/oauth/token', '/oauth/register', '/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-authorization-server', '/mcp/', '/MCP'];
+
+/** Query strings: seed 004's query mode with any field wrong, a sessionId, or junk. */
+const query = fc.oneof(
+  fc.record(
+    {
+      jsonrpc: fc.oneof(fc.constant('2.0'), printable),
+      method: fc.oneof(fc.constantFrom('mcp/getServerCapabilities', 'mcp/executeTool', 'tools/list', 'tools/call', 'ping', 'initialize'), printable),
+      id: fc.oneof(fc.integer().map(String), printable),
+      params: fc.oneof(anyJson.map((v) => JSON.stringify(v) ?? ''), printable, fc.constant(JSON.stringify({ toolId: 'server_info', inputs: {} }))),
+    },
+    { requiredKeys: [] },
+  ),
+  fc.record({ sessionId: fc.oneof(fc.constant(LIVE as unknown as string), printable) }),
+  fc.dictionary(printable, printable, { maxKeys: 3 }),
+);
+
+const request = fc.record({
+  method: fc.constantFrom('GET', 'POST', 'DELETE', 'PUT', 'OPTIONS', 'PATCH'),
+  path: fc.oneof(fc.constantFrom(...PATHS), printable.map((p) => `/${encodeURIComponent(p)}`)),
+  query,
+  accept: header('application/json, text/event-stream', 'application/json', 'text/event-stream', '*/*', 'text/html'),
+  contentType: header('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded'),
+  sessionId: fc.option(fc.oneof(fc.constant(LIVE), fc.constant('A'.repeat(43)), printable), { nil: undefined }),
+  protocolVersion: header('2025-06-18', '2025-11-25', '2025-03-26', '2024-11-05', '1999-01-01'),
+  origin: header(ORIGIN, 'https://evil.example', 'null', 'http://localhost:6274'),
+  authorization: fc.option(fc.oneof(fc.constant('key'), fc.constant(''), printable.map((t) => `Bearer ${t}`), printable), { nil: undefined }),
+  lastEventId: header('0', '1763840000000000'),
+  body: fc.oneof(body.map((text) => new TextEncoder().encode(text)), fc.uint8Array({ maxLength: 64 })),
+});
+
+type Generated = typeof request extends fc.Arbitrary<infer T> ? T : never;
+
+async function send(r: Generated): Promise<Response> {
+  const live = (v: unknown) => (v === LIVE ? session : (v as string));
+  const params = new URLSearchParams(Object.entries(r.query).map(([k, v]) => [k, live(v)]));
+  const headers: Record<string, string> = {};
+  const set = (name: string, value: string | undefined) => value !== undefined && (headers[name] = value);
+  set('accept', r.accept);
+  set('content-type', r.contentType);
+  set('mcp-session-id', r.sessionId === undefined ? undefined : live(r.sessionId));
+  set('mcp-protocol-version', r.protocolVersion);
+  set('origin', r.origin);
+  set('last-event-id', r.lastEventId);
+  set('authorization', r.authorization === 'key' ? auth.authorization : r.authorization);
+  const withBody = r.method !== 'GET' && r.method !== 'OPTIONS';
+  return call(`${r.path}${params.size ? `?${params}` : ''}`, { method: r.method, headers, redirect: 'manual', ...(withBody ? { body: r.body } : {}) });
+}
+
+/** The session still answers a valid request after whatever was sent. */
+async function sessionStillWorks(): Promise<void> {
+  const response = await postJson('/mcp', { jsonrpc: '2.0', id: 'after', method: 'ping' }, { ...auth, ...sessionHeaders(session) });
+  if (response.status === 404) {
+    // Only a DELETE with the session's own credential may have ended it; start another.
+    await freshSession();
+    return;
+  }
+  expect(response.status).toBe(200);
+  expect(await messagesOf(response)).toContainEqual({ jsonrpc: '2.0', id: 'after', result: {} });
+}
+
+describe('the Worker routes, property-based', () => {
+  it('never answers 5xx; errors are well-formed; a valid request after a bad one still succeeds', async () => {
+    await freshSession();
+    await fc.assert(
+      fc.asyncProperty(request, async (r) => {
+        count('routes');
+        if (++runs % 250 === 0) await freshSession();
+        const response = await send(r);
+        expect(response.status, `${r.method} ${r.path}`).toBeLessThan(500);
+        const type = response.headers.get('content-type') ?? '';
+        const mcpRoute = MCP_PATHS.includes(r.path);
+        const queryMode = r.path === '/mcp/sse' && r.method === 'GET' && 'method' in r.query && response.status === 200;
+        if (type.startsWith('text/event-stream') && !queryMode && !(r.method === 'POST' && r.path === '/mcp')) {
+          await response.body?.cancel(); // an open stream (GET /mcp, /sse, /mcp/sse): its status is the answer
+        } else if (queryMode) {
+          // Seed 004's query mode: exactly one mcpResponse event holding a JSON-RPC message, then the end.
+          const frames = parseSse(await response.text());
+          expect(frames).toHaveLength(1);
+          expect(frames[0]!.event).toBe('mcpResponse');
+          expect(JsonRpcMessageSchema.safeParse(JSON.parse(frames[0]!.data)).success).toBe(true);
+        } else {
+          const text = await response.text();
+          if (mcpRoute && response.status >= 400 && type.startsWith('application/json')) {
+            expect(JsonRpcErrorResponseSchema.safeParse(JSON.parse(text)).success, text).toBe(true);
+          }
+        }
+        if (r.sessionId === LIVE || Object.values(r.query).includes(LIVE as unknown as string)) await sessionStillWorks();
+      }),
+      { numRuns: RUNS },
+    );
+  }, 120_000);
+});
