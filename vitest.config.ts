@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // The server logs a JSON line per request and tool run: shown for failing tests only.
+    silent: 'passed-only',
     projects: [
       {
         // Inside workerd, with the real Durable Object binding from wrangler.toml.
@@ -22,7 +24,12 @@ export default defineConfig({
             },
           }),
         ],
-        test: { name: 'workers', include: ['test/**/*.test.ts'], exclude: ['test/e2e/**', 'test/scripts/**'], testTimeout: 30_000 },
+        test: {
+          name: 'workers',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/e2e/**', 'test/scripts/**'],
+          testTimeout: 30_000,
+        },
       },
       {
         // Build-time scripts (catalog import) in Node.

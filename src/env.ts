@@ -31,6 +31,8 @@ export interface Env {
   SEARCH_LIMITER?: RateLimit;
   /** Credentials tried on the OAuth consent page, per IP address. */
   SIGN_IN_LIMITER?: RateLimit;
+  /** Workers Analytics Engine dataset for metrics (src/observability/events.ts). */
+  METRICS?: AnalyticsEngineDataset;
   /** "off" turns both rate limits off (load tests: one key driving many sessions). */
   RATE_LIMITS?: string;
   /** "true" serves callers without a credential, with every scope: only for a private network. */

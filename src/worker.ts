@@ -2,14 +2,15 @@ import { Router, type RequestHandler } from 'itty-router';
 import { authenticate } from './auth/authenticate';
 import { showConsent, submitConsent } from './auth/consent';
 import { AUTHORIZE_PATH, authorizationServer, isOAuthEndpoint, isProtectedResourceMetadataPath, protectedResourceMetadata } from './auth/oauth';
-import type { AuthenticatedRequest } from './auth/principal';
 import { limitRequests } from './auth/rateLimit';
 import type { Env } from './env';
 import { allowedOrigin, assertAllowedHost, preflight, withCors } from './http/cors';
 import { toErrorResponse } from './http/errors';
+import type { WorkerRequest } from './http/request';
 import { assertHeaderSize } from './http/headers';
 import { SSE_HEADERS } from './http/sse';
 import { ProtocolError } from './protocol/errors';
+import { observe, requestEvent } from './observability/events';
 import { consumeDeadLetters, consumeToolCalls } from './queues/consumer';
 import { ErrorCode } from './protocol/jsonrpc';
 import { health } from './routes/health';
@@ -20,11 +21,9 @@ import { getOrDeleteMcp, postMcp } from './routes/streamableHttp';
 export { SessionObject } from './durable/SessionObject';
 
 type Args = [Env, ExecutionContext];
-/** The allowed Origin travels on the request from the `before` check to the CORS headers in `finally`. */
-type McpRequest = AuthenticatedRequest & { origin?: string | null };
 
 /** On the MCP routes: who is calling (401 if nobody we know), counted against their rate limit (429). */
-const authenticated: RequestHandler<McpRequest, Args> = async (request, env) => {
+const authenticated: RequestHandler<WorkerRequest, Args> = async (request, env) => {
   request.principal = await authenticate(request, env);
   await limitRequests(env, request.principal);
 };
@@ -37,10 +36,11 @@ const methodNotAllowed = (allow: string) => () => {
   throw new ProtocolError(405, ErrorCode.InvalidRequest, 'Method Not Allowed', { Allow: allow });
 };
 
-const router = Router<McpRequest, Args>({
+const router = Router<WorkerRequest, Args>({
   before: [
     // Host and Origin are checked first, on every route, so a forbidden page learns nothing else.
     (request, env) => {
+      request.startedAt = Date.now();
       assertAllowedHost(request, env);
       assertHeaderSize(request);
       // OAuth discovery, registration and tokens serve browser-based clients of any origin, with no
@@ -54,7 +54,8 @@ const router = Router<McpRequest, Args>({
   ],
   catch: (error) => toErrorResponse(error),
   finally: [
-    (response: Response, request: McpRequest) => {
+    (response: Response, request: WorkerRequest, env: Env) => {
+      observe(env, requestEvent(request, response));
       if (response.headers.has('access-control-allow-origin')) return response;
       const finished = withCors(response, request.origin ?? null);
       if (finished.headers.get('content-type')?.startsWith('text/event-stream')) {

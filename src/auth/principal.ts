@@ -1,4 +1,4 @@
-import type { IRequest } from 'itty-router';
+import type { WorkerRequest } from '../http/request';
 
 /**
  * Who is calling, as the Worker established it on this request. Sessions are bound to `id`; rate
@@ -12,11 +12,8 @@ export interface Principal {
   scopes: readonly string[];
 }
 
-/** A routed request after the Worker's `authenticated` step. */
-export type AuthenticatedRequest = IRequest & { principal?: Principal };
-
 /** The principal `authenticated` attached; a route mounted without that step is a bug, not a 401. */
-export function principalOf(request: AuthenticatedRequest): Principal {
+export function principalOf(request: WorkerRequest): Principal {
   if (!request.principal) throw new Error('route mounted without authentication');
   return request.principal;
 }

@@ -1,6 +1,8 @@
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { CallToolResult, LoggingLevel, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Env } from '../env';
+import { observe } from '../observability/events';
+import { executionPolicy } from './policy';
 import { formatError, formatToolResult } from '../protocol/MessageFormatter';
 import { ToolError, type ToolContext, type ToolDefinition } from '../tools/tool';
 
@@ -11,11 +13,19 @@ export type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
  * other exception is thrown on, so the queue can retry it.
  */
 export async function invokeTool(tool: ToolDefinition, args: unknown, ctx: ToolContext): Promise<CallToolResult> {
+  const started = Date.now();
+  let outcome: 'ok' | 'error' | 'failed' = 'failed';
   try {
-    return formatToolResult(await tool.run(args as never, ctx), { structured: tool.output !== undefined });
+    const result = formatToolResult(await tool.run(args as never, ctx), { structured: tool.output !== undefined });
+    outcome = result.isError ? 'error' : 'ok';
+    return result;
   } catch (error) {
-    if (error instanceof ToolError) return formatError(error);
-    throw error;
+    if (!(error instanceof ToolError)) throw error;
+    outcome = 'error';
+    return formatError(error);
+  } finally {
+    const execution = executionPolicy(tool, ctx.env);
+    observe(ctx.env, { kind: 'tool', tool: tool.name, execution, outcome, ms: Date.now() - started, session: ctx.sessionId });
   }
 }
 

@@ -88,3 +88,10 @@ export function extractToolCallInfo(m: JsonRpcMessage): McpToolCallInfo | undefi
   const plain = typeof args === 'object' && args !== null && !Array.isArray(args);
   return { toolName: name, arguments: plain ? (args as Record<string, unknown>) : {} };
 }
+
+/** For the log line: the methods of a body and the tool it calls, bounded in length; never arguments. */
+export function describeMessages(messages: JsonRpcMessage[]): { rpc: string; tool?: string } {
+  const rpc = messages.map((m) => ('method' in m ? m.method : 'response')).join(',').slice(0, 200);
+  const tool = messages.map(extractToolCallInfo).find((info) => info !== undefined)?.toolName.slice(0, 64);
+  return tool === undefined ? { rpc } : { rpc, tool };
+}

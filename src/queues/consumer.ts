@@ -1,6 +1,7 @@
 import type { Env } from '../env';
 import { sessionStub } from '../durable/sessionId';
 import { invokeTool } from '../execution/runTool';
+import { observe } from '../observability/events';
 import { formatError } from '../protocol/MessageFormatter';
 import { toolsFor } from '../tools/registry';
 import type { ToolContext } from '../tools/tool';
@@ -24,6 +25,7 @@ export async function consumeToolCalls(batch: MessageBatch<unknown>, env: Env): 
       continue;
     }
     const call = parsed.data;
+    observe(env, { kind: 'queue', tool: call.tool, waitMs: Date.now() - message.timestamp.getTime(), attempt: message.attempts });
     const session = sessionStub(env, call.sessionId);
     if (Date.now() > call.deadline) {
       message.ack(); // the session's alarm has already answered with a timeout

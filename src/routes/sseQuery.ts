@@ -1,4 +1,5 @@
-import { principalOf, type AuthenticatedRequest } from '../auth/principal';
+import { principalOf } from '../auth/principal';
+import type { WorkerRequest } from '../http/request';
 import type { Env } from '../env';
 import { SseStream } from '../http/sse';
 import { newSessionId, sessionStub } from '../durable/sessionId';
@@ -12,9 +13,10 @@ import { openSse } from './legacySse';
  * "SSE Endpoint" field connects to). With one, it is seed 004's query mode: one request, answered by
  * one `mcpResponse` event, then the stream closes. Errors are error events, never a broken stream.
  */
-export function getMcpSse(request: AuthenticatedRequest, env: Env, ctx: ExecutionContext): Promise<Response> | Response {
+export function getMcpSse(request: WorkerRequest, env: Env, ctx: ExecutionContext): Promise<Response> | Response {
   const url = new URL(request.url);
   if (!url.searchParams.has('method')) return openSse(request, env);
+  request.rpc = url.searchParams.get('method')!.slice(0, 64);
 
   const principal = principalOf(request);
   const stream = new SseStream();

@@ -1,4 +1,5 @@
-import { principalOf, type AuthenticatedRequest } from '../auth/principal';
+import { principalOf } from '../auth/principal';
+import type { WorkerRequest } from '../http/request';
 import type { Env } from '../env';
 import { normalizeAccept, sseToJson, wantsJsonOnly } from '../http/accept';
 import { readJsonBody } from '../http/body';
@@ -6,15 +7,16 @@ import { sessionNotFound } from '../http/errors';
 import { isSessionId, newSessionId, sessionStub } from '../durable/sessionId';
 import { ProtocolError } from '../protocol/errors';
 import { ErrorCode } from '../protocol/jsonrpc';
-import { isInitializeRequest, parse } from '../protocol/MessageParser';
+import { describeMessages, isInitializeRequest, parse } from '../protocol/MessageParser';
 
 /**
  * POST /mcp. The body is validated here, before any object wakes. An initialize without a session id
  * creates a session under a freshly minted id; everything else goes to the session it names.
  */
-export async function postMcp(request: AuthenticatedRequest, env: Env): Promise<Response> {
+export async function postMcp(request: WorkerRequest, env: Env): Promise<Response> {
   const body = await readJsonBody(request);
   const { messages, batch } = parse(body);
+  Object.assign(request, describeMessages(messages));
   const sessionId = request.headers.get('mcp-session-id');
   const create = sessionId === null;
   if (create && !messages.some(isInitializeRequest)) {
@@ -29,7 +31,7 @@ export async function postMcp(request: AuthenticatedRequest, env: Env): Promise<
 }
 
 /** GET /mcp (the session's standalone SSE stream) and DELETE /mcp (end the session). */
-export async function getOrDeleteMcp(request: AuthenticatedRequest, env: Env): Promise<Response> {
+export async function getOrDeleteMcp(request: WorkerRequest, env: Env): Promise<Response> {
   const sessionId = request.headers.get('mcp-session-id');
   if (sessionId === null) {
     throw new ProtocolError(400, ErrorCode.InvalidRequest, 'Bad Request: Mcp-Session-Id header is required');

@@ -1,17 +1,17 @@
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ProtocolError } from '../../src/protocol/errors';
 import { ErrorCode, JsonRpcErrorResponseSchema, JsonRpcMessageSchema } from '../../src/protocol/jsonrpc';
 import { parse } from '../../src/protocol/MessageParser';
-import { body, count, report, RUNS } from '../support/fuzz';
-
-afterAll(report);
+import { body, RUNS } from '../support/fuzz';
 
 const CODES: number[] = [ErrorCode.ParseError, ErrorCode.InvalidRequest, ErrorCode.InvalidParams];
+/** Bodies tried, so each test can show it ran as many as its name says. */
+let tried = 0;
 
 /** parse() either returns valid messages or throws a ProtocolError that is a well-formed JSON-RPC error. */
 function holds(text: string) {
-  count('MessageParser.parse');
+  tried++;
   try {
     const { messages } = parse(text);
     expect(messages.length).toBeGreaterThan(0);
@@ -26,17 +26,20 @@ function holds(text: string) {
 }
 
 describe('MessageParser.parse, property-based', () => {
-  it('answers any body with valid messages or a well-formed 400 JSON-RPC error', () => {
+  it(`answers any body with valid messages or a well-formed 400 JSON-RPC error (${RUNS} bodies)`, () => {
+    tried = 0;
     fc.assert(fc.property(body, holds), { numRuns: RUNS });
+    expect(tried).toBe(RUNS);
   });
 
-  it('survives nesting far deeper than any message needs', () => {
+  const deep = Math.max(20, Math.round(RUNS / 10));
+  it(`survives nesting far deeper than any message needs (${deep} depths up to 200,000)`, () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 200_000 }), fc.constantFrom('[', '{"a":'), (depth, open) => {
         const close = open === '[' ? ']' : '}';
         holds(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{"a":${open.repeat(depth)}1${close.repeat(depth)}}}}`);
       }),
-      { numRuns: Math.max(20, Math.round(RUNS / 10)) },
+      { numRuns: deep },
     );
   });
 });

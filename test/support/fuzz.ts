@@ -7,10 +7,6 @@ import fc from 'fast-check';
  */
 export const RUNS = Number((env as unknown as { FUZZ_RUNS?: string }).FUZZ_RUNS ?? '200');
 
-/** Every run of every property adds to this, so the report can say how many inputs were tried. */
-export const tried = new Map<string, number>();
-export const count = (property: string) => tried.set(property, (tried.get(property) ?? 0) + 1);
-export const report = () => console.log(JSON.stringify({ fuzz: Object.fromEntries(tried) }));
 
 const METHODS = [
   'initialize',

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Catalog } from '../../catalog/catalog';
 import { withinBudget } from '../../catalog/budget';
 import { serializeSpec } from '../../catalog/serialize';
+import { observe } from '../../observability/events';
 import { defineTool } from '../tool';
 
 export const searchNodes = defineTool({
@@ -27,7 +28,9 @@ export const searchNodes = defineTool({
     const catalog = new Catalog(env.SPECS);
     const searcher = await catalog.searcher();
     if (!searcher) throw new Error('No node catalog is loaded on this server');
+    const started = Date.now();
     const hits = searcher.search(query, max_results);
+    observe(env, { kind: 'search', ms: Date.now() - started, hits: hits.length, queryLength: query.length });
     if (!include_details) return hits;
     return withinBudget(
       hits.length,

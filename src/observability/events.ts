@@ -1,0 +1,62 @@
+import { isSessionId } from '../durable/sessionId';
+import type { Env } from '../env';
+import type { WorkerRequest } from '../http/request';
+
+/**
+ * What the server reports about itself: one JSON log line per event (what `wrangler tail` and Workers
+ * Logs show) and, when the METRICS binding is there, one Workers Analytics Engine data point.
+ * Events carry names, ids, outcomes and timings only — never credentials, never tool arguments.
+ */
+export type ObservedEvent =
+  /** Every HTTP request the Worker answers; `ms` is the time to the response's headers. */
+  | { kind: 'request'; route: string; httpMethod: string; status: number; ms: number; rpc?: string; tool?: string; session?: string; principal?: string }
+  /** Every tool run, directly or by the queue consumer; `outcome` is ok, error (an isError result) or failed (threw). */
+  | { kind: 'tool'; tool: string; execution: 'direct' | 'queued'; outcome: 'ok' | 'error' | 'failed'; ms: number; session: string }
+  /** A queued call picked up by the consumer: how long it waited in the queue, on which attempt. */
+  | { kind: 'queue'; tool: string; waitMs: number; attempt: number }
+  /** A search_nodes query (its size and result count, not its text). */
+  | { kind: 'search'; ms: number; hits: number; queryLength: number };
+
+/**
+ * Analytics Engine rows, one layout for every kind so one SQL table serves them all:
+ * index1 = kind; blob1 kind, blob2 name (route or tool), blob3 outcome or status, blob4 detail
+ * (HTTP method, execution mode, JSON-RPC method); double1 duration ms, double2 a count (status, hits,
+ * attempt), double3 a second measure (query length).
+ */
+export function dataPoint(event: ObservedEvent): AnalyticsEngineDataPoint {
+  switch (event.kind) {
+    case 'request':
+      return row(event.kind, [event.route, String(event.status), `${event.httpMethod} ${event.rpc ?? ''}`.trim()], [event.ms, event.status]);
+    case 'tool':
+      return row(event.kind, [event.tool, event.outcome, event.execution], [event.ms, 1]);
+    case 'queue':
+      return row(event.kind, [event.tool, 'picked-up', ''], [event.waitMs, event.attempt]);
+    case 'search':
+      return row(event.kind, ['search_nodes', event.hits === 0 ? 'no-hits' : 'hits', ''], [event.ms, event.hits, event.queryLength]);
+  }
+}
+
+const row = (kind: string, blobs: string[], doubles: number[]): AnalyticsEngineDataPoint => ({ indexes: [kind], blobs: [kind, ...blobs], doubles });
+
+export function observe(env: Env, event: ObservedEvent): void {
+  console.log(JSON.stringify({ level: 'info', ...event }));
+  env.METRICS?.writeDataPoint(dataPoint(event));
+}
+
+/** The request's event: its route pattern (never the raw path of an unknown one), status, timing, and what it was about. */
+export function requestEvent(request: WorkerRequest, response: Response): ObservedEvent {
+  const route = request.route && request.route !== '*' ? request.route : 'other';
+  const candidates = [request.headers.get('mcp-session-id'), new URL(request.url).searchParams.get('sessionId'), response.headers.get('mcp-session-id')];
+  const session = candidates.find(isSessionId);
+  return {
+    kind: 'request',
+    route,
+    httpMethod: request.method,
+    status: response.status,
+    ms: Date.now() - (request.startedAt ?? Date.now()),
+    ...(request.rpc ? { rpc: request.rpc } : {}),
+    ...(request.tool ? { tool: request.tool } : {}),
+    ...(session ? { session } : {}),
+    ...(request.principal ? { principal: request.principal.id } : {}),
+  };
+}

@@ -1,0 +1,95 @@
+import { env } from 'cloudflare:workers';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { dataPoint } from '../../src/observability/events';
+import { loadCatalog } from '../support/catalog';
+import { call, messagesOf, openSession, postJson, sessionHeaders } from '../support/mcp';
+import { pendingCalls, waitFor } from '../support/sessionStorage';
+
+/** The JSON lines the server printed while a test ran, and the Analytics Engine points it wrote. */
+let lines: Record<string, any>[] = [];
+let points: AnalyticsEngineDataPoint[] = [];
+beforeAll(() => loadCatalog());
+beforeEach(() => {
+  lines = [];
+  points = [];
+  vi.spyOn(console, 'log').mockImplementation((text: unknown) => {
+    try {
+      lines.push(JSON.parse(String(text)));
+    } catch {
+      // not one of ours
+    }
+  });
+  vi.spyOn(env.METRICS!, 'writeDataPoint').mockImplementation((point) => void points.push(point!));
+});
+afterEach(() => vi.restoreAllMocks());
+
+const of = (kind: string) => lines.filter((l) => l.kind === kind);
+
+describe('structured logs and metrics', () => {
+  it('log every request with route, session, method, tool, status and time, and every tool run and search, without arguments', async () => {
+    const sessionId = await openSession();
+    const query = 'unmistakable-query-text-4711';
+    const response = await postJson(
+      '/mcp',
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'search_nodes', arguments: { query } } },
+      sessionHeaders(sessionId),
+    );
+    await messagesOf(response);
+
+    expect(of('request').at(-1)).toEqual({
+      level: 'info',
+      kind: 'request',
+      route: '/mcp',
+      httpMethod: 'POST',
+      status: 200,
+      ms: expect.any(Number),
+      rpc: 'tools/call',
+      tool: 'search_nodes',
+      session: sessionId,
+      principal: expect.stringMatching(/^key_[0-9a-f]{12}$/),
+    });
+    expect(of('tool').at(-1)).toMatchObject({ tool: 'search_nodes', execution: 'direct', outcome: 'ok', session: sessionId, ms: expect.any(Number) });
+    expect(of('search').at(-1)).toMatchObject({ hits: expect.any(Number), queryLength: query.length });
+    for (const line of lines) expect(JSON.stringify(line)).not.toContain(query);
+
+    // The same events as Analytics Engine rows: kind, name, outcome, detail; duration and a count.
+    expect(points).toContainEqual({ indexes: ['tool'], blobs: ['tool', 'search_nodes', 'ok', 'direct'], doubles: [expect.any(Number), 1] });
+    expect(points).toContainEqual({ indexes: ['request'], blobs: ['request', '/mcp', '200', 'POST tools/call'], doubles: [expect.any(Number), 200] });
+  });
+
+  it('log refused and unknown requests by route pattern, never by the raw path', async () => {
+    await call('/mcp', { method: 'POST', headers: { authorization: 'Bearer nope', 'content-type': 'application/json' }, body: '{}' });
+    await call('/some/secret-looking/path?token=abc');
+    const [refused, unknown] = of('request');
+    expect(refused).toMatchObject({ route: '/mcp', status: 401 });
+    expect(refused).not.toHaveProperty('principal');
+    expect(unknown).toMatchObject({ route: 'other', status: 404 });
+    expect(JSON.stringify(lines)).not.toContain('secret-looking');
+  });
+
+  it('report how long a queued call waited and how its run went', async () => {
+    const sessionId = await openSession();
+    const response = await postJson(
+      '/mcp',
+      { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'test_queued_echo', arguments: { text: 'hi' } } },
+      sessionHeaders(sessionId),
+    );
+    await messagesOf(response);
+    await waitFor(() => pendingCalls(sessionId), (p) => p.length === 0);
+    expect(of('queue').at(-1)).toMatchObject({ tool: 'test_queued_echo', waitMs: expect.any(Number), attempt: 1 });
+    expect(of('tool').at(-1)).toMatchObject({ tool: 'test_queued_echo', execution: 'queued', outcome: 'ok' });
+  });
+
+  it('lay out every kind of event in the same columns', () => {
+    expect(dataPoint({ kind: 'search', ms: 0.2, hits: 0, queryLength: 5 })).toEqual({
+      indexes: ['search'],
+      blobs: ['search', 'search_nodes', 'no-hits', ''],
+      doubles: [0.2, 0, 5],
+    });
+    expect(dataPoint({ kind: 'queue', tool: 'list_workflows', waitMs: 12, attempt: 2 })).toEqual({
+      indexes: ['queue'],
+      blobs: ['queue', 'list_workflows', 'picked-up', ''],
+      doubles: [12, 2],
+    });
+  });
+});
