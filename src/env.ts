@@ -39,6 +39,10 @@ export interface Env {
   ALLOW_ANONYMOUS?: string;
   /** Secret: lets the operator approve OAuth clients on the consent page without an API key. */
   OPERATOR_PASSWORD?: string;
+  /** "on" only for the load harness's fault runs (src/faults): never in a deployment. */
+  FAULT_INJECTION?: string;
+  /** With FAULT_INJECTION: the share of queue consumer attempts that fail (0–1). */
+  FAULT_QUEUE_FAIL_RATE?: string;
   /** "on" only in the test configuration: adds the tools, resources and prompts the MCP conformance suite calls. */
   CONFORMANCE_PACK?: string;
 }

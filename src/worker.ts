@@ -10,6 +10,7 @@ import type { WorkerRequest } from './http/request';
 import { assertHeaderSize } from './http/headers';
 import { SSE_HEADERS } from './http/sse';
 import { ProtocolError } from './protocol/errors';
+import { evictSession, faultsOnly } from './faults/inject';
 import { observe, requestEvent } from './observability/events';
 import { consumeDeadLetters, consumeToolCalls } from './queues/consumer';
 import { ErrorCode } from './protocol/jsonrpc';
@@ -78,6 +79,7 @@ router
   .all('/sse', methodNotAllowed('GET, OPTIONS'))
   .post('/messages', authenticated, postMessages)
   .all('/messages', methodNotAllowed('POST, OPTIONS'))
+  .post('/__faults/evict', faultsOnly, authenticated, evictSession)
   .get(AUTHORIZE_PATH, showConsent)
   .post(AUTHORIZE_PATH, submitConsent)
   .get('/.well-known/oauth-protected-resource/*', (request) => protectedResourceMetadata(new URL(request.url)) ?? notFound())

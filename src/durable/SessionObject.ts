@@ -4,6 +4,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, JSONRPCMessage, JSONRPCRequest, ServerNotification } from '@modelcontextprotocol/sdk/types.js';
 import { idleTtlMs } from '../config';
 import type { Env } from '../env';
+import { faultsOn } from '../faults/inject';
 import { sessionNotFound, toErrorResponse } from '../http/errors';
 import type { JsonRpcErrorResponse } from '../protocol/jsonrpc';
 import type { TransportKind } from '../transport/kinds';
@@ -65,6 +66,11 @@ export class SessionObject extends DurableObject<Env> {
     // The record is cached after the first load, so a live session pays no extra read here.
     if (!(await this.load()) && !(await this.pending.has(callId))) return 'ignored';
     return this.pending.deliver(callId, result);
+  }
+
+  /** Fault injection (FAULT_INJECTION=on only, src/faults): resets this object now, as an eviction mid-call does. */
+  async injectEviction(): Promise<void> {
+    if (faultsOn(this.env)) this.ctx.abort('fault injection: eviction');
   }
 
   /** A queued tool's progress or log message, relayed on its call's stream. */

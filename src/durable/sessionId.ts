@@ -1,4 +1,6 @@
 import type { Env } from '../env';
+import { ProtocolError } from '../protocol/errors';
+import { ErrorCode } from '../protocol/jsonrpc';
 
 const SESSION_ID = /^[A-Za-z0-9_-]{43}$/;
 
@@ -14,3 +16,19 @@ export const isSessionId = (value: string | null | undefined): value is string =
 
 /** The session's Durable Object, addressed by the session id. */
 export const sessionStub = (env: Env, sessionId: string) => env.SESSIONS.get(env.SESSIONS.idFromName(sessionId));
+
+type SessionStub = ReturnType<typeof sessionStub>;
+
+/**
+ * A request to a session's object from the Worker. The object answers its own errors; if the call
+ * itself fails, the object was reset, evicted mid-call or overloaded, and the client gets a 503 it
+ * may retry (the session's state is in storage), not a 500.
+ */
+export async function onSession<T>(env: Env, sessionId: string, call: (session: SessionStub) => Promise<T>): Promise<T> {
+  try {
+    return await call(sessionStub(env, sessionId));
+  } catch (error) {
+    console.error(JSON.stringify({ level: 'warn', message: 'session object call failed', error: String(error) }));
+    throw new ProtocolError(503, ErrorCode.InternalError, 'Service Unavailable: the session restarted; retry the request', { 'Retry-After': '1' });
+  }
+}

@@ -1,6 +1,7 @@
 import type { Env } from '../env';
 import { sessionStub } from '../durable/sessionId';
 import { invokeTool } from '../execution/runTool';
+import { injectConsumerFailure } from '../faults/inject';
 import { observe } from '../observability/events';
 import { formatError } from '../protocol/MessageFormatter';
 import { toolsFor } from '../tools/registry';
@@ -38,6 +39,7 @@ export async function consumeToolCalls(batch: MessageBatch<unknown>, env: Env): 
       continue;
     }
     try {
+      injectConsumerFailure(env);
       const result = await invokeTool(tool, tool.input.parse(call.arguments), consumerContext(env, call));
       await session.deliverResult(call.callId, result);
       message.ack();

@@ -4,7 +4,7 @@ import type { WorkerRequest } from '../http/request';
 import type { Env } from '../env';
 import { readJsonBody } from '../http/body';
 import { sessionNotFound } from '../http/errors';
-import { isSessionId, newSessionId, sessionStub } from '../durable/sessionId';
+import { isSessionId, newSessionId, onSession } from '../durable/sessionId';
 import { ProtocolError } from '../protocol/errors';
 import { ErrorCode } from '../protocol/jsonrpc';
 import { describeMessages, parse } from '../protocol/MessageParser';
@@ -12,7 +12,7 @@ import { describeMessages, parse } from '../protocol/MessageParser';
 /** GET /sse: a new session whose stream opens with the `endpoint` event. */
 export function openSse(request: WorkerRequest, env: Env): Promise<Response> {
   const id = newSessionId();
-  return sessionStub(env, id).openLegacySse(id, principalOf(request));
+  return onSession(env, id, (session) => session.openLegacySse(id, principalOf(request)));
 }
 
 /** POST /messages?sessionId=…: the client half of the HTTP+SSE transport; results arrive on the stream. */
@@ -24,5 +24,5 @@ export async function postMessages(request: WorkerRequest, env: Env): Promise<Re
   const { messages } = parse(await readJsonBody(request));
   Object.assign(request, describeMessages(messages));
   if (!isSessionId(sessionId)) throw sessionNotFound();
-  return sessionStub(env, sessionId).postLegacyMessage(messages as JSONRPCMessage[], principalOf(request));
+  return onSession(env, sessionId, (session) => session.postLegacyMessage(messages as JSONRPCMessage[], principalOf(request)));
 }

@@ -2,7 +2,7 @@ import { principalOf } from '../auth/principal';
 import type { WorkerRequest } from '../http/request';
 import type { Env } from '../env';
 import { SseStream } from '../http/sse';
-import { newSessionId, sessionStub } from '../durable/sessionId';
+import { newSessionId, onSession } from '../durable/sessionId';
 import { jsonRpcError, ProtocolError } from '../protocol/errors';
 import { ErrorCode } from '../protocol/jsonrpc';
 import { parseQueryRequest } from '../transport/sseQuery';
@@ -27,7 +27,7 @@ export function getMcpSse(request: WorkerRequest, env: Env, ctx: ExecutionContex
       const message = parseQueryRequest(url);
       id = message.id;
       const oneShotId = newSessionId();
-      reply = await sessionStub(env, oneShotId).oneShot(message, oneShotId, principal);
+      reply = await onSession(env, oneShotId, (session) => session.oneShot(message, oneShotId, principal));
     } catch (error) {
       reply =
         error instanceof ProtocolError

@@ -4,7 +4,7 @@ import type { Env } from '../env';
 import { normalizeAccept, sseToJson, wantsJsonOnly } from '../http/accept';
 import { readJsonBody } from '../http/body';
 import { sessionNotFound } from '../http/errors';
-import { isSessionId, newSessionId, sessionStub } from '../durable/sessionId';
+import { isSessionId, newSessionId, onSession } from '../durable/sessionId';
 import { ProtocolError } from '../protocol/errors';
 import { ErrorCode } from '../protocol/jsonrpc';
 import { describeMessages, isInitializeRequest, parse } from '../protocol/MessageParser';
@@ -25,7 +25,9 @@ export async function postMcp(request: WorkerRequest, env: Env): Promise<Respons
   if (!create && !isSessionId(sessionId)) throw sessionNotFound();
   const id = sessionId ?? newSessionId();
   // The object gets the parsed messages, not the body: it is not read and parsed a second time.
-  const response = await sessionStub(env, id).streamableHttp(forward(request), id, create, principalOf(request), batch ? messages : messages[0]);
+  const response = await onSession(env, id, (session) =>
+    session.streamableHttp(forward(request), id, create, principalOf(request), batch ? messages : messages[0]),
+  );
   const sse = response.headers.get('content-type')?.startsWith('text/event-stream');
   return sse && wantsJsonOnly(request) ? sseToJson(response) : response;
 }
@@ -37,7 +39,7 @@ export async function getOrDeleteMcp(request: WorkerRequest, env: Env): Promise<
     throw new ProtocolError(400, ErrorCode.InvalidRequest, 'Bad Request: Mcp-Session-Id header is required');
   }
   if (!isSessionId(sessionId)) throw sessionNotFound();
-  return sessionStub(env, sessionId).streamableHttp(forward(request), sessionId, false, principalOf(request));
+  return onSession(env, sessionId, (session) => session.streamableHttp(forward(request), sessionId, false, principalOf(request)));
 }
 
 /** The request as the session object sees it: headers (Accept normalized, no credential), no body. */
