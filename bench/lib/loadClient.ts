@@ -34,6 +34,8 @@ export interface Sent {
   answers: number;
   /** The stream dropped and the answer came on a resumed one. */
   resumed?: boolean;
+  /** What an error answer said (first 120 characters). */
+  error?: string;
 }
 
 const PATIENCE_MS = 30_000;
@@ -74,10 +76,10 @@ async function* frames(body: ReadableStream<Uint8Array>): AsyncGenerator<Frame> 
   }
 }
 
-function judge(call: Call, message: Record<string, any>): Outcome {
-  if (message.error) return 'rpc-error';
-  if (message.result?.isError) return 'tool-error';
-  return call.expect(message.result ?? {}) ? 'ok' : 'wrong';
+function judge(call: Call, message: Record<string, any>): { outcome: Outcome; error?: string } {
+  if (message.error) return { outcome: 'rpc-error', error: String(message.error.message).slice(0, 120) };
+  if (message.result?.isError) return { outcome: 'tool-error', error: String(message.result.content?.[0]?.text).slice(0, 120) };
+  return { outcome: call.expect(message.result ?? {}) ? 'ok' : 'wrong' };
 }
 
 export interface Target {
@@ -89,11 +91,15 @@ const auth = (target: Target): Record<string, string> => (target.apiKey ? { auth
 
 /** A Streamable HTTP session (`/mcp`). `dropAfterPriming`: cut each POST stream after its first event and resume. */
 export class StreamableSession {
-  private sessionId = '';
-  constructor(
-    private readonly target: Target,
-    readonly protocolVersion: string,
-  ) {}
+  /** Mcp-Session-Id, once open. */
+  sessionId = '';
+  private readonly target: Target;
+  readonly protocolVersion: string;
+
+  constructor(target: Target, protocolVersion: string) {
+    this.target = target;
+    this.protocolVersion = protocolVersion;
+  }
 
   private headers(): Record<string, string> {
     return { ...JSON_HEADERS, ...auth(this.target), 'mcp-protocol-version': this.protocolVersion, ...(this.sessionId ? { 'mcp-session-id': this.sessionId } : {}) };
@@ -114,8 +120,14 @@ export class StreamableSession {
 
   async send(id: number, call: Call, options: { dropAfterPriming?: boolean } = {}): Promise<Sent> {
     const started = performance.now();
-    const done = (outcome: Outcome, answers: number, resumed?: boolean): Sent => ({ outcome, ms: performance.now() - started, answers, ...(resumed ? { resumed } : {}) });
     const signal = AbortSignal.timeout(PATIENCE_MS);
+    let resumed = false;
+    const done = (verdict: Outcome | ReturnType<typeof judge>, answers: number): Sent => ({
+      ...(typeof verdict === 'string' ? { outcome: verdict } : verdict),
+      ms: performance.now() - started,
+      answers,
+      ...(resumed ? { resumed } : {}),
+    });
     let response: Response;
     try {
       response = await fetch(`${this.target.url}/mcp`, {
@@ -132,19 +144,17 @@ export class StreamableSession {
       return done(`http-${response.status}`, 0);
     }
     if (!response.headers.get('content-type')?.startsWith('text/event-stream')) {
-      const body = JSON.parse(await response.text());
-      const answers = [body].flat().filter((m: { id?: unknown }) => m.id === id);
+      const answers = [JSON.parse(await response.text())].flat().filter((m: { id?: unknown }) => m.id === id);
       return done(answers.length === 1 ? judge(call, answers[0]) : 'wrong', answers.length);
     }
-    // An SSE answer: read to the end, counting every message for this id; resume if it ends first.
+    // An SSE answer: read to the end, counting every message for this id. A stream that ends or
+    // breaks before the answer is resumed from its last event id, as the SDK client does.
     let lastEventId: string | undefined;
     const answers: Record<string, any>[] = [];
-    let resumed = false;
     let body: ReadableStream<Uint8Array> | null = response.body;
-    try {
-      while (body) {
-        const drop = options.dropAfterPriming && !resumed;
-        let dropped = false;
+    while (body && answers.length === 0) {
+      const drop = options.dropAfterPriming && !resumed;
+      try {
         for await (const frame of frames(body)) {
           if (frame.id) lastEventId = frame.id;
           if (frame.data) {
@@ -152,23 +162,38 @@ export class StreamableSession {
             if (message.id === id) answers.push(message);
           }
           // The client's connection drops mid-call, as a flaky network does to a long call.
-          if (drop && lastEventId && answers.length === 0) {
-            dropped = true;
-            break;
-          }
+          if (drop && lastEventId && answers.length === 0) break;
         }
-        if (dropped) await body.cancel().catch(() => {});
-        if (answers.length > 0 || lastEventId === undefined) break;
-        resumed = true;
-        const again = await fetch(`${this.target.url}/mcp`, { headers: { ...this.headers(), accept: 'text/event-stream', 'last-event-id': lastEventId }, signal });
-        if (!again.ok) return done(`http-${again.status}`, answers.length, true);
-        body = again.body;
+      } catch {
+        // the stream broke (the session object was reset): resume below if we can
       }
-    } catch {
-      if (answers.length === 0) return done(signal.aborted ? 'lost' : 'dropped', 0, resumed);
+      await body.cancel().catch(() => {});
+      if (answers.length > 0 || lastEventId === undefined || signal.aborted) break;
+      resumed = true;
+      body = await this.resume(lastEventId, signal);
+      if (!body) break;
     }
-    if (answers.length === 0) return done('dropped', 0, resumed);
-    return done(answers.length === 1 ? judge(call, answers[0]!) : 'wrong', answers.length, resumed);
+    if (answers.length === 0) return done(signal.aborted ? 'lost' : 'dropped', 0);
+    return done(answers.length === 1 ? judge(call, answers[0]!) : 'wrong', answers.length);
+  }
+
+  /**
+   * GET + Last-Event-ID. Until the server has noticed the old connection is gone it answers 409; the
+   * client waits its `retry` interval and asks again, as the SDK client does.
+   */
+  private async resume(lastEventId: string, signal: AbortSignal): Promise<ReadableStream<Uint8Array> | null> {
+    while (!signal.aborted) {
+      try {
+        const again = await fetch(`${this.target.url}/mcp`, { headers: { ...this.headers(), accept: 'text/event-stream', 'last-event-id': lastEventId }, signal });
+        if (again.ok) return again.body;
+        await again.body?.cancel();
+        if (again.status !== 409 && again.status !== 503) return null;
+      } catch {
+        // connection refused mid-restart: try again
+      }
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    return null;
   }
 
   /** Ends the session, as a well-behaved client does; returns the status. */
@@ -193,8 +218,11 @@ export class LegacySseSession {
   private readonly waiting = new Map<number, () => void>();
   private streamEnded = false;
   private readonly abort = new AbortController();
+  private readonly target: Target;
 
-  constructor(private readonly target: Target) {}
+  constructor(target: Target) {
+    this.target = target;
+  }
 
   async open(): Promise<void> {
     const response = await fetch(`${this.target.url}/sse`, { headers: { ...auth(this.target), accept: 'text/event-stream' }, signal: this.abort.signal });
@@ -241,7 +269,11 @@ export class LegacySseSession {
 
   async send(id: number, call: Call): Promise<Sent> {
     const started = performance.now();
-    const done = (outcome: Outcome): Sent => ({ outcome, ms: performance.now() - started, answers: this.answers.get(id)?.length ?? 0 });
+    const done = (verdict: Outcome | ReturnType<typeof judge>): Sent => ({
+      ...(typeof verdict === 'string' ? { outcome: verdict } : verdict),
+      ms: performance.now() - started,
+      answers: this.answers.get(id)?.length ?? 0,
+    });
     let posted: Response;
     try {
       posted = await this.post({ jsonrpc: '2.0', id, method: call.method, ...(call.params === undefined ? {} : { params: call.params }) });
