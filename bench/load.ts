@@ -14,7 +14,8 @@
  *   flags: --seconds N --sessions N --sse SHARE (of legacy SSE sessions, default 0.25)
  *
  * Writes bench/results/load[-faults].json and the charts bench/charts/load[-faults]-*.svg.
- * Exits 1 if an answer was lost, duplicated or wrong, or (without faults) on any 5xx.
+ * Exits 1 if an answer was lost, duplicated or wrong, on any 5xx without faults, and on any but 503
+ * (a reset session object, retry) with them.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -38,8 +39,8 @@ const FAULTS = flags.faults;
 const SECONDS = Number(flags.seconds ?? (flags.quick ? 10 : 60));
 const SESSIONS = Number(flags.sessions ?? (flags.quick ? 50 : 200));
 const SSE_SHARE = Number(flags.sse);
-/** With faults: the deadline of queued calls, and a slow call that outlasts it. */
-const DEADLINE_S = 5;
+/** With faults: the deadline of queued calls, room for a few retries behind the queue's backlog. */
+const DEADLINE_S = 30;
 const IDLE_TTL_S = FAULTS ? 15 : 3600;
 const name = FAULTS ? 'load-faults' : 'load';
 
@@ -73,10 +74,10 @@ const OPS: Record<string, { weight: number; call: (id: number) => Call }> = {
   },
   ...(FAULTS
     ? {
-        // Outlasts its deadline: the clear answer is a timeout error result.
+        // A consumer slower than the call's deadline (this tool's own is 1 s): the clear answer is a timeout error result.
         slow: {
           weight: 0.2,
-          call: () => ({ method: 'tools/call', params: { name: 'test_queued_slow', arguments: { ms: (DEADLINE_S + 3) * 1000 } }, expect: () => false }),
+          call: () => ({ method: 'tools/call', params: { name: 'test_queued_slow', arguments: { ms: 3000 } }, expect: () => false }),
         },
       }
     : {}),
@@ -195,7 +196,8 @@ try {
   const duplicated = count(records, (r) => r.answers > 1) + legacyDuplicates;
   const wrong = count(records, (r) => r.outcome === 'wrong' || r.outcome === 'rpc-error');
   const fivexx = count(records, (r) => /^http-5/.test(r.outcome));
-  const unexplained5xx = count(records, (r) => /^http-5/.test(r.outcome) && !r.faults.includes('evicted'));
+  // Under faults a reset session object answers requests that reach it mid-restart with 503 + Retry-After: a clear error.
+  const unexplained5xx = count(records, (r) => /^http-5/.test(r.outcome) && !(FAULTS && r.outcome === 'http-503'));
   const ok = count(records, (r) => r.outcome === 'ok');
   const byOp = Object.fromEntries(
     Object.keys(OPS).map((op) => {
@@ -278,8 +280,8 @@ try {
 
   console.log(JSON.stringify({ ...report, timeline: undefined }, null, 2));
   console.log(`\nwrote bench/results/${name}.json and bench/charts/${name}-*.svg`);
-  const failed = lost > 0 || duplicated > 0 || wrong > 0 || (FAULTS ? unexplained5xx > 0 : fivexx > 0) || openFailures > 0;
-  if (failed) console.error(`FAILED: lost ${lost}, duplicated ${duplicated}, wrong ${wrong}, 5xx ${fivexx} (unexplained ${unexplained5xx}), sessions not opened ${openFailures}`);
+  const failed = lost > 0 || duplicated > 0 || wrong > 0 || unexplained5xx > 0 || openFailures > 0;
+  if (failed) console.error(`FAILED: lost ${lost}, duplicated ${duplicated}, wrong ${wrong}, 5xx ${fivexx} (not 503 under faults: ${unexplained5xx}), sessions not opened ${openFailures}`);
   process.exitCode = failed ? 1 : 0;
 } finally {
   await server.stop();

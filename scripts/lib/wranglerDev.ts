@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -113,7 +113,8 @@ async function startOnce(port: number, options: DevServerOptions): Promise<DevSe
         const apiKey = options.config ? undefined : (JSON.parse(readFileSync(devKeyFile(state), 'utf8')) as { key: string }).key;
         const log = join(state, 'wrangler.log');
         appendFileSync(log, '');
-        for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk) => appendFileSync(log, chunk));
+        // Until stop() removes the state directory: wrangler may still print while it shuts down.
+        for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk) => existsSync(state) && appendFileSync(log, chunk));
         return { url, apiKey, stateDir: state, logs: () => output.slice(ready), stop };
       }
     } catch {

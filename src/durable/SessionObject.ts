@@ -183,8 +183,9 @@ export class SessionObject extends DurableObject<Env> {
     const streamOpen = this.live?.kind === 'sse' && this.live.transport.isOpen;
     if (record.expiresAt > now) {
       await this.scheduleAlarm();
-    } else if (streamOpen) {
-      // A connected legacy SSE client is not idle, however long it waits between calls.
+    } else if (streamOpen || (await this.pending.nextDeadline()) !== undefined) {
+      // A connected legacy SSE client is not idle, however long it waits between calls; nor is a
+      // session waiting on a call (the load harness found sessions ended under their calls).
       await this.save({ ...record, expiresAt: now + idleTtlMs(this.env) });
     } else {
       await this.terminate();

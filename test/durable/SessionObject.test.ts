@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { SessionObject, SessionRecord } from '../../src/durable/SessionObject';
 import { sessionStub } from '../../src/durable/sessionId';
 import { call, openSession, postJson, rpc, sessionHeaders } from '../support/mcp';
+import { pendingCalls, waitFor } from '../support/sessionStorage';
 
 const readRecord = (sessionId: string) =>
   runInDurableObject(sessionStub(env, sessionId), (_: SessionObject, state) => state.storage.get<SessionRecord>('session'));
@@ -65,6 +66,23 @@ describe('idle expiry by alarm', () => {
     expect(await readRecord(sessionId)).toBeUndefined();
     const after = await postJson('/mcp', { jsonrpc: '2.0', id: 1, method: 'ping' }, sessionHeaders(sessionId));
     expect(after.status).toBe(404);
+  });
+
+  it('keeps a session past its idle deadline while a call of its is pending (found by the load harness)', async () => {
+    const sessionId = await openSession();
+    const stub = sessionStub(env, sessionId);
+    const answer = await postJson('/mcp', { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'test_queued_slow', arguments: { ms: 700 } } }, sessionHeaders(sessionId));
+    await waitFor(() => pendingCalls(sessionId), (p) => p.length === 1);
+    await runInDurableObject(stub, async (_: SessionObject, state) => {
+      const record = (await state.storage.get<SessionRecord>('session'))!;
+      await state.storage.put('session', { ...record, expiresAt: Date.now() - 1 });
+    });
+    // A fresh instance reads the expired record (evictDurableObject would wait for the open call).
+    await answer.body?.cancel();
+    await runInDurableObject(stub, (_: SessionObject, state) => state.abort('reset (test)')).catch(() => {});
+    expect(await runDurableObjectAlarm(sessionStub(env, sessionId))).toBe(true); // a new stub: the old one went with the reset
+    expect((await readRecord(sessionId))!.expiresAt).toBeGreaterThan(Date.now());
+    expect((await rpc(sessionId, 'ping')).reply).toEqual({ jsonrpc: '2.0', id: 2, result: {} });
   });
 
   it('sets the alarm to the idle deadline and clears it on DELETE', async () => {
