@@ -131,6 +131,11 @@ try {
   const end = start + SECONDS * 1000;
   let nextId = 1;
 
+  // Each client, when its time is up: most say goodbye (DELETE); every fifth Streamable one never does,
+  // and is checked to have kept its state (then, with faults, to expire after the idle TTL).
+  const goodbyes: number[] = [];
+  const abandoned: StreamableSession[] = [];
+  let abandonedAlive = 0;
   const loops = sessions.map(async (session, index) => {
     if (!session) return;
     const mine = new Set<Record_>();
@@ -148,6 +153,13 @@ try {
       mine.delete(record);
       records.push(Object.assign(record, sent));
       if (session instanceof LegacySseSession && session.broken) break; // its stream is gone: that client reconnects as a new session
+    }
+    if (session instanceof LegacySseSession) return;
+    if (index % 5 === 0) {
+      abandoned.push(session);
+      if (await session.alive()) abandonedAlive++;
+    } else {
+      goodbyes.push(await session.close());
     }
   });
 
@@ -172,12 +184,9 @@ try {
   await new Promise((r) => setTimeout(r, 2000));
   const legacyDuplicates = sessions.reduce((sum, s) => sum + (s instanceof LegacySseSession ? s.duplicates() : 0), 0);
 
-  // Most clients say goodbye; every fifth Streamable one never does. Those keep their state, then expire.
-  const streamable = sessions.filter((s): s is StreamableSession => s instanceof StreamableSession);
-  const abandoned = streamable.filter((_, i) => i % 5 === 0);
-  const aliveAfterRun = (await Promise.all(abandoned.map((s) => s.alive()))).filter(Boolean).length;
-  const closed = await Promise.all(streamable.filter((_, i) => i % 5 !== 0).map((s) => s.close()));
   for (const s of sessions) if (s instanceof LegacySseSession) s.close();
+  // A session that answered 404 mid-run lost its state: there must be none.
+  const lostSessions = new Set(records.filter((r) => r.outcome === 'http-404').map((r) => r.session));
   let expiredAfterTtl: number | null = null;
   if (FAULTS) {
     await new Promise((r) => setTimeout(r, (IDLE_TTL_S + 5) * 1000));
@@ -251,13 +260,15 @@ try {
           byFault: faultReport,
         }
       : {}),
-    sessionsWithoutDelete: { count: abandoned.length, keptStateAfterRun: aliveAfterRun, expiredAfterIdleTtl: expiredAfterTtl, idleTtlSeconds: IDLE_TTL_S },
-    deleted: { count: closed.length, status200: closed.filter((s) => s === 200).length },
+    sessionsLostMidRun: lostSessions.size,
+    sessionsWithoutDelete: { count: abandoned.length, keptStateAfterRun: abandonedAlive, expiredAfterIdleTtl: expiredAfterTtl, idleTtlSeconds: IDLE_TTL_S },
+    deleted: { count: goodbyes.length, status200: goodbyes.filter((s) => s === 200).length },
     timeline,
   };
 
   mkdirSync('bench/results', { recursive: true });
   writeFileSync(`bench/results/${name}.json`, JSON.stringify(report, null, 2));
+  writeFileSync(`bench/results/${name}-calls.json`, JSON.stringify(records));
   mkdirSync('bench/charts', { recursive: true });
   const label = `${SESSIONS} sessions${FAULTS ? ', with faults' : ''}`;
   writeFileSync(`bench/charts/${name}-throughput.svg`, lineChart(`Answers per second (${label})`, 'second', 'answers / s', { answered: timeline.completed, 'not ok': timeline.errors }));
@@ -280,8 +291,14 @@ try {
 
   console.log(JSON.stringify({ ...report, timeline: undefined }, null, 2));
   console.log(`\nwrote bench/results/${name}.json and bench/charts/${name}-*.svg`);
-  const failed = lost > 0 || duplicated > 0 || wrong > 0 || unexplained5xx > 0 || openFailures > 0;
-  if (failed) console.error(`FAILED: lost ${lost}, duplicated ${duplicated}, wrong ${wrong}, 5xx ${fivexx} (not 503 under faults: ${unexplained5xx}), sessions not opened ${openFailures}`);
+  const stateKept = abandonedAlive === abandoned.length && goodbyes.every((s) => s === 200) && lostSessions.size === 0;
+  const failed = lost > 0 || duplicated > 0 || wrong > 0 || unexplained5xx > 0 || openFailures > 0 || !stateKept;
+  if (failed) {
+    console.error(
+      `FAILED: lost ${lost}, duplicated ${duplicated}, wrong ${wrong}, 5xx ${fivexx} (not 503 under faults: ${unexplained5xx}), ` +
+        `sessions not opened ${openFailures}, sessions lost mid-run ${lostSessions.size}, kept ${abandonedAlive}/${abandoned.length}, DELETE 200 ${goodbyes.filter((s) => s === 200).length}/${goodbyes.length}`,
+    );
+  }
   process.exitCode = failed ? 1 : 0;
 } finally {
   await server.stop();
