@@ -13,7 +13,8 @@
  *   npm run load:quick        10 s, 50 sessions (CI, with and without faults)
  *   flags: --seconds N --sessions N --sse SHARE (of legacy SSE sessions, default 0.25)
  *
- * Writes bench/results/load[-faults].json and the charts bench/charts/load[-faults]-*.svg.
+ * Writes bench/results/load[-faults].json and the charts bench/charts/load[-faults]-*.svg (the README's;
+ * a --quick run writes its charts to bench/results/ instead).
  * Exits 1 if an answer was lost, duplicated or wrong, on any 5xx without faults, and on any but 503
  * (a reset session object, retry) with them.
  */
@@ -269,18 +270,19 @@ try {
   mkdirSync('bench/results', { recursive: true });
   writeFileSync(`bench/results/${name}.json`, JSON.stringify(report, null, 2));
   writeFileSync(`bench/results/${name}-calls.json`, JSON.stringify(records));
-  mkdirSync('bench/charts', { recursive: true });
+  const charts = flags.quick ? 'bench/results' : 'bench/charts';
+  mkdirSync(charts, { recursive: true });
   const label = `${SESSIONS} sessions${FAULTS ? ', with faults' : ''}`;
-  writeFileSync(`bench/charts/${name}-throughput.svg`, lineChart(`Answers per second (${label})`, 'second', 'answers / s', { answered: timeline.completed, 'not ok': timeline.errors }));
+  writeFileSync(`${charts}/${name}-throughput.svg`, lineChart(`Answers per second (${label})`, 'second', 'answers / s', { answered: timeline.completed, 'not ok': timeline.errors }));
   const ops = Object.keys(byOp);
   writeFileSync(
-    `bench/charts/${name}-latency.svg`,
+    `${charts}/${name}-latency.svg`,
     barChart(`Latency of answered calls (${label})`, 'call', 'ms', ops, { p50: ops.map((o) => byOp[o]!.p50), p90: ops.map((o) => byOp[o]!.p90), p99: ops.map((o) => byOp[o]!.p99) }),
   );
   if (faultReport) {
     const faults = Object.keys(faultReport);
     writeFileSync(
-      `bench/charts/${name}-outcomes.svg`,
+      `${charts}/${name}-outcomes.svg`,
       barChart(`Calls touched by each fault, and what they got`, 'fault', 'calls', faults, {
         ok: faults.map((f) => faultReport[f]!.ok),
         'clear error': faults.map((f) => faultReport[f]!.clearError),
@@ -290,7 +292,7 @@ try {
   }
 
   console.log(JSON.stringify({ ...report, timeline: undefined }, null, 2));
-  console.log(`\nwrote bench/results/${name}.json and bench/charts/${name}-*.svg`);
+  console.log(`\nwrote bench/results/${name}.json and ${charts}/${name}-*.svg`);
   const stateKept = abandonedAlive === abandoned.length && goodbyes.every((s) => s === 200) && lostSessions.size === 0;
   const failed = lost > 0 || duplicated > 0 || wrong > 0 || unexplained5xx > 0 || openFailures > 0 || !stateKept;
   if (failed) {
