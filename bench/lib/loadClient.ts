@@ -5,6 +5,7 @@
  * of its stream to the ids it POSTed. Either way each request ends in exactly one outcome, and answers
  * that come twice or never are counted.
  */
+import { parseSseFrame, type SseFrame } from '../../scripts/lib/sseFrame.ts';
 
 export type Outcome =
   | 'ok'
@@ -41,14 +42,8 @@ export interface Sent {
 const PATIENCE_MS = 30_000;
 const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
-interface Frame {
-  event?: string;
-  id?: string;
-  data: string;
-}
-
 /** Reads SSE frames from a body as they arrive. */
-async function* frames(body: ReadableStream<Uint8Array>): AsyncGenerator<Frame> {
+async function* frames(body: ReadableStream<Uint8Array>): AsyncGenerator<SseFrame> {
   const reader = body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';
   try {
@@ -60,14 +55,7 @@ async function* frames(body: ReadableStream<Uint8Array>): AsyncGenerator<Frame> 
       while ((end = buffer.indexOf('\n\n')) >= 0) {
         const block = buffer.slice(0, end);
         buffer = buffer.slice(end + 2);
-        const frame: Frame = { data: '' };
-        const data: string[] = [];
-        for (const line of block.split('\n')) {
-          if (line.startsWith('data:')) data.push(line.slice(5).trimStart());
-          else if (line.startsWith('event:')) frame.event = line.slice(6).trim();
-          else if (line.startsWith('id:')) frame.id = line.slice(3).trim();
-        }
-        frame.data = data.join('\n');
+        const frame = parseSseFrame(block);
         if (frame.data || frame.id) yield frame;
       }
     }

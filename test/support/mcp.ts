@@ -1,4 +1,5 @@
 import { exports } from 'cloudflare:workers';
+import { parseSseFrame, type SseFrame } from '../../scripts/lib/sseFrame';
 import { createKey } from './keys';
 
 /** Drives the real Worker (src/worker.ts) inside workerd, as the routes tests do. */
@@ -51,27 +52,13 @@ export const sessionHeaders = (sessionId: string, protocolVersion = PROTOCOL_VER
   'mcp-protocol-version': protocolVersion,
 });
 
-export interface SseFrame {
-  event?: string;
-  id?: string;
-  data: string;
-}
+export type { SseFrame };
 
 /** Parses SSE frames; comments (keepalives) are dropped. */
 export function parseSse(text: string): SseFrame[] {
   return text
     .split(/\n\n/)
-    .map((block) => {
-      const frame: SseFrame = { data: '' };
-      const data: string[] = [];
-      for (const line of block.split('\n')) {
-        if (line.startsWith('data:')) data.push(line.slice(5).trimStart());
-        else if (line.startsWith('event:')) frame.event = line.slice(6).trim();
-        else if (line.startsWith('id:')) frame.id = line.slice(3).trim();
-      }
-      frame.data = data.join('\n');
-      return frame;
-    })
+    .map(parseSseFrame)
     .filter((f) => f.data !== '' || f.event !== undefined || f.id !== undefined);
 }
 
