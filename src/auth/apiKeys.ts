@@ -9,7 +9,7 @@ import { SCOPES } from './scopes';
 export const KEY_PREFIX = 'n2f_';
 const KEY_BODY_LENGTH = 40;
 /** Checked before any hashing or KV read, so junk costs nothing. */
-export const KEY_PATTERN = /^n2f_[0-9A-Za-z]{32,128}$/;
+export const KEY_PATTERN = new RegExp(`^${KEY_PREFIX}[0-9A-Za-z]{32,128}$`);
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 export const ApiKeyRecordSchema = z.object({
@@ -28,8 +28,8 @@ export type ApiKeyRecord = z.infer<typeof ApiKeyRecordSchema>;
 /** What `list` shows (KV metadata of each entry, so listing reads no values): the record minus its hash. */
 export type ApiKeySummary = Omit<ApiKeyRecord, 'hash'>;
 
-export const kvName = (hash: string) => `key:${hash}`;
 export const KV_PREFIX = 'key:';
+export const kvName = (hash: string) => `${KV_PREFIX}${hash}`;
 
 /** A new key: unbiased base62 from the platform's CSPRNG (bytes ≥ 248 are redrawn). */
 export function generateApiKey(): string {
@@ -62,7 +62,7 @@ export function newKeyRecord(hash: string, name: string, scopes: ApiKeyRecord['s
 export const summary = ({ hash: _hash, ...rest }: ApiKeyRecord): ApiKeySummary => rest;
 
 /** Usable now: neither revoked nor past its expiry. */
-export const isActive = (record: ApiKeyRecord, now = Date.now()): boolean =>
+const isActive = (record: ApiKeyRecord, now = Date.now()): boolean =>
   record.revokedAt === undefined && (record.expiresAt === undefined || record.expiresAt > now);
 
 /** The active record stored under a key hash, or null (unknown, malformed, revoked or expired). */

@@ -97,6 +97,11 @@ async function answerErrors(handle: () => Promise<Response>): Promise<Response> 
   }
 }
 
+const pathAndQuery = (url: string) => {
+  const { pathname, search } = new URL(url);
+  return pathname + search;
+};
+
 const escape = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function consentForm(details: ConsentDescription, handle: string, action: string, error?: string): string {
@@ -109,7 +114,7 @@ ${details.redirectIsLoopback ? '<p class="warn">This sends access to an app on y
 <h2>It asks for</h2>
 <ul>${scopes.map((s) => `<li><code>${escape(s)}</code></li>`).join('')}</ul>
 <p>It gets those your credential has; nothing more.</p>
-<form method="post" action="${escape(new URL(action).pathname + new URL(action).search)}">
+<form method="post" action="${escape(pathAndQuery(action))}">
   <input type="hidden" name="handle" value="${escape(handle)}">
   <label for="credential">API key (<code>n2f_…</code>) or operator password</label>
   <input id="credential" name="credential" type="password" autocomplete="current-password" required${error ? ' aria-invalid="true" aria-describedby="error"' : ''}>

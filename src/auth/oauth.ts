@@ -22,13 +22,13 @@ const PRM_PREFIX = '/.well-known/oauth-protected-resource';
  * given: `/mcp` (Streamable HTTP, and `/mcp/sse` beneath it) and `/sse` (with its `/messages`).
  */
 const resourcePaths = ['/mcp', '/sse'] as const;
-const resourceOf = (url: URL): string => `${url.origin}${url.pathname === '/sse' || url.pathname === '/messages' ? '/sse' : '/mcp'}`;
+const resourcePathOf = (url: URL): (typeof resourcePaths)[number] => (url.pathname === '/sse' || url.pathname === '/messages' ? '/sse' : '/mcp');
 
 /** Where a client learns how to get a token for the route it called (RFC 9728), named in every 401. */
-export const resourceMetadataUrl = (url: URL): string => `${url.origin}${PRM_PREFIX}${new URL(resourceOf(url)).pathname}`;
+export const resourceMetadataUrl = (url: URL): string => `${url.origin}${PRM_PREFIX}${resourcePathOf(url)}`;
 
 /** What the grant keeps (encrypted by the library) so each request can re-check the credential behind it. */
-interface GrantProps {
+export interface GrantProps {
   subject: string;
   /** SHA-256 of the API key the grant was approved with: revoking or expiring the key ends the grant. */
   keyHash?: string;
@@ -116,5 +116,3 @@ async function credentialScopes(env: Env, props: GrantProps): Promise<readonly s
   if (props.operatorHash && env.OPERATOR_PASSWORD && constantTimeEqual(await sha256Hex(env.OPERATOR_PASSWORD), props.operatorHash)) return ['*'];
   return null;
 }
-
-export type { GrantProps };
