@@ -3,6 +3,8 @@ import type { Env } from './env';
 
 export const SERVER_NAME = pkg.name;
 export const SERVER_VERSION = pkg.version;
+/** What clients and the landing page show. */
+export const SERVER_TITLE = 'n8n MCP (edge)';
 
 /** Largest request body accepted on any route (413 above it). */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;

@@ -37,6 +37,8 @@ export interface Env {
   RATE_LIMITS?: string;
   /** "true" serves callers without a credential, with every scope: only for a private network. */
   ALLOW_ANONYMOUS?: string;
+  /** "true" lets the landing page's node catalog explorer answer visitors without a key, with nodes:read only. */
+  PUBLIC_CATALOG?: string;
   /** Secret: lets the operator approve OAuth clients on the consent page without an API key. */
   OPERATOR_PASSWORD?: string;
   /** "on" only for the load harness's fault runs (src/faults): never in a deployment. */

@@ -2,9 +2,11 @@ import { Router, type RequestHandler } from 'itty-router';
 import { authenticate } from './auth/authenticate';
 import { showConsent, submitConsent } from './auth/consent';
 import { AUTHORIZE_PATH, authorizationServer, isOAuthEndpoint, isProtectedResourceMetadataPath, protectedResourceMetadata } from './auth/oauth';
+import { publicReader } from './auth/publicCatalog';
 import { limitRequests } from './auth/rateLimit';
 import type { Env } from './env';
 import { allowedOrigin, assertAllowedHost, preflight, withCors } from './http/cors';
+import { wantsHtmlPage } from './http/accept';
 import { toErrorResponse } from './http/errors';
 import type { WorkerRequest } from './http/request';
 import { assertHeaderSize } from './http/headers';
@@ -14,7 +16,9 @@ import { evictSession, faultsOnly } from './faults/inject';
 import { observe, requestEvent } from './observability/events';
 import { consumeDeadLetters, consumeToolCalls } from './queues/consumer';
 import { ErrorCode } from './protocol/jsonrpc';
+import { catalogSpec, me, searchCatalog } from './routes/catalogApi';
 import { health } from './routes/health';
+import { landing } from './routes/landing';
 import { openSse, postMessages } from './routes/legacySse';
 import { getMcpSse } from './routes/sseQuery';
 import { getOrDeleteMcp, postMcp } from './routes/streamableHttp';
@@ -26,6 +30,15 @@ type Args = [Env, ExecutionContext];
 /** On the MCP routes: who is calling (401 if nobody we know), counted against their rate limit (429). */
 const authenticated: RequestHandler<WorkerRequest, Args> = async (request, env) => {
   request.principal = await authenticate(request, env);
+  await limitRequests(env, request.principal);
+};
+
+/** Before an MCP route: a browser opening its URL gets the landing page; every other request goes on to the protocol. */
+const pageForBrowsers: RequestHandler<WorkerRequest, Args> = (request, env) => (wantsHtmlPage(request) ? landing(request, env) : undefined);
+
+/** On the landing page's catalog API: the same, except that PUBLIC_CATALOG lets callers without a credential read the catalog. */
+const readsCatalog: RequestHandler<WorkerRequest, Args> = async (request, env) => {
+  request.principal = publicReader(request, env) ?? (await authenticate(request, env));
   await limitRequests(env, request.principal);
 };
 
@@ -68,14 +81,18 @@ const router = Router<WorkerRequest, Args>({
 });
 
 router
+  .get('/', landing)
   .get('/health', health)
+  .get('/api/me', readsCatalog, me)
+  .get('/api/catalog/search', readsCatalog, searchCatalog)
+  .get('/api/catalog/spec', readsCatalog, catalogSpec)
   .post('/mcp', authenticated, postMcp)
-  .get('/mcp', authenticated, getOrDeleteMcp)
+  .get('/mcp', pageForBrowsers, authenticated, getOrDeleteMcp)
   .delete('/mcp', authenticated, getOrDeleteMcp)
   .all('/mcp', methodNotAllowed('GET, POST, DELETE, OPTIONS'))
-  .get('/mcp/sse', authenticated, getMcpSse)
+  .get('/mcp/sse', pageForBrowsers, authenticated, getMcpSse)
   .all('/mcp/sse', methodNotAllowed('GET, OPTIONS'))
-  .get('/sse', authenticated, openSse)
+  .get('/sse', pageForBrowsers, authenticated, openSse)
   .all('/sse', methodNotAllowed('GET, OPTIONS'))
   .post('/messages', authenticated, postMessages)
   .all('/messages', methodNotAllowed('POST, OPTIONS'))

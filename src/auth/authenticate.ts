@@ -5,6 +5,7 @@ import { KEY_PREFIX, verifyApiKey } from './apiKeys';
 import { oauthPrincipal, resourceMetadataUrl } from './oauth';
 import type { Principal } from './principal';
 import { clientAddress } from './rateLimit';
+import { allows, type Scope } from './scopes';
 
 /** RFC 6750: one scheme, one token of visible ASCII (OAuth tokens here contain ':'). */
 const BEARER = /^Bearer +([\x21-\x7e]{1,1024})$/i;
@@ -34,8 +35,18 @@ async function keyPrincipal(env: Env, token: string): Promise<Principal | null> 
   return key && { id: `key_${key.id}`, subject: `key_${key.id}`, scopes: key.scopes };
 }
 
+/** RFC 6750 §3.1: the credential is good but lacks `scope` (the page's API; MCP tools refuse with a tool result). */
+export function requireScope(request: Request, principal: Principal, scope: Scope): void {
+  if (allows(principal.scopes, scope)) return;
+  throw new ProtocolError(403, ErrorCode.InvalidRequest, `Forbidden: this credential lacks the ${scope} scope`, {
+    'WWW-Authenticate': [...challengeOf(new URL(request.url)), 'error="insufficient_scope"', `scope="${scope}"`].join(', '),
+  });
+}
+
+const challengeOf = (url: URL) => [`Bearer realm="n8n-mcp"`, `resource_metadata="${resourceMetadataUrl(url)}"`];
+
 function unauthorized(url: URL, presented: boolean): ProtocolError {
-  const challenge = [`Bearer realm="n8n-mcp"`, `resource_metadata="${resourceMetadataUrl(url)}"`];
+  const challenge = challengeOf(url);
   if (presented) challenge.push('error="invalid_token"', 'error_description="The access token is invalid, expired or revoked"');
   return new ProtocolError(401, ErrorCode.InvalidRequest, 'Unauthorized: send Authorization: Bearer with an API key or an OAuth access token', {
     'WWW-Authenticate': challenge.join(', '),

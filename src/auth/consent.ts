@@ -1,6 +1,7 @@
 import { AuthorizationError, authorizationErrorRedirect, CimdFetchError, type AuthRequest, type ConsentDescription } from '@cloudflare/workers-oauth-provider';
 import type { IRequest } from 'itty-router';
 import type { Env } from '../env';
+import { html, htmlResponse, type Html } from '../http/html';
 import { constantTimeEqual, KEY_PREFIX, sha256Hex, verifyApiKey } from './apiKeys';
 import { authorizationServer, type GrantProps } from './oauth';
 import { clientAddress, RATE_LIMIT_PERIOD_SECONDS, withinLimit } from './rateLimit';
@@ -26,7 +27,7 @@ export async function submitConsent(request: IRequest, env: Env): Promise<Respon
     const oauth = authorizationServer(new URL(request.url).origin).getOAuthApi(env);
     // Anything but a form (no content type, a JSON body, junk) is a bad request, not a crash.
     const form = await request.formData().catch(() => null);
-    if (!form) return page('<h1>Cannot authorize</h1><p>The form could not be read. Start again from your app.</p>', 400);
+    if (!form) return page(html`<h1>Cannot authorize</h1><p>The form could not be read. Start again from your app.</p>`, 400);
     const handle = String(form.get('handle') ?? '');
     if (form.get('decision') !== 'approve') {
       const denied = await oauth.denyConsent(request, handle);
@@ -91,8 +92,8 @@ async function answerErrors(handle: () => Promise<Response>): Promise<Response> 
     return await handle();
   } catch (error) {
     if (error instanceof AuthorizationError && error.redirectTo) return Response.redirect(error.redirectTo, 302);
-    if (error instanceof AuthorizationError) return page(`<h1>Cannot authorize</h1><p>${escape(error.description)}</p>`, 400);
-    if (error instanceof CimdFetchError) return page('<h1>Cannot authorize</h1><p>This app could not be verified.</p>', 400);
+    if (error instanceof AuthorizationError) return page(html`<h1>Cannot authorize</h1><p>${error.description}</p>`, 400);
+    if (error instanceof CimdFetchError) return page(html`<h1>Cannot authorize</h1><p>This app could not be verified.</p>`, 400);
     throw error;
   }
 }
@@ -102,39 +103,31 @@ const pathAndQuery = (url: string) => {
   return pathname + search;
 };
 
-const escape = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-function consentForm(details: ConsentDescription, handle: string, action: string, error?: string): string {
-  const name = escape(details.clientName);
+function consentForm(details: ConsentDescription, handle: string, action: string, error?: string): Html {
   const scopes = details.scope.length === 0 ? ['everything your credential allows'] : details.scope;
-  return `<h1>Allow ${name} to use this MCP server?</h1>
-<p>${details.clientDomain ? `Published by <strong>${escape(details.clientDomain)}</strong>.` : 'This app registered itself: its name is not verified.'}
-Access will be sent to <strong>${escape(details.redirectHost)}</strong>.</p>
-${details.redirectIsLoopback ? '<p class="warn">This sends access to an app on your computer. Continue only if you just started connecting from it.</p>' : ''}
+  const invalid = error ? html` aria-invalid="true" aria-describedby="error"` : '';
+  return html`<h1>Allow ${details.clientName} to use this MCP server?</h1>
+<p>${details.clientDomain ? html`Published by <strong>${details.clientDomain}</strong>.` : 'This app registered itself: its name is not verified.'}
+Access will be sent to <strong>${details.redirectHost}</strong>.</p>
+${details.redirectIsLoopback && html`<p class="warn">This sends access to an app on your computer. Continue only if you just started connecting from it.</p>`}
 <h2>It asks for</h2>
-<ul>${scopes.map((s) => `<li><code>${escape(s)}</code></li>`).join('')}</ul>
+<ul>${scopes.map((s) => html`<li><code>${s}</code></li>`)}</ul>
 <p>It gets those your credential has; nothing more.</p>
-<form method="post" action="${escape(pathAndQuery(action))}">
-  <input type="hidden" name="handle" value="${escape(handle)}">
+<form method="post" action="${pathAndQuery(action)}">
+  <input type="hidden" name="handle" value="${handle}">
   <label for="credential">API key (<code>n2f_…</code>) or operator password</label>
-  <input id="credential" name="credential" type="password" autocomplete="current-password" required${error ? ' aria-invalid="true" aria-describedby="error"' : ''}>
-  ${error ? `<p id="error" class="error" role="alert">${escape(error)}</p>` : ''}
+  <input id="credential" name="credential" type="password" autocomplete="current-password" required${invalid}>
+  ${error && html`<p id="error" class="error" role="alert">${error}</p>`}
   <p><button name="decision" value="approve">Allow</button> <button name="decision" value="deny" formnovalidate>Deny</button></p>
 </form>`;
 }
 
-function page(body: string, status: number, headers = new Headers()): Response {
-  headers.set('Content-Type', 'text/html; charset=utf-8');
-  headers.set('Cache-Control', 'no-store');
-  headers.set('Referrer-Policy', 'no-referrer');
-  // No scripts at all; framing is forbidden (beginConsent's headers say so too).
-  headers.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'");
-  const html = `<!doctype html>
-<html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Authorize — n8n MCP</title>
-<style>body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:2rem auto;padding:0 1rem;color:#1a1a1a}
+const STYLE = html`<style>body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:2rem auto;padding:0 1rem;color:#1a1a1a}
 label{display:block;font-weight:600;margin-top:1rem}input[type=password]{width:100%;padding:.5rem;font:inherit;box-sizing:border-box}
-button{font:inherit;padding:.5rem 1.25rem;margin-top:1rem}.error{color:#a00000}.warn{background:#fff4d6;padding:.5rem}</style>
-<main>${body}</main></html>`;
-  return new Response(html, { status, headers });
+button{font:inherit;padding:.5rem 1.25rem;margin-top:1rem}.error{color:#a00000}.warn{background:#fff4d6;padding:.5rem}</style>`;
+
+function page(body: Html, status: number, headers?: Headers): Response {
+  // No scripts at all; framing is forbidden (beginConsent's headers say so too).
+  const csp = "default-src 'none'; style-src 'unsafe-inline'";
+  return htmlResponse({ title: 'Authorize — n8n MCP', body: html`<main>${body}</main>`, head: STYLE, csp, status, headers });
 }

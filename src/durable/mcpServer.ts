@@ -4,7 +4,7 @@ import type { Principal } from '../auth/principal';
 import { allows } from '../auth/scopes';
 import { guardTools } from '../auth/toolAccess';
 import { installCatalogResources } from '../catalog/resources';
-import { SERVER_NAME, SERVER_VERSION } from '../config';
+import { SERVER_NAME, SERVER_TITLE, SERVER_VERSION } from '../config';
 import type { Env } from '../env';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { toolContext, type Extra, type LogFilter } from '../execution/runTool';
@@ -24,7 +24,7 @@ export type ToolExecutor = (tool: ToolDefinition, args: unknown, extra: Extra, c
  */
 export function createMcpServer(env: Env, sessionId: string, execute: ToolExecutor, caller: () => Principal): McpServer {
   const server = new McpServer(
-    { name: SERVER_NAME, version: SERVER_VERSION, title: 'n8n MCP (edge)' },
+    { name: SERVER_NAME, version: SERVER_VERSION, title: SERVER_TITLE },
     {
       capabilities: { logging: {} },
       instructions: INSTRUCTIONS,

@@ -34,3 +34,9 @@ export async function sseToJson(response: Response): Promise<Response> {
   const body = messages.length === 1 ? messages[0] : messages;
   return new Response(JSON.stringify(body), { status: response.status, headers });
 }
+
+/** A browser opening the URL (it asks for HTML, not a stream): it gets the landing page, not the protocol. */
+export function wantsHtmlPage(request: Request): boolean {
+  const accept = request.headers.get('accept') ?? '';
+  return request.method === 'GET' && /text\/html/i.test(accept) && !/text\/event-stream/i.test(accept);
+}

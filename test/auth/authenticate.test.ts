@@ -1,9 +1,6 @@
-import { env } from 'cloudflare:workers';
-import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import worker from '../../src/worker';
 import { bearer, createKey, revokeKey } from '../support/keys';
-import { call, initializeRequest, ORIGIN, postJson } from '../support/mcp';
+import { call, callWithEnv, initializeRequest, ORIGIN, postJson } from '../support/mcp';
 
 const initialize = (headers: Record<string, string>) => postJson('/mcp', initializeRequest(), headers);
 
@@ -86,18 +83,12 @@ describe('API keys on the MCP routes', () => {
 });
 
 describe('ALLOW_ANONYMOUS', () => {
-  async function withAnonymous(request: Request) {
-    const ctx = createExecutionContext();
-    const response = await worker.fetch(request as Parameters<typeof worker.fetch>[0], { ...env, ALLOW_ANONYMOUS: 'true' }, ctx);
-    await waitOnExecutionContext(ctx);
-    return response;
-  }
-  const init = (headers: Record<string, string> = {}) =>
-    new Request(`${ORIGIN}/mcp`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
-      body: JSON.stringify(initializeRequest()),
-    });
+  const withAnonymous = (init: RequestInit) => callWithEnv('/mcp', { ALLOW_ANONYMOUS: 'true' }, init);
+  const init = (headers: Record<string, string> = {}): RequestInit => ({
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: JSON.stringify(initializeRequest()),
+  });
 
   it('serves callers without a credential only when the operator set it', async () => {
     expect((await withAnonymous(init())).status).toBe(200);

@@ -1,4 +1,7 @@
-import { exports } from 'cloudflare:workers';
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
+import { env, exports } from 'cloudflare:workers';
+import type { Env } from '../../src/env';
+import worker from '../../src/worker';
 import { parseSseFrame, type SseFrame } from '../../scripts/lib/sseFrame';
 import { createKey } from './keys';
 
@@ -18,6 +21,17 @@ export async function call(path: string, init: RequestInit = {}): Promise<Respon
   if (!headers.has('authorization')) headers.set('authorization', `Bearer ${await testKey()}`);
   if (headers.get('authorization') === '') headers.delete('authorization');
   return exports.default.fetch(new Request(`${ORIGIN}${path}`, { ...init, headers }));
+}
+
+/**
+ * The Worker with some of its variables changed for one request (PUBLIC_CATALOG, ALLOW_ANONYMOUS, an n8n):
+ * its `fetch` called directly, as the runtime would with that configuration.
+ */
+export async function callWithEnv(path: string, overrides: Partial<Env>, init: RequestInit = {}): Promise<Response> {
+  const ctx = createExecutionContext();
+  const response = await worker.fetch(new Request(`${ORIGIN}${path}`, init) as Parameters<typeof worker.fetch>[0], { ...env, ...overrides }, ctx);
+  await waitOnExecutionContext(ctx);
+  return response;
 }
 
 export function postJson(path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {

@@ -75,7 +75,8 @@ export class Searcher {
     }
   }
 
-  search(query: string, maxResults: number): SearchHit[] {
+  /** The best `maxResults` nodes for `query`, of one node type when `nodeType` is given. */
+  search(query: string, maxResults: number, nodeType?: string): SearchHit[] {
     const terms = [...new Set(tokenize(query))];
     if (terms.length === 0) return [];
     const scores = new Map<number, number>();
@@ -103,16 +104,25 @@ export class Searcher {
       }
     }
     const wantsTrigger = terms.some((t) => TRIGGER_INTENT.has(t));
-    const ranked = [...scores].map(([doc, score]) => {
+    const candidates = nodeType === undefined ? [...scores] : [...scores].filter(([doc]) => this.index.docs[doc]![0] === nodeType);
+    const ranked = candidates.map(([doc, score]) => {
       // Nodes that match more of the query's words rank above nodes that match one word strongly.
       let s = score * Math.pow(covered.get(doc)! / totalWeight, 1.5);
       if (this.index.docs[doc]![4] === 1) s *= wantsTrigger ? 1.25 : 0.85;
       return [doc, s] as const;
     });
     ranked.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
-    return ranked.slice(0, maxResults).map(([doc, score]) => {
-      const [node_type, subtype, display_name, description] = this.index.docs[doc]!;
-      return { node_type, subtype, display_name, description, relevance_score: Math.round(score) / 100 };
-    });
+    return ranked.slice(0, maxResults).map(([doc, score]) => this.hit(doc, Math.round(score) / 100));
+  }
+
+  /** Every node of one type, by name: browsing without a query (relevance_score 0). */
+  ofType(nodeType: string): SearchHit[] {
+    const docs = [...this.index.docs.keys()].filter((doc) => this.index.docs[doc]![0] === nodeType);
+    return docs.map((doc) => this.hit(doc, 0)).sort((a, b) => a.display_name.localeCompare(b.display_name));
+  }
+
+  private hit(doc: number, relevance_score: number): SearchHit {
+    const [node_type, subtype, display_name, description] = this.index.docs[doc]!;
+    return { node_type, subtype, display_name, description, relevance_score };
   }
 }

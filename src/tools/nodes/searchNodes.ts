@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Catalog } from '../../catalog/catalog';
 import { withinBudget } from '../../catalog/budget';
 import { serializeSpec } from '../../catalog/serialize';
-import { observe } from '../../observability/events';
+import { rankNodes } from '../../catalog/search/rankNodes';
 import { defineTool } from '../tool';
 
 export const searchNodes = defineTool({
@@ -25,13 +25,10 @@ export const searchNodes = defineTool({
   scope: 'nodes:read',
   rateLimiter: (env) => env.SEARCH_LIMITER,
   async run({ query, max_results, include_details }, { env }) {
-    const catalog = new Catalog(env.SPECS);
-    const searcher = await catalog.searcher();
-    if (!searcher) throw new Error('No node catalog is loaded on this server');
-    const started = Date.now();
-    const hits = searcher.search(query, max_results);
-    observe(env, { kind: 'search', ms: Date.now() - started, hits: hits.length, queryLength: query.length });
+    const hits = await rankNodes(env, query, max_results);
+    if (!hits) throw new Error('No node catalog is loaded on this server');
     if (!include_details) return hits;
+    const catalog = new Catalog(env.SPECS);
     return withinBudget(
       hits.length,
       async (i) => {

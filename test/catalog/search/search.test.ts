@@ -57,3 +57,25 @@ describe('search over the seed taxonomy', () => {
     expect(searcher.search('the of and', 10)).toEqual([]);
   });
 });
+
+describe('search within one node type, and browsing a type', () => {
+  const searcher = new Searcher(buildSearchIndex(seedSpecs()));
+
+  it('keeps the unfiltered ranking, restricted to the type', () => {
+    const all = searcher.search('send a message', 100);
+    const actions = searcher.search('send a message', 100, 'EXTERNAL_ACTION_NODE');
+    expect(actions.length).toBeGreaterThan(1);
+    expect(actions.length).toBeLessThan(all.length);
+    expect(actions).toEqual(all.filter((h) => h.node_type === 'EXTERNAL_ACTION_NODE'));
+    expect(searcher.search('send a message', 2, 'EXTERNAL_ACTION_NODE')).toEqual(actions.slice(0, 2));
+  });
+
+  it('lists every node of a type by name', () => {
+    const specs = seedSpecs().filter((s) => s.node_type === 'TRIGGER_NODE');
+    const listed = searcher.ofType('TRIGGER_NODE');
+    expect(listed.map((h) => h.subtype).sort()).toEqual(specs.map((s) => s.subtype).sort());
+    const names = listed.map((h) => h.display_name);
+    expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
+    expect(searcher.ofType('NO_SUCH_TYPE')).toEqual([]);
+  });
+});

@@ -1,0 +1,79 @@
+import { requireScope } from '../auth/authenticate';
+import { principalOf } from '../auth/principal';
+import { RATE_LIMIT_PERIOD_SECONDS, withinLimit } from '../auth/rateLimit';
+import { Catalog } from '../catalog/catalog';
+import { NODE_TYPES, type NodeType } from '../catalog/nodeSpec';
+import { rankNodes } from '../catalog/search/rankNodes';
+import { serializeSpec } from '../catalog/serialize';
+import type { Env } from '../env';
+import type { WorkerRequest } from '../http/request';
+import { ProtocolError } from '../protocol/errors';
+import { ErrorCode } from '../protocol/jsonrpc';
+
+/**
+ * The landing page's read-only JSON API: the caller's scopes, and the node catalog as the knowledge
+ * tools serve it. Same credentials and scopes as MCP; errors are the same JSON-RPC error bodies.
+ */
+
+/** Like search_nodes' max_results. */
+const MAX_RESULTS = 50;
+const MAX_QUERY = 500;
+
+const badRequest = (message: string) => new ProtocolError(400, ErrorCode.InvalidParams, message);
+
+/** GET /api/me: what the credential (or the public catalog) lets this caller do. */
+export function me(request: WorkerRequest): Response {
+  const { id, scopes } = principalOf(request);
+  const credential = id === 'public' ? 'none (public catalog)' : id === 'anonymous' ? 'none (anonymous access)' : id.startsWith('grant_') ? 'OAuth token' : 'API key';
+  return Response.json({ credential, scopes });
+}
+
+/**
+ * GET /api/catalog/search?q=…&type=…&limit=…: nodes ranked as search_nodes ranks them, of one node
+ * type when `type` is given; with `type` and no `q`, every node of that type by name.
+ */
+export async function searchCatalog(request: WorkerRequest, env: Env): Promise<Response> {
+  const principal = principalOf(request);
+  requireScope(request, principal, 'nodes:read');
+  const params = new URL(request.url).searchParams;
+  const query = (params.get('q') ?? '').trim();
+  const type = nodeTypeParam(params.get('type'));
+  const limit = params.has('limit') ? Number(params.get('limit')) : 20;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_RESULTS) throw badRequest(`limit must be an integer from 1 to ${MAX_RESULTS}`);
+  if (query.length > MAX_QUERY) throw badRequest(`q is longer than ${MAX_QUERY} characters`);
+  if (!query && !type) throw badRequest('Give a query (q), a node type (type), or both');
+  // The same budget as search_nodes: the explorer is another way in to the same work.
+  if (!(await withinLimit(env, env.SEARCH_LIMITER, principal.subject))) {
+    throw new ProtocolError(429, ErrorCode.InvalidRequest, 'Too Many Requests: this caller is over its search rate limit', {
+      'Retry-After': String(RATE_LIMIT_PERIOD_SECONDS),
+    });
+  }
+  const results = query ? await rankNodes(env, query, limit, type) : (await new Catalog(env.SPECS).searcher())?.ofType(type!);
+  if (!results) throw noCatalog();
+  return Response.json({ query, type: type ?? null, results });
+}
+
+/** GET /api/catalog/spec?type=…&subtype=…: one node's whole specification, examples included. */
+export async function catalogSpec(request: WorkerRequest, env: Env): Promise<Response> {
+  requireScope(request, principalOf(request), 'nodes:read');
+  const params = new URL(request.url).searchParams;
+  const type = nodeTypeParam(params.get('type'));
+  const subtype = params.get('subtype');
+  if (!type || !subtype) throw badRequest('Give the node type (type) and subtype (subtype)');
+  const catalog = new Catalog(env.SPECS);
+  const spec = await catalog.spec(type, subtype);
+  if (!spec) {
+    if ((await catalog.version()) === null) throw noCatalog();
+    throw new ProtocolError(404, ErrorCode.InvalidParams, `No node ${type}/${subtype} in the catalog`);
+  }
+  return Response.json(serializeSpec(spec, { includeExamples: true, includeSchemas: false, detail: 'full' }));
+}
+
+function nodeTypeParam(value: string | null): NodeType | undefined {
+  if (!value) return undefined;
+  if (!(NODE_TYPES as readonly string[]).includes(value)) throw badRequest(`Unknown node type ${JSON.stringify(value)}; known: ${NODE_TYPES.join(', ')}`);
+  return value as NodeType;
+}
+
+const noCatalog = () =>
+  new ProtocolError(503, ErrorCode.InternalError, 'No node catalog is loaded on this server', { 'Retry-After': String(RATE_LIMIT_PERIOD_SECONDS) });

@@ -1,0 +1,35 @@
+import type { IRequest } from 'itty-router';
+import { Catalog } from '../catalog/catalog';
+import { SERVER_NAME, SERVER_TITLE, SERVER_VERSION } from '../config';
+import type { Env } from '../env';
+import { html, htmlResponse } from '../http/html';
+import { n8nConnection } from '../n8n/client';
+import { connectGuides } from '../page/connect';
+import { landingPage } from '../page/landing';
+import { toolView } from '../page/toolView';
+import { toolsFor } from '../tools/registry';
+import { TRANSPORTS } from '../transport/kinds';
+
+/** Scripts and styles only from /assets (public/assets), data only from this server's own API. */
+const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; form-action 'none'";
+
+/** GET /: the landing page, built from what this deployment serves. */
+export async function landing(request: IRequest, env: Env): Promise<Response> {
+  const catalog = new Catalog(env.SPECS);
+  const [manifest, types] = await Promise.all([catalog.manifest(), catalog.types()]);
+  const body = landingPage({
+    origin: new URL(request.url).origin,
+    name: SERVER_NAME,
+    title: SERVER_TITLE,
+    version: SERVER_VERSION,
+    catalog: manifest && { version: manifest.version, specs: manifest.specs, sources: manifest.sources },
+    nodeTypes: Object.entries(types).map(([type, subtypes]) => [type, subtypes.length]),
+    transports: TRANSPORTS,
+    n8nConfigured: n8nConnection(env) !== undefined,
+    publicCatalog: env.PUBLIC_CATALOG === 'true',
+    guides: connectGuides(new URL(request.url).origin),
+    tools: toolsFor(env).map(toolView),
+  });
+  const head = html`<link rel="icon" href="data:,"><link rel="stylesheet" href="/assets/page.css"><script type="module" src="/assets/page.js"></script>`;
+  return htmlResponse({ title: `${SERVER_TITLE} — MCP server`, body, head, csp: CSP });
+}
