@@ -26,6 +26,7 @@ Local API key (every scope; kept in ${devKeyFile(stateDir)}):
   ${key}
 Connect Claude Code:
   claude mcp add --transport http n8n-edge ${url}/mcp --header "Authorization: Bearer ${key}"
+Open ${url}/ in a browser: how to connect every client, the tools, a node catalog explorer (paste the key there).
 More keys: npm run keys -- create --name NAME --scopes nodes:read ${local.join(' ')}
 `);
 

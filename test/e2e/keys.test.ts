@@ -1,18 +1,13 @@
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, inject, it } from 'vitest';
+import { keysCli } from './auth';
 
 const baseUrl = inject('baseUrl');
 const stateDir = inject('stateDir');
 
-/** `npm run keys -- … --local --persist-to <the running server's state>`, as a developer runs it. */
-function keys(...args: string[]) {
-  const run = spawnSync('npm', ['run', '--silent', 'keys', '--', ...args, '--local', '--persist-to', stateDir], { encoding: 'utf8' });
-  return { status: run.status, stdout: run.stdout.trim(), stderr: run.stderr };
-}
 
 const connect = async (key: string) => {
   const client = new Client({ name: 'e2e-keys', version: '1' });
@@ -22,7 +17,7 @@ const connect = async (key: string) => {
 
 describe('npm run keys against a running npm run dev', () => {
   it('creates a scoped key the server takes at once, lists it without the key, and revokes it', async () => {
-    const created = keys('create', '--name', 'e2e-narrow', '--scopes', 'workflows:read,nodes:read');
+    const created = keysCli('create', '--name', 'e2e-narrow', '--scopes', 'workflows:read,nodes:read');
     expect(created.status, created.stderr).toBe(0);
     const key = created.stdout;
     expect(key).toMatch(/^n2f_[0-9A-Za-z]{40}$/);
@@ -36,18 +31,18 @@ describe('npm run keys against a running npm run dev', () => {
     expect(refused).toMatchObject({ isError: true, content: [{ text: expect.stringContaining('needs the scope "workflows:write"') }] });
     await client.close();
 
-    const listed = keys('list');
+    const listed = keysCli('list');
     expect(listed.status).toBe(0);
     expect(listed.stdout).toMatch(/e2e-narrow.*workflows:read nodes:read.*active/);
     expect(listed.stdout + listed.stderr).not.toContain(key);
 
-    expect(keys('revoke', '--name', 'e2e-narrow').status).toBe(0);
+    expect(keysCli('revoke', '--name', 'e2e-narrow').status).toBe(0);
     await expect(connect(key)).rejects.toThrow(/Unauthorized/);
-    expect(keys('list').stdout).toMatch(/e2e-narrow.*revoked/);
+    expect(keysCli('list').stdout).toMatch(/e2e-narrow.*revoked/);
   }, 60_000);
 
   it('refuses an unknown scope and says which', () => {
-    const run = keys('create', '--name', 'typo', '--scopes', 'workflow:write');
+    const run = keysCli('create', '--name', 'typo', '--scopes', 'workflow:write');
     expect(run.status).toBe(2);
     expect(run.stderr).toContain('unknown scope "workflow:write"');
   });
