@@ -31,8 +31,17 @@ interface JsonSchema {
   required?: string[];
 }
 
+/** Tool definitions never change in an isolate: each is converted once. */
+const views = new WeakMap<ToolDefinition, ToolView>();
+
 /** A tool as tools/list describes it: its input schema converted the way the SDK does it (draft-7, input side). */
 export function toolView(tool: ToolDefinition): ToolView {
+  let view = views.get(tool);
+  if (!view) views.set(tool, (view = describe(tool)));
+  return view;
+}
+
+function describe(tool: ToolDefinition): ToolView {
   const schema = z.toJSONSchema(tool.input, { target: 'draft-7', io: 'input' }) as JsonSchema;
   const required = new Set(schema.required ?? []);
   return {
