@@ -39,6 +39,15 @@ async function useKey(page: Page, key: string) {
   await page.locator('#key-status', { hasText: 'Using your API key' }).waitFor();
 }
 
+/** With the dev key entered: search, and open the best hit. */
+async function openBestHit(page: Page, query: string) {
+  await useKey(page, apiKey);
+  await page.getByLabel('Search nodes', { exact: true }).fill(query);
+  await page.locator('#search-status', { hasText: 'best first' }).waitFor();
+  await page.locator('#results button').first().click();
+  await page.locator('#spec-title').waitFor();
+}
+
 const api = async (path: string) => (await fetch(new URL(path, baseUrl), { headers: authHeaders })).json() as Promise<any>;
 
 describe('the landing page in Chromium against wrangler dev', () => {
@@ -223,11 +232,7 @@ describe('the landing page in Chromium against wrangler dev', () => {
     // The first Tab reaches the skip link.
     await page.keyboard.press('Tab');
     await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Skip to content');
-    await useKey(page, apiKey);
-    await page.getByLabel('Search nodes', { exact: true }).fill('google sheets');
-    await page.locator('#search-status', { hasText: 'best first' }).waitFor();
-    await page.locator('#results button').first().click();
-    await page.locator('#spec-title').waitFor();
+    await openBestHit(page, 'google sheets');
     await page.locator('details[data-tool=search_nodes] summary').click();
     await page.addScriptTag({ path: createRequire(import.meta.url).resolve('axe-core/axe.min.js') });
     const violations = await page.evaluate(async () => {
@@ -253,11 +258,7 @@ describe('the landing page in Chromium against wrangler dev', () => {
         expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([viewport.width, viewport.height]);
       };
       await shoot(`landing-${name}.png`);
-      await useKey(page, apiKey);
-      await page.getByLabel('Search nodes', { exact: true }).fill('slack');
-      await page.locator('#search-status', { hasText: 'best first' }).waitFor();
-      await page.locator('#results button').first().click();
-      await page.locator('#spec-title').waitFor();
+      await openBestHit(page, 'slack');
       await page.locator('#spec-title').scrollIntoViewIfNeeded();
       const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, window: innerWidth }));
       expect(widths.page, name).toBeLessThanOrEqual(widths.window);
