@@ -1,5 +1,5 @@
 import { html, type Html } from '../http/html';
-import type { ClientGuide } from './connect';
+import { KEY_PLACEHOLDER, type ClientGuide } from './connect';
 import type { ParameterView, ToolView } from './toolView';
 
 export interface LandingInfo {
@@ -74,7 +74,7 @@ function accessSection(info: LandingInfo): Html {
 function connectSection(guides: ClientGuide[]): Html {
   return html`<section id="connect" aria-labelledby="connect-title">
   <h2 id="connect-title">Connect</h2>
-  <p>Replace <code>YOUR_API_KEY</code> with your key.</p>
+  <p>Replace <code>${KEY_PLACEHOLDER}</code> with your key.</p>
   <div class="guides">${guides.map(guide)}</div>
 </section>`;
 }
