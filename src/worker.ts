@@ -82,6 +82,9 @@ const router = Router<WorkerRequest, Args>({
 
 router
   .get('/', landing)
+  // Uptime checks and link previews ask with HEAD (the runtime sends no body for it).
+  .head('/', landing)
+  .all('/', methodNotAllowed('GET, HEAD'))
   .get('/health', health)
   .get('/api/me', readsCatalog, me)
   .get('/api/catalog/search', readsCatalog, searchCatalog)

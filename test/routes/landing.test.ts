@@ -90,6 +90,16 @@ describe('GET /', () => {
     expect(search).toMatch(/max_results\s+integer\s+default 10/);
   });
 
+  it('answers HEAD like GET without a body, and other methods 405', async () => {
+    const head = await call('/', { method: 'HEAD', headers: BROWSER });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(await head.text()).toBe('');
+    const post = await call('/', { method: 'POST', headers: BROWSER, body: 'x' });
+    expect(post.status).toBe(405);
+    expect(post.headers.get('allow')).toBe('GET, HEAD');
+  });
+
   it('shows nothing secret: no API key, no n8n URL or key, no operator password', async () => {
     const { key } = await createKey(['*']);
     const text = await (await callWithEnv('/', N8N, { headers: { ...BROWSER, authorization: `Bearer ${key}` } })).text();
