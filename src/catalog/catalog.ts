@@ -47,7 +47,13 @@ export class Catalog {
     return cache.searcher.searcher;
   }
 
+  /**
+   * One node's spec, or null. Names not in the types map are never looked up: a caller's made-up name
+   * could exceed KV's key length, and every lookup is remembered for the version's lifetime.
+   */
   async spec(nodeType: string, subtype: string): Promise<NodeSpec | null> {
+    const types: Record<string, string[] | undefined> = await this.types();
+    if (!Object.hasOwn(types, nodeType) || !types[nodeType]!.includes(subtype)) return null;
     return this.read((v) => specKey(v, nodeType, subtype));
   }
 

@@ -60,6 +60,16 @@ describe('get_node_details', () => {
     expect(details[2]).toMatchObject({ subtype: 'OPENAI_NODE', examples: expect.any(Array) });
   });
 
+  it('answers names that are not in the catalog as not found, however long, a node of another type too', async () => {
+    const nodes = [
+      { node_type: 'ACTION_NODE', subtype: 'x'.repeat(600) },
+      { node_type: 'FLOW_NODE', subtype: 'HTTP_REQUEST' },
+    ];
+    const result = await callTool('get_node_details', { nodes });
+    expect(result.isError).toBeFalsy();
+    expect(json(result)).toEqual(nodes.map((n) => ({ ...n, error: 'Node specification not found' })));
+  });
+
   it('leaves out examples and port schemas when asked', async () => {
     const [detail] = json(
       await callTool('get_node_details', {
