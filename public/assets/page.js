@@ -34,7 +34,12 @@ const typeSelect = /** @type {HTMLSelectElement} */ (byId('node-type'));
 const searchStatus = byId('search-status');
 const results = byId('results');
 const spec = byId('spec');
-const announce = (/** @type {string} */ text) => (byId('announce').textContent = text);
+/** Says `text` in the live region; cleared first, so the same words twice are announced twice. */
+function announce(/** @type {string} */ text) {
+  const region = byId('announce');
+  region.textContent = '';
+  setTimeout(() => (region.textContent = text), 50);
+}
 
 /**
  * An element with attributes (`on…` ones are listeners) and children (strings become text nodes).
@@ -66,10 +71,12 @@ async function copyText(text) {
   if (navigator.clipboard && window.isSecureContext) return navigator.clipboard.writeText(text);
   // Plain http on another host (a LAN address) has no Clipboard API: the old way still works there.
   const area = h('textarea', { class: 'vh', 'aria-hidden': 'true' }, text);
+  const focused = /** @type {HTMLElement | null} */ (document.activeElement);
   document.body.append(area);
   /** @type {HTMLTextAreaElement} */ (area).select();
   const ok = document.execCommand('copy');
   area.remove();
+  focused?.focus(); // selecting moved focus to the textarea, now gone
   if (!ok) throw new Error('copy refused');
 }
 
@@ -105,15 +112,21 @@ for (const button of document.querySelectorAll('button.copy[data-copy]')) {
 
 /** @type {string | null} */
 let apiKey = sessionStorage.getItem(KEY_STORAGE);
+/** What the key in use may do, once /api/me said so. @type {string[] | null} */
+let keyScopes = null;
 const publicCatalog = main.dataset.publicCatalog === 'true';
 
 /**
- * GET from this server's API with the key, as JSON; errors carry the status and the server's message.
+ * GET from this server's API, as JSON; errors carry the status and the server's message. The key goes
+ * along, except to the catalog when it is public and the key could not read it.
  * @param {string} path
  * @param {Record<string, string>} params
+ * @param {string | null} [key]
  */
-async function api(path, params) {
-  const response = await fetch(`${path}?${new URLSearchParams(params)}`, { headers: apiKey ? { Authorization: `Bearer ${apiKey}` } : {} });
+async function api(path, params, key = apiKey) {
+  const keyForCatalog = !(publicCatalog && keyScopes && !canUse(keyScopes, 'nodes:read'));
+  const send = key && (path === '/api/me' || keyForCatalog) ? key : null;
+  const response = await fetch(`${path}?${new URLSearchParams(params)}`, { headers: send ? { Authorization: `Bearer ${send}` } : {} });
   const body = await response.json().catch(() => ({}));
   if (!response.ok) throw Object.assign(new Error(body.error?.message ?? `HTTP ${response.status}`), { status: response.status });
   return body;
@@ -146,11 +159,15 @@ function say(/** @type {HTMLElement} */ where, text, isError = false) {
   where.classList.toggle('error', isError);
 }
 
-/** Checks the key with /api/me; keeps it for this tab when it is good. */
+/**
+ * Checks the key with /api/me and uses it from then on, kept for this tab. A refused key is dropped
+ * (the one in use before stays); one that could not be checked (rate limit, network) is kept.
+ */
 async function useKey(/** @type {string} */ key) {
-  apiKey = key;
   try {
-    const me = await api('/api/me', {});
+    const me = await api('/api/me', {}, key);
+    apiKey = key;
+    keyScopes = me.scopes;
     sessionStorage.setItem(KEY_STORAGE, key);
     say(keyStatus, `Using your ${me.credential}: scopes ${me.scopes.join(', ')}.`);
     forgetKey.hidden = false;
@@ -158,12 +175,22 @@ async function useKey(/** @type {string} */ key) {
     return true;
   } catch (caught) {
     const error = /** @type {ApiError} */ (caught);
-    apiKey = null;
-    sessionStorage.removeItem(KEY_STORAGE);
-    say(keyStatus, error.status === 401 ? 'That key is not valid (unknown, revoked or expired).' : `Could not check the key: ${error.message}`, true);
-    markTools(null);
+    if (error.status !== 401) {
+      say(keyStatus, `Could not check the key just now (${error.message}): try again in a moment.`, true);
+      return false;
+    }
+    if (key === apiKey) forget();
+    say(keyStatus, `That key is not valid (unknown, revoked or expired).${apiKey ? ' Still using the previous one.' : ''}`, true);
     return false;
   }
+}
+
+function forget() {
+  apiKey = null;
+  keyScopes = null;
+  sessionStorage.removeItem(KEY_STORAGE);
+  forgetKey.hidden = true;
+  markTools(null);
 }
 
 keyForm.addEventListener('submit', async (event) => {
@@ -177,17 +204,17 @@ keyForm.addEventListener('submit', async (event) => {
 });
 
 forgetKey.addEventListener('click', () => {
-  apiKey = null;
-  sessionStorage.removeItem(KEY_STORAGE);
-  forgetKey.hidden = true;
+  forget();
   say(keyStatus, 'Key forgotten.');
-  markTools(null);
   keyInput.focus();
 });
 
 // --- Node catalog explorer --------------------------------------------------------------------------
 
 let searchSeq = 0;
+let openSeq = 0;
+/** The node on show, kept in the address while searches go on. @type {{ node_type: string, subtype: string } | null} */
+let shownNode = null;
 /** The result button a node was opened from, to return focus to. @type {HTMLElement | null} */
 let openedFrom = null;
 
@@ -199,11 +226,11 @@ function explain(/** @type {ApiError} */ error) {
 }
 
 /** Keeps the query, type and open node in the address, so a view can be reloaded or shared. */
-function remember(/** @type {{ node_type: string, subtype: string } | null} */ node) {
+function remember() {
   const params = new URLSearchParams();
   if (queryInput.value.trim()) params.set('q', queryInput.value.trim());
   if (typeSelect.value) params.set('type', typeSelect.value);
-  if (node) params.set('node', `${node.node_type}/${node.subtype}`);
+  if (shownNode) params.set('node', `${shownNode.node_type}/${shownNode.subtype}`);
   history.replaceState(null, '', params.size ? `?${params}${location.hash}` : location.pathname + location.hash);
 }
 
@@ -211,7 +238,7 @@ async function search() {
   const q = queryInput.value.trim();
   const type = typeSelect.value;
   const seq = ++searchSeq;
-  remember(null);
+  remember();
   if (!q && !type) {
     results.replaceChildren();
     say(searchStatus, '');
@@ -262,6 +289,7 @@ searchForm.addEventListener('submit', (event) => {
  * @param {HTMLElement | null | undefined} from
  */
 async function openNode(node, from) {
+  const seq = ++openSeq;
   openedFrom = from ?? null;
   for (const b of results.querySelectorAll('button')) b.removeAttribute('aria-current');
   from?.setAttribute('aria-current', 'true');
@@ -270,9 +298,12 @@ async function openNode(node, from) {
   try {
     /** @type {Spec} */
     const body = await api('/api/catalog/spec', { type: node.node_type, subtype: node.subtype });
+    if (seq !== openSeq) return; // another node was opened meanwhile
     spec.replaceChildren(specView(body));
-    remember(body);
+    shownNode = body;
+    remember();
   } catch (caught) {
+    if (seq !== openSeq) return;
     const error = /** @type {ApiError} */ (caught);
     spec.replaceChildren(h('p', { class: 'error' }, error.status === 404 ? 'This node is not in the catalog.' : explain(error)));
   }
@@ -289,7 +320,7 @@ function specView(/** @type {Spec} */ s) {
     h('p', {}, plain(s.description)),
     s.categories.length ? h('p', {}, `Categories: ${s.categories.join(', ')}`) : null,
     s.aliases.length ? h('p', {}, `Also known as: ${s.aliases.join(', ')}`) : null,
-    s.documentation_url ? h('p', {}, h('a', { href: s.documentation_url, rel: 'noopener noreferrer', target: '_blank' }, 'Documentation (opens a new tab)')) : null,
+    s.documentation_url && /^https?:\/\//.test(s.documentation_url) ? h('p', {}, h('a', { href: s.documentation_url, rel: 'noopener noreferrer', target: '_blank' }, 'Documentation (opens a new tab)')) : null,
     h('h4', {}, `Parameters (${s.parameters.length})`),
     s.parameters.length ? h('ul', { class: 'params', id: 'spec-parameters' }, s.parameters.map(parameterItem)) : h('p', {}, 'None.'),
     h('h4', {}, 'Ports'),
@@ -335,9 +366,11 @@ function exampleView(/** @type {Example} */ e) {
 }
 
 function closeNode() {
+  openSeq++;
+  shownNode = null;
   spec.hidden = true;
   spec.replaceChildren();
-  remember(null);
+  remember();
   (openedFrom?.isConnected ? openedFrom : queryInput).focus();
 }
 

@@ -126,7 +126,7 @@ function tool(t: ToolView): Html {
   <summary><code class="name">${t.name}</code> <span class="tool-title">${t.title}</span> <span class="badge scope">${t.scope ?? 'any key'}</span> <span class="badge access" hidden></span></summary>
   <p>${t.description}</p>
   <p class="annotations">${t.annotations.map(([name, value]) => html`<code>${name}: ${String(value)}</code> `)}</p>
-  ${t.parameters.length === 0 ? html`<p>No input parameters.</p>` : html`<h4>Input parameters</h4><ul class="params">${t.parameters.map(parameter)}</ul>`}
+  ${t.parameters.length === 0 ? html`<p>No input parameters.</p>` : html`<p><strong>Input parameters</strong></p><ul class="params">${t.parameters.map(parameter)}</ul>`}
 </details></li>`;
 }
 

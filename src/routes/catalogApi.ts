@@ -21,16 +21,20 @@ const MAX_QUERY = 500;
 
 const badRequest = (message: string) => new ProtocolError(400, ErrorCode.InvalidParams, message);
 
+/** Answers depend on the credential (and /api/me is about it): never kept by a cache. */
+const answer = (body: unknown) => Response.json(body, { headers: { 'Cache-Control': 'private, no-store' } });
+
 /** GET /api/me: what the credential (or the public catalog) lets this caller do. */
 export function me(request: WorkerRequest): Response {
   const { id, scopes } = principalOf(request);
   const credential = id === 'public' ? 'none (public catalog)' : id === 'anonymous' ? 'none (anonymous access)' : id.startsWith('grant_') ? 'OAuth token' : 'API key';
-  return Response.json({ credential, scopes });
+  return answer({ credential, scopes });
 }
 
 /**
- * GET /api/catalog/search?q=…&type=…&limit=…: nodes ranked as search_nodes ranks them, of one node
- * type when `type` is given; with `type` and no `q`, every node of that type by name.
+ * GET /api/catalog/search?q=…&type=…&limit=…: nodes ranked as search_nodes ranks them (limit 1–50,
+ * default 20), of one node type when `type` is given; with `type` and no `q`, the nodes of that type
+ * by name (all of them unless `limit` is given).
  */
 export async function searchCatalog(request: WorkerRequest, env: Env): Promise<Response> {
   const principal = principalOf(request);
@@ -38,8 +42,9 @@ export async function searchCatalog(request: WorkerRequest, env: Env): Promise<R
   const params = new URL(request.url).searchParams;
   const query = (params.get('q') ?? '').trim();
   const type = nodeTypeParam(params.get('type'));
-  const limit = params.has('limit') ? Number(params.get('limit')) : 20;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_RESULTS) throw badRequest(`limit must be an integer from 1 to ${MAX_RESULTS}`);
+  const limitParam = params.get('limit');
+  const limit = limitParam === null ? undefined : /^\d{1,2}$/.test(limitParam) ? Number(limitParam) : NaN;
+  if (limit !== undefined && !(limit >= 1 && limit <= MAX_RESULTS)) throw badRequest(`limit must be an integer from 1 to ${MAX_RESULTS}`);
   if (query.length > MAX_QUERY) throw badRequest(`q is longer than ${MAX_QUERY} characters`);
   if (!query && !type) throw badRequest('Give a query (q), a node type (type), or both');
   // The same budget as search_nodes: the explorer is another way in to the same work.
@@ -48,9 +53,11 @@ export async function searchCatalog(request: WorkerRequest, env: Env): Promise<R
       'Retry-After': String(RATE_LIMIT_PERIOD_SECONDS),
     });
   }
-  const results = query ? await rankNodes(env, query, limit, type) : (await new Catalog(env.SPECS).searcher())?.ofType(type!);
+  const results = query
+    ? await rankNodes(env, query, limit ?? 20, type)
+    : (await new Catalog(env.SPECS).searcher())?.ofType(type!).slice(0, limit);
   if (!results) throw noCatalog();
-  return Response.json({ query, type: type ?? null, results });
+  return answer({ query, type: type ?? null, results });
 }
 
 /** GET /api/catalog/spec?type=…&subtype=…: one node's whole specification, examples included. */
@@ -66,7 +73,7 @@ export async function catalogSpec(request: WorkerRequest, env: Env): Promise<Res
     if ((await catalog.version()) === null) throw noCatalog();
     throw new ProtocolError(404, ErrorCode.InvalidParams, `No node ${type}/${subtype} in the catalog`);
   }
-  return Response.json(serializeSpec(spec, { includeExamples: true, includeSchemas: false, detail: 'full' }));
+  return answer(serializeSpec(spec, { includeExamples: true, includeSchemas: false, detail: 'full' }));
 }
 
 function nodeTypeParam(value: string | null): NodeType | undefined {

@@ -93,7 +93,10 @@ describe('the landing page in Chromium against wrangler dev', () => {
     expect(await copy('Copy the connector URL')).toBe(mcp);
     expect(await copy('Copy the n8n endpoint URL')).toBe(mcp);
     expect(await copy('Copy the n8n header value')).toBe('Bearer YOUR_API_KEY');
-    expect(await copy('Copy the Inspector CLI command')).toContain(`--cli ${mcp} --transport http`);
+    expect(await copy('Copy the Inspector command')).toBe('npx @modelcontextprotocol/inspector');
+    expect(await copy('Copy the Inspector CLI command')).toBe(
+      `npx @modelcontextprotocol/inspector --cli ${mcp} --transport http --header "Authorization: Bearer YOUR_API_KEY" --method tools/list`,
+    );
     // The button says so, and names what it copies for screen readers still.
     const last = page.locator('#connect-inspector button.copy').last();
     await last.click();
@@ -174,6 +177,38 @@ describe('the landing page in Chromium against wrangler dev', () => {
     await page.close();
   });
 
+  it('shows the node opened last, whatever order the answers come in, and keeps it through a new search', async () => {
+    const { page, problems } = await open();
+    await useKey(page, apiKey);
+    await page.getByLabel('Search nodes', { exact: true }).fill('email');
+    await page.locator('#search-status', { hasText: 'best first' }).waitFor();
+    const [slow, fast] = [page.locator('#results button').nth(0), page.locator('#results button').nth(1)];
+    const slowSubtype = await slow.getAttribute('data-subtype');
+    const fastSubtype = await fast.getAttribute('data-subtype');
+    const fastName = await fast.locator('.hit-name').textContent();
+    let slowAnswered = false;
+    await page.route('**/api/catalog/spec?**', async (route) => {
+      const slowOne = new URL(route.request().url()).searchParams.get('subtype') === slowSubtype;
+      if (slowOne) await new Promise((resolve) => setTimeout(resolve, 600));
+      await route.continue();
+      if (slowOne) slowAnswered = true;
+    });
+    await slow.click();
+    await fast.click();
+    await expect.poll(() => slowAnswered).toBe(true);
+    await page.waitForTimeout(100);
+    await expect(page.locator('#spec-title').textContent()).resolves.toBe(fastName);
+    await expect(page.locator('#results button[aria-current=true]').getAttribute('data-subtype')).resolves.toBe(fastSubtype);
+    expect(new URL(page.url()).searchParams.get('node')).toMatch(new RegExp(`/${fastSubtype!.replace(/\./g, '\\.')}$`));
+
+    await page.getByLabel('Search nodes', { exact: true }).fill('slack');
+    await page.locator('#search-status', { hasText: 'for “slack”' }).waitFor();
+    expect(new URL(page.url()).searchParams.get('q')).toBe('slack');
+    expect(new URL(page.url()).searchParams.get('node')).toMatch(new RegExp(`/${fastSubtype!.replace(/\./g, '\\.')}$`));
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it('marks the tools a narrower key can use, and says why it cannot search', async () => {
     const created = keysCli('create', '--name', 'e2e-page-workflows', '--scopes', 'workflows:read');
     expect(created.status, created.stderr).toBe(0);
@@ -193,10 +228,13 @@ describe('the landing page in Chromium against wrangler dev', () => {
     await page.getByLabel('Search nodes', { exact: true }).fill('slack');
     await page.locator('#search-status', { hasText: 'lacks the nodes:read scope' }).waitFor();
 
-    // A wrong key is refused and forgotten; "Forget key" clears the marks.
+    // A wrong key is refused and the one in use stays; "Forget key" clears it and the marks.
     await page.getByLabel('API key', { exact: true }).fill(`n2f_${'x'.repeat(40)}`);
     await page.getByRole('button', { name: 'Use key' }).click();
-    await page.locator('#key-status', { hasText: 'That key is not valid' }).waitFor();
+    await page.locator('#key-status', { hasText: 'That key is not valid (unknown, revoked or expired). Still using the previous one.' }).waitFor();
+    await expect(page.evaluate(() => Object.values(sessionStorage))).resolves.toEqual([created.stdout]);
+    await expect(page.locator('.access:visible').count()).resolves.toBe(35);
+    await page.getByRole('button', { name: 'Forget key' }).click();
     await expect(page.evaluate(() => sessionStorage.length)).resolves.toBe(0);
     await expect(page.locator('.access:visible').count()).resolves.toBe(0);
     await page.close();

@@ -21,7 +21,9 @@ describe('who may read the catalog API', () => {
   });
 
   it('answers anyone with nodes:read only when PUBLIC_CATALOG is true', async () => {
-    expect(await json(await callWithEnv('/api/me', PUBLIC))).toEqual({ status: 200, body: { credential: 'none (public catalog)', scopes: ['nodes:read'] } });
+    const me = await callWithEnv('/api/me', PUBLIC);
+    expect(me.headers.get('cache-control')).toBe('private, no-store');
+    expect(await json(me)).toEqual({ status: 200, body: { credential: 'none (public catalog)', scopes: ['nodes:read'] } });
     expect((await callWithEnv('/api/catalog/search?q=email', PUBLIC)).status).toBe(200);
     // The MCP routes are not opened by it.
     expect((await callWithEnv('/mcp', PUBLIC, { headers: { accept: 'text/event-stream' } })).status).toBe(401);
@@ -71,6 +73,8 @@ describe('GET /api/catalog/search', () => {
 
   it('filters by node type, and lists a type by name without a query', async () => {
     const all = (await json(await call('/api/catalog/search?q=send+a+message&limit=50'))).body.results;
+    // Fewer than the limit: the unfiltered list has every match, so filtering it is the reference.
+    expect(all.length).toBeLessThan(50);
     const filtered = (await json(await call('/api/catalog/search?q=send+a+message&limit=50&type=EXTERNAL_ACTION_NODE'))).body;
     expect(filtered.type).toBe('EXTERNAL_ACTION_NODE');
     expect(filtered.results.length).toBeGreaterThan(0);
@@ -78,6 +82,8 @@ describe('GET /api/catalog/search', () => {
 
     const browsed = (await json(await call('/api/catalog/search?type=FLOW_NODE'))).body.results;
     expect(browsed.map((h: { subtype: string }) => h.subtype)).toEqual(['FILTER', 'IF', 'LOOP', 'MERGE', 'SWITCH', 'WAIT']);
+    const firstTwo = (await json(await call('/api/catalog/search?type=FLOW_NODE&limit=2'))).body.results;
+    expect(firstTwo).toEqual(browsed.slice(0, 2));
   });
 
   it('answers bad parameters 400 with what is wrong', async () => {
@@ -87,6 +93,9 @@ describe('GET /api/catalog/search', () => {
       ['q=email&limit=0', /limit must be an integer from 1 to 50/],
       ['q=email&limit=51', /limit must be/],
       ['q=email&limit=ten', /limit must be/],
+      ['q=email&limit=1e1', /limit must be/],
+      ['q=email&limit=0x10', /limit must be/],
+      ['q=email&limit=', /limit must be/],
       ['q=email&type=MAGIC_NODE', /Unknown node type "MAGIC_NODE"; known: ACTION_NODE/],
       [`q=${'a'.repeat(501)}`, /longer than 500/],
     ];
@@ -110,6 +119,9 @@ describe('GET /api/catalog/spec', () => {
   it('answers 404 for a node that is not in the catalog and 400 without type and subtype', async () => {
     const missing = await json(await call('/api/catalog/spec?type=ACTION_NODE&subtype=NOPE'));
     expect(missing).toMatchObject({ status: 404, body: { error: { message: 'No node ACTION_NODE/NOPE in the catalog' } } });
+    // A made-up name is never looked up, however long (KV keys stop at 512 bytes).
+    const long = await json(await call(`/api/catalog/spec?type=ACTION_NODE&subtype=${'x'.repeat(600)}`));
+    expect(long).toMatchObject({ status: 404, body: { error: { message: expect.stringMatching(/^No node ACTION_NODE\/x+ in the catalog$/) } } });
     expect((await call('/api/catalog/spec?type=ACTION_NODE')).status).toBe(400);
     expect((await call('/api/catalog/spec?type=WRONG&subtype=HTTP_REQUEST')).status).toBe(400);
   });

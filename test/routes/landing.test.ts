@@ -5,7 +5,7 @@ import { connectGuides } from '../../src/page/connect';
 import { toolsFor } from '../../src/tools/registry';
 import { loadCatalog } from '../support/catalog';
 import { createKey } from '../support/keys';
-import { call, callWithEnv, ORIGIN } from '../support/mcp';
+import { call, callWithEnv, openSession, ORIGIN, sessionHeaders } from '../support/mcp';
 
 /** What a browser sends when it opens a URL. */
 const BROWSER = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', authorization: '' };
@@ -69,6 +69,14 @@ describe('GET /', () => {
     const page = await call('/', { headers: BROWSER });
     const shown = (await elements(page, '.snippet pre')).map((p) => p.text);
     expect(shown).toEqual(connectGuides(ORIGIN).flatMap((g) => g.snippets.map((s) => s.text)));
+    // The commands as each tool documents them.
+    expect(shown).toContain(`claude mcp add --transport http n8n-edge ${ORIGIN}/mcp --header "Authorization: Bearer YOUR_API_KEY"`);
+    expect(shown).toContain(`npx @modelcontextprotocol/inspector --cli ${ORIGIN}/mcp --transport http --header "Authorization: Bearer YOUR_API_KEY" --method tools/list`);
+    expect(shown).toContain('Bearer YOUR_API_KEY');
+    expect(shown.map((text) => (text.startsWith('{') ? JSON.parse(text).mcpServers['n8n-edge'].args : null)).filter(Boolean)).toEqual([
+      ['mcp-remote', `${ORIGIN}/mcp`, '--header', 'Authorization:${N8N_EDGE_AUTH}'],
+      ['mcp-remote', `${ORIGIN}/mcp`],
+    ]);
     const buttons = await elements(await call('/', { headers: BROWSER }), '.snippet button.copy');
     expect(buttons).toHaveLength(shown.length);
     // Each button names what it copies, for screen readers, and points at its snippet.
@@ -128,6 +136,12 @@ describe('the MCP URLs opened in a browser', () => {
       // A client that accepts both (some do on GET) wants the stream.
       expect((await call(path, { headers: { accept: 'text/html, text/event-stream', authorization: '' } })).status, path).toBe(401);
     }
+    // With a credential, a stream is a stream.
+    const sessionId = await openSession();
+    const stream = await call('/mcp', { headers: { accept: 'text/event-stream', ...sessionHeaders(sessionId) } });
+    expect(stream.status).toBe(200);
+    expect(stream.headers.get('content-type')).toBe('text/event-stream');
+    await stream.body!.cancel();
     const post = await call('/mcp', { method: 'POST', headers: BROWSER, body: '{}' });
     expect(post.status).toBe(401);
     expect(post.headers.get('content-type')).toBe('application/json');
