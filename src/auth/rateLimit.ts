@@ -12,10 +12,12 @@ export const RATE_LIMIT_PERIOD_SECONDS = 60;
 /** Every authenticated request counts against its subject's REQUEST_LIMITER budget: over it → 429. */
 export async function limitRequests(env: Env, principal: Principal): Promise<void> {
   if (await withinLimit(env, env.REQUEST_LIMITER, principal.subject)) return;
-  throw new ProtocolError(429, ErrorCode.InvalidRequest, 'Too Many Requests: this credential is over its request rate limit', {
-    'Retry-After': String(RATE_LIMIT_PERIOD_SECONDS),
-  });
+  throw tooManyRequests('this credential is over its request rate limit');
 }
+
+/** 429, with the Retry-After the limiters' period guarantees. */
+export const tooManyRequests = (why: string): ProtocolError =>
+  new ProtocolError(429, ErrorCode.InvalidRequest, `Too Many Requests: ${why}`, { 'Retry-After': String(RATE_LIMIT_PERIOD_SECONDS) });
 
 /** Counts one use of `key` against `limiter`; false once over. */
 export async function withinLimit(env: Env, limiter: RateLimit | undefined, key: string): Promise<boolean> {

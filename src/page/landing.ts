@@ -1,3 +1,4 @@
+import type { CatalogManifest } from '../catalog/build';
 import { html, type Html } from '../http/html';
 import { KEY_PLACEHOLDER, type ClientGuide } from './connect';
 import type { ParameterView, ToolView } from './toolView';
@@ -7,7 +8,7 @@ export interface LandingInfo {
   name: string;
   title: string;
   version: string;
-  catalog: { version: string; specs: number; sources: string[] } | null;
+  catalog: CatalogManifest | null;
   /** Node types with how many nodes each has. */
   nodeTypes: [string, number][];
   transports: readonly string[];

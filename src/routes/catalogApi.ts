@@ -1,6 +1,6 @@
 import { requireScope } from '../auth/authenticate';
 import { principalOf } from '../auth/principal';
-import { RATE_LIMIT_PERIOD_SECONDS, withinLimit } from '../auth/rateLimit';
+import { RATE_LIMIT_PERIOD_SECONDS, tooManyRequests, withinLimit } from '../auth/rateLimit';
 import { Catalog } from '../catalog/catalog';
 import { NODE_TYPES, type NodeType } from '../catalog/nodeSpec';
 import { rankNodes } from '../catalog/search/rankNodes';
@@ -48,11 +48,7 @@ export async function searchCatalog(request: WorkerRequest, env: Env): Promise<R
   if (query.length > MAX_QUERY) throw badRequest(`q is longer than ${MAX_QUERY} characters`);
   if (!query && !type) throw badRequest('Give a query (q), a node type (type), or both');
   // The same budget as search_nodes: the explorer is another way in to the same work.
-  if (!(await withinLimit(env, env.SEARCH_LIMITER, principal.subject))) {
-    throw new ProtocolError(429, ErrorCode.InvalidRequest, 'Too Many Requests: this caller is over its search rate limit', {
-      'Retry-After': String(RATE_LIMIT_PERIOD_SECONDS),
-    });
-  }
+  if (!(await withinLimit(env, env.SEARCH_LIMITER, principal.subject))) throw tooManyRequests('this caller is over its search rate limit');
   const results = query
     ? await rankNodes(env, query, limit ?? 20, type)
     : (await new Catalog(env.SPECS).searcher())?.ofType(type!).slice(0, limit);

@@ -17,17 +17,18 @@ const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-sr
 export async function landing(request: IRequest, env: Env): Promise<Response> {
   const catalog = new Catalog(env.SPECS);
   const [manifest, types] = await Promise.all([catalog.manifest(), catalog.types()]);
+  const { origin } = new URL(request.url);
   const body = landingPage({
-    origin: new URL(request.url).origin,
+    origin,
     name: SERVER_NAME,
     title: SERVER_TITLE,
     version: SERVER_VERSION,
-    catalog: manifest && { version: manifest.version, specs: manifest.specs, sources: manifest.sources },
+    catalog: manifest,
     nodeTypes: Object.entries(types).map(([type, subtypes]) => [type, subtypes.length]),
     transports: TRANSPORTS,
     n8nConfigured: n8nConnection(env) !== undefined,
     publicCatalog: env.PUBLIC_CATALOG === 'true',
-    guides: connectGuides(new URL(request.url).origin),
+    guides: connectGuides(origin),
     tools: toolsFor(env).map(toolView),
   });
   const head = html`<link rel="icon" href="data:,"><link rel="stylesheet" href="/assets/page.css"><script type="module" src="/assets/page.js"></script>`;
