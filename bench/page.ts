@@ -1,5 +1,5 @@
 /**
- * The landing page's weight and load time, in Debian's Chromium against `npm run dev` (wrangler dev),
+ * The landing page's weight and load time, in Chromium (scripts/lib/chromium.ts) against `npm run dev` (wrangler dev),
  * beside two references in the same run: GET /health on the same server (the floor: one small Worker
  * response) and the MCP Inspector's web UI (@modelcontextprotocol/inspector-client, the page developers
  * otherwise open to look at a server's tools), served from loopback by a plain Node server.
@@ -21,6 +21,7 @@ import { extname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { chromium, type Browser } from 'playwright-core';
+import { CHROMIUM_ARGS, chromiumExecutable } from '../scripts/lib/chromium.ts';
 import { startWranglerDev } from '../scripts/lib/wranglerDev.ts';
 import { percentile, round } from './lib/stats.ts';
 
@@ -149,10 +150,7 @@ async function main() {
   const server = await startWranglerDev({ vars: { N8N_API_URL: 'http://127.0.0.1:9', N8N_API_KEY: 'bench' } });
   const dist = inspectorDist();
   const inspector = dist ? await serveStatic(dist) : null;
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-  });
+  const browser = await chromium.launch({ executablePath: (await chromiumExecutable()).path, args: CHROMIUM_ARGS });
   try {
     const landing = await measure(browser, `${server.url}/`);
     const floor = await measure(browser, `${server.url}/health`);
