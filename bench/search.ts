@@ -14,6 +14,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { create, insertMultiple, load, save, search as oramaSearch } from '@orama/orama';
 import MiniSearch from 'minisearch';
+import { newestDescriptions, searchable } from '../src/catalog/build.ts';
 import type { NodeSpec } from '../src/catalog/nodeSpec.ts';
 import { buildSearchIndex, FIELDS, searchText, type SearchIndex } from '../src/catalog/search/buildIndex.ts';
 import { Searcher } from '../src/catalog/search/search.ts';
@@ -32,7 +33,7 @@ interface Engine {
 }
 
 function specsAndDocs() {
-  const specs = JSON.parse(readFileSync(N8N_SPECS_FILE, 'utf8')) as NodeSpec[];
+  const specs = searchable(newestDescriptions(JSON.parse(readFileSync(N8N_SPECS_FILE, 'utf8')) as NodeSpec[]).current);
   const docs = specs.map((s, id) => ({ id, subtype: s.subtype, ...searchText(s) }));
   return { specs, docs };
 }

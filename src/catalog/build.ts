@@ -1,5 +1,5 @@
 import { NODE_TYPES, NodeSpecSchema, type NodeSpec, type NodeType } from './nodeSpec';
-import { CURRENT_KEY, indexKey, manifestKey, specKey, typesKey } from './keys';
+import { CURRENT_KEY, indexKey, manifestKey, olderSpecKey, specKey, typesKey } from './keys';
 import { buildSearchIndex } from './search/buildIndex';
 
 /** `{TYPE: [subtypes]}` in the order get_node_types returns them. */
@@ -8,7 +8,10 @@ export type TypesMap = Partial<Record<NodeType, string[]>>;
 export interface CatalogManifest {
   version: string;
   sources: string[];
+  /** Nodes, each under its newest description. */
   specs: number;
+  /** Every description, older versions' included. */
+  descriptions?: number;
 }
 
 export interface KvEntry {
@@ -50,26 +53,64 @@ export async function buildCatalog(
   specs: NodeSpec[],
   options: { sources: string[] },
 ): Promise<CatalogBuild> {
-  const seen = new Set<string>();
-  for (const spec of specs) {
-    if (seen.has(spec.subtype)) throw new SpecError(spec.subtype, 'subtype', 'appears twice in the catalog');
-    seen.add(spec.subtype);
-  }
+  const { current, older } = newestDescriptions(specs);
   const version = await contentVersion(specs);
   const types: TypesMap = {};
   for (const nodeType of NODE_TYPES) {
-    const subtypes = specs.filter((s) => s.node_type === nodeType).map((s) => s.subtype);
+    const subtypes = current.filter((s) => s.node_type === nodeType).map((s) => s.subtype);
     if (subtypes.length > 0) types[nodeType] = subtypes;
   }
-  const manifest: CatalogManifest = { version, sources: options.sources, specs: specs.length };
+  const manifest: CatalogManifest = { version, sources: options.sources, specs: current.length, descriptions: specs.length };
+  const nodeTypeOf = new Map(current.map((s) => [s.subtype, s.node_type]));
   const entries: KvEntry[] = [
-    ...specs.map((spec) => ({ key: specKey(version, spec.node_type, spec.subtype), value: JSON.stringify(spec) })),
+    ...current.map((spec) => ({ key: specKey(version, spec.node_type, spec.subtype), value: JSON.stringify(spec) })),
+    // Older descriptions live beside the newest, under its node type and each typeVersion they cover.
+    ...older.flatMap((spec) =>
+      spec.type_versions!.map((typeVersion) => ({
+        key: olderSpecKey(version, nodeTypeOf.get(spec.subtype)!, spec.subtype, typeVersion),
+        value: JSON.stringify(spec),
+      })),
+    ),
     { key: typesKey(version), value: JSON.stringify(types) },
-    { key: indexKey(version), value: JSON.stringify(buildSearchIndex(specs)) },
+    { key: indexKey(version), value: JSON.stringify(buildSearchIndex(searchable(current))) },
     { key: manifestKey(version), value: JSON.stringify(manifest) },
     { key: CURRENT_KEY, value: version },
   ];
   return { manifest, types, entries };
+}
+
+/** What search ranks: each node once. Derived tools are found through the node they come from. */
+export const searchable = (current: NodeSpec[]): NodeSpec[] => current.filter((s) => !s.tool_of);
+
+/** The highest typeVersion a spec describes (its `version` for specs without type_versions). */
+export const highest = (spec: NodeSpec): number => Math.max(...(spec.type_versions ?? [Number(spec.version)]));
+
+/**
+ * Each node's newest description, in catalog order, and its older ones. A node may have several
+ * descriptions only if they describe different typeVersions.
+ */
+export function newestDescriptions(specs: NodeSpec[]): { current: NodeSpec[]; older: NodeSpec[] } {
+  const groups = new Map<string, NodeSpec[]>();
+  for (const spec of specs) {
+    const group = groups.get(spec.subtype) ?? [];
+    const versions = spec.type_versions;
+    if (group.length > 0) {
+      const taken = new Set(group.flatMap((s) => s.type_versions ?? []));
+      if (!versions || group.some((s) => !s.type_versions) || versions.some((v) => taken.has(v))) {
+        throw new SpecError(spec.subtype, 'subtype', 'appears twice in the catalog for the same version');
+      }
+    }
+    group.push(spec);
+    groups.set(spec.subtype, group);
+  }
+  const current: NodeSpec[] = [];
+  const older: NodeSpec[] = [];
+  for (const group of groups.values()) {
+    const [newest, ...rest] = [...group].sort((a, b) => highest(b) - highest(a));
+    current.push(newest!);
+    older.push(...rest);
+  }
+  return { current, older };
 }
 
 async function contentVersion(specs: NodeSpec[]): Promise<string> {

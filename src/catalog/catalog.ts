@@ -1,5 +1,5 @@
 import type { CatalogManifest, TypesMap } from './build';
-import { CURRENT_KEY, indexKey, manifestKey, specKey, typesKey } from './keys';
+import { CURRENT_KEY, indexKey, manifestKey, olderSpecKey, specKey, typesKey } from './keys';
 import type { SearchIndex } from './search/buildIndex';
 import { Searcher } from './search/search';
 import type { NodeSpec } from './nodeSpec';
@@ -48,13 +48,26 @@ export class Catalog {
   }
 
   /**
-   * One node's spec, or null. Names not in the types map are never looked up: a caller's made-up name
-   * could exceed KV's key length, and every lookup is remembered for the version's lifetime.
+   * One node's spec: its newest description, or the one that covers `typeVersion`; null for a node or
+   * version the catalog does not have. Names not in the types map and versions the node does not list
+   * are never looked up: a caller's made-up name could exceed KV's key length, and every lookup is
+   * remembered for the version's lifetime.
    */
-  async spec(nodeType: string, subtype: string): Promise<NodeSpec | null> {
+  async spec(nodeType: string, subtype: string, typeVersion?: number): Promise<NodeSpec | null> {
     const types: Record<string, string[] | undefined> = await this.types();
     if (!Object.hasOwn(types, nodeType) || !types[nodeType]!.includes(subtype)) return null;
-    return this.read((v) => specKey(v, nodeType, subtype));
+    const newest = await this.read<NodeSpec>((v) => specKey(v, nodeType, subtype));
+    // A seed spec has no typeVersions: it is its one version.
+    if (!newest || typeVersion === undefined || !newest.type_versions || newest.type_versions.includes(typeVersion)) return newest;
+    if (!newest.node_versions?.includes(typeVersion)) return null;
+    return this.read((v) => olderSpecKey(v, nodeType, subtype, typeVersion));
+  }
+
+  /** The node type (ACTION_NODE, …) a type name is listed under, or null. */
+  async nodeTypeOf(subtype: string): Promise<string | null> {
+    const types: Record<string, string[] | undefined> = await this.types();
+    for (const [nodeType, subtypes] of Object.entries(types)) if (subtypes?.includes(subtype)) return nodeType;
+    return null;
   }
 
   /** A JSON value of the current version, read once per isolate. */

@@ -7,3 +7,9 @@ export const manifestKey = (version: string) => `catalog:${version}:manifest`;
 export const typesKey = (version: string) => `catalog:${version}:types`;
 export const indexKey = (version: string) => `catalog:${version}:index`;
 export const specKey = (version: string, nodeType: string, subtype: string) => `catalog:${version}:spec:${nodeType}:${subtype}`;
+/**
+ * An older description of a node (n8n nodes have one per group of typeVersions), under each typeVersion
+ * it covers, so one read finds the description of any version.
+ */
+export const olderSpecKey = (version: string, nodeType: string, subtype: string, typeVersion: number) =>
+  `${specKey(version, nodeType, subtype)}@${typeVersion}`;

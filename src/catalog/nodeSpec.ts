@@ -32,7 +32,18 @@ export const PARAMETER_TYPES = [
   'resource_locator',
   'array',
   'notice',
+  /** n8n's filter conditions (`{conditions: [...], combinator, options}`). */
+  'filter',
+  /** n8n's assignments (`{assignments: [{id, name, value, type}]}`), as Set v3 writes them. */
+  'assignment_collection',
+  /** n8n's column mapping (`{mappingMode, value, schema}`). */
+  'resource_mapper',
+  /** Not shown to users but holds a value other parameters' conditions can read. */
+  'hidden',
 ] as const;
+
+/** A choice's value as n8n stores it: options are strings, numbers or booleans. */
+export type OptionValue = string | number | boolean;
 
 /** When a parameter applies: n8n's displayOptions, kept as conditions on other parameters' values. */
 export const DisplayConditionsSchema = z
@@ -49,7 +60,13 @@ export interface Parameter {
   required: boolean;
   default_value?: unknown;
   description: string;
-  enum_values?: string[] | null;
+  enum_values?: OptionValue[] | null;
+  /** The choices come from the service at edit time (n8n's loadOptions): enum_values, if any, are not all. */
+  dynamic_options?: boolean;
+  /** A fixed_collection (or other parameter) that holds a list of values rather than one. */
+  multiple_values?: boolean;
+  /** A resource_locator's modes (`list`, `id`, `url`…): the `mode` its `{__rl, mode, value}` may name. */
+  modes?: string[];
   validation_pattern?: string | null;
   display_options?: z.infer<typeof DisplayConditionsSchema>;
   /** Children of collection and fixed_collection parameters. */
@@ -65,7 +82,10 @@ export const ParameterSchema: z.ZodType<Parameter> = z.lazy(() =>
       required: z.boolean(),
       default_value: z.unknown().optional(),
       description: z.string(),
-      enum_values: z.array(z.string()).nullable().optional(),
+      enum_values: z.array(z.union([z.string(), z.number(), z.boolean()])).nullable().optional(),
+      dynamic_options: z.boolean().optional(),
+      multiple_values: z.boolean().optional(),
+      modes: z.array(z.string()).optional(),
       validation_pattern: z.string().nullable().optional(),
       display_options: DisplayConditionsSchema.optional(),
       options: z.array(ParameterSchema).optional(),
@@ -90,8 +110,18 @@ export const PortSchema = z
     description: z.string(),
     /** null: unlimited. */
     max_connections: z.number().int().positive().nullable(),
+    /** Sub-node types this AI input refuses (n8n's port filter). */
+    excluded_nodes: z.array(z.string()).optional(),
     data_format: DataFormatSchema.nullable().optional(),
     validation_schema: z.record(z.string(), z.unknown()).nullable().optional(),
+  })
+  .strict();
+
+export const CredentialSchema = z
+  .object({
+    name: z.string().min(1),
+    required: z.boolean(),
+    display_options: DisplayConditionsSchema.optional(),
   })
   .strict();
 
@@ -121,8 +151,28 @@ export const NodeSpecSchema = z
     input_ports: z.array(PortSchema),
     output_ports: z.array(PortSchema),
     examples: z.array(ExampleSchema),
+    /**
+     * n8n nodes: the typeVersions this description covers (one description can span several, telling
+     * them apart with `@version` conditions), and every typeVersion of the node, newest last.
+     */
+    type_versions: z.array(z.number()).min(1).optional(),
+    node_versions: z.array(z.number()).min(1).optional(),
+    /** The typeVersion n8n's editor gives a new node. */
+    default_version: z.number().optional(),
+    /** In n8n 1.x but no longer in the current n8n. */
+    legacy: z.boolean().optional(),
+    /** An AI-agent tool n8n derives from a node (`…slackTool` from `…slack`): that node's type. */
+    tool_of: z.string().optional(),
+    /** Credential types the node takes, each with the parameter values under which it applies. */
+    credentials: z.array(CredentialSchema).optional(),
+    /**
+     * Ports n8n computes from the node's parameters: the id of the port function (src/catalog/ports)
+     * that does it. input_ports/output_ports then list every port the function can produce.
+     */
+    dynamic_ports: z.object({ inputs: z.string().optional(), outputs: z.string().optional() }).strict().optional(),
   })
   .strict();
 
 export type NodeSpec = z.infer<typeof NodeSpecSchema>;
 export type Port = z.infer<typeof PortSchema>;
+export type Credential = z.infer<typeof CredentialSchema>;

@@ -1,4 +1,4 @@
-import type { NodeSpec, Parameter, Port } from './nodeSpec';
+import type { NodeSpec, OptionValue, Parameter, Port } from './nodeSpec';
 
 export type Detail = 'essentials' | 'full';
 
@@ -19,7 +19,7 @@ interface EssentialParameter {
   type: Parameter['type'];
   required: boolean;
   default_value?: unknown;
-  enum_values?: string[] | null;
+  enum_values?: OptionValue[] | null;
   /** When it applies, e.g. "resource=message, operation=post|update"; several when it recurs. */
   when?: string | string[];
 }
@@ -31,7 +31,8 @@ interface EssentialParameter {
  * rest; `full` has everything.
  */
 export function serializeSpec(spec: NodeSpec, options: SerializeOptions): Record<string, unknown> {
-  const { examples, parameters, input_ports, output_ports, ...rest } = spec;
+  // dynamic_ports names the functions the validator computes ports with: nothing an agent can use.
+  const { examples, parameters, input_ports, output_ports, dynamic_ports: _, ...rest } = spec;
   const full: Record<string, unknown> = {
     ...rest,
     detail: 'full',
@@ -62,7 +63,7 @@ const compactPort = ({ name, type, required, max_connections }: Port) => ({ name
 function essentialParameters(parameters: Parameter[]): EssentialParameter[] {
   const merged = new Map<string, EssentialParameter>();
   for (const p of parameters) {
-    if (p.type === 'notice' || !(p.required || !p.display_options || STRUCTURAL.test(p.name))) continue;
+    if (p.type === 'notice' || p.type === 'hidden' || !(p.required || !p.display_options || STRUCTURAL.test(p.name))) continue;
     const when = condition(p);
     const key = JSON.stringify([p.name, p.type, p.required, p.enum_values ?? null]);
     const seen = merged.get(key);

@@ -1,26 +1,67 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { importNodes } from '../../scripts/catalog/n8n/import';
+import { importNodes } from '../../scripts/catalog/n8n/importNodes';
 import type { N8nNode } from '../../scripts/catalog/n8n/mapNode';
 
-/** Real n8n node descriptions, a few of them: a trigger, an AI agent, a resource/operation node, IF. */
+/** Real n8n node descriptions, a few of them: triggers, AI agents and sub-nodes, resource/operation nodes, IF, Switch, Merge, Set. */
 const fixture = JSON.parse(readFileSync('test/fixtures/n8n/nodes.json', 'utf8')) as Record<string, N8nNode[]>;
 const packages = Object.entries(fixture).map(([typePrefix, nodes]) => ({ typePrefix, nodes }));
 const result = importNodes(packages);
 const spec = (subtype: string) => result.specs.find((s) => s.subtype === subtype)!;
 
 describe('n8n import', () => {
-  it('keeps each node’s newest version under its workflow type name, and says what it skipped', () => {
-    expect(result.specs.map((s) => s.subtype)).toEqual([
+  it('imports every description of every node, each with the typeVersions it covers, newest first', () => {
+    expect([...new Set(result.specs.map((s) => s.subtype))]).toEqual([
       '@n8n/n8n-nodes-langchain.agent',
+      '@n8n/n8n-nodes-langchain.lmChatOpenAi',
       '@n8n/n8n-nodes-langchain.toolCalculator',
       'n8n-nodes-base.if',
       'n8n-nodes-base.mailcheck',
+      'n8n-nodes-base.mailcheckTool',
+      'n8n-nodes-base.manualTrigger',
+      'n8n-nodes-base.merge',
       'n8n-nodes-base.scheduleTrigger',
+      'n8n-nodes-base.set',
+      'n8n-nodes-base.slack',
+      'n8n-nodes-base.slackTool',
+      'n8n-nodes-base.switch',
+      'n8n-nodes-base.webhook',
     ]);
-    expect(spec('@n8n/n8n-nodes-langchain.agent').version).toBe('3.1');
-    expect(result.skipped.filter((s) => s.subtype === '@n8n/n8n-nodes-langchain.agent')).toHaveLength(2);
-    expect(result.skipped.every((s) => /superseded by v/.test(s.reason))).toBe(true);
+    const agents = result.specs.filter((s) => s.subtype === '@n8n/n8n-nodes-langchain.agent');
+    expect(agents.map((s) => s.type_versions)).toEqual([[3, 3.1], [2, 2.1, 2.2], [1, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7, 1.8, 1.9]]);
+    expect(agents.every((s) => s.node_versions?.join() === '1,1.1,1.2,1.3,1.4,1.5,1.6,1.7,1.8,1.9,2,2.1,2.2,3,3.1')).toBe(true);
+    expect(agents[0]!.version).toBe('3.1');
+    expect(result.specs.filter((s) => s.subtype === 'n8n-nodes-base.if').map((s) => s.version)).toEqual(['2.3', '1']);
+    expect(result.skipped).toEqual([]);
+  });
+
+  it('takes from a legacy package only the typeVersions the current ones lack', () => {
+    const legacyIf = { ...fixture['n8n-nodes-base']!.find((n) => n.name === 'if')!, version: [1, 1.5] };
+    const withLegacy = importNodes([...packages, { typePrefix: 'n8n-nodes-base', nodes: [legacyIf], legacy: true }]);
+    const ifs = withLegacy.specs.filter((s) => s.subtype === 'n8n-nodes-base.if');
+    expect(ifs.map((s) => [s.type_versions, s.legacy ?? false])).toEqual([[[2, 2.1, 2.2, 2.3], false], [[1.5], true], [[1], false]]);
+  });
+
+  it('keeps the credential types a node takes, with when each applies', () => {
+    expect(spec('n8n-nodes-base.mailcheck').credentials).toEqual([{ name: 'mailcheckApi', required: true }]);
+    const v1 = result.specs.find((s) => s.subtype === '@n8n/n8n-nodes-langchain.agent' && s.type_versions?.includes(1))!;
+    expect(v1.credentials?.map((c) => c.name)).toEqual(['mySql', 'postgres']);
+    expect(v1.credentials?.[0]?.display_options?.show).toBeDefined();
+  });
+
+  it('derives the AI-agent tool n8n makes of a node marked usableAsTool', () => {
+    const tool = spec('n8n-nodes-base.mailcheckTool');
+    expect(tool.tool_of).toBe('n8n-nodes-base.mailcheck');
+    expect(tool.input_ports).toEqual([]);
+    expect(tool.output_ports.map((p) => p.type)).toEqual(['ai_tool']);
+    expect(tool.parameters.slice(0, 2).map((p) => p.name)).toEqual(['descriptionType', 'toolDescription']);
+  });
+
+  it('names the port function of ports computed from parameters, and collects its source', () => {
+    const agent = spec('@n8n/n8n-nodes-langchain.agent');
+    expect(agent.dynamic_ports?.inputs).toMatch(/^[0-9a-z]+$/);
+    expect(result.portSources.get(agent.dynamic_ports!.inputs!)).toContain('ai_languageModel');
+    expect(spec('n8n-nodes-base.if').dynamic_ports).toBeUndefined();
   });
 
   it('is repeatable: the same input gives byte-identical output', () => {
@@ -68,8 +109,15 @@ describe('n8n import', () => {
     expect(agent.documentation_url).toMatch(/^https:\/\/docs\.n8n\.io\//);
   });
 
-  it('writes a minimal workflow-JSON example for each node', () => {
+  it('writes an example node with its structural choices, required parameters and credential', () => {
     const example = spec('n8n-nodes-base.mailcheck').examples[0]!;
-    expect(example.output).toMatchObject({ type: 'n8n-nodes-base.mailcheck', typeVersion: 1 });
+    expect(example.output).toMatchObject({
+      type: 'n8n-nodes-base.mailcheck',
+      typeVersion: 1,
+      parameters: { resource: 'email', operation: 'check' },
+      credentials: { mailcheckApi: { id: expect.any(String), name: expect.any(String) } },
+    });
+    // The newest version n8n's editor adds, for a node with several.
+    expect(spec('n8n-nodes-base.if').examples[0]!.output).toMatchObject({ typeVersion: 2.3 });
   });
 });

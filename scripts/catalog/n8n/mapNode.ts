@@ -1,8 +1,10 @@
 /**
- * Maps one n8n node description (an entry of a package's dist/types/nodes.json) to a NodeSpec.
- * Pure and deterministic: the same description always gives the same spec.
+ * Maps one n8n node description (an entry of a package's dist/types/nodes.json, covering one or more
+ * typeVersions) to a NodeSpec. Pure and deterministic: the same description always gives the same spec.
  */
-import type { NodeSpec, NodeType, Parameter, Port } from '../../../src/catalog/nodeSpec.ts';
+import type { Credential, NodeSpec, NodeType, OptionValue, Parameter, Port } from '../../../src/catalog/nodeSpec.ts';
+import { portFunctionId } from '../../../src/catalog/ports/portFunctionId.ts';
+import { exampleNode } from './example.ts';
 
 /** The parts of n8n's INodeTypeDescription the importer reads. */
 export interface N8nNode {
@@ -10,12 +12,17 @@ export interface N8nNode {
   displayName: string;
   description?: string;
   version: number | number[];
+  defaultVersion?: number;
   group?: string[];
   hidden?: boolean;
+  usableAsTool?: unknown;
+  webhooks?: unknown[];
+  /** Set on the tool n8n derives from a node (src: toolVariant.ts): that node's name. */
+  toolOf?: string;
   inputs?: unknown;
   outputs?: unknown;
   outputNames?: string[];
-  credentials?: { name: string; required?: boolean }[];
+  credentials?: { name: string; required?: boolean; displayOptions?: N8nDisplayOptions }[];
   properties?: N8nProperty[];
   codex?: {
     categories?: string[];
@@ -25,16 +32,20 @@ export interface N8nNode {
   };
 }
 
+type N8nDisplayOptions = { show?: Record<string, unknown[]>; hide?: Record<string, unknown[]> };
+
 export interface N8nProperty {
   name: string;
   displayName?: string;
   type: string;
   default?: unknown;
   description?: string;
+  placeholder?: string;
   required?: boolean;
-  displayOptions?: { show?: Record<string, unknown[]>; hide?: Record<string, unknown[]> };
+  displayOptions?: N8nDisplayOptions;
   options?: (N8nOption | N8nProperty)[];
-  typeOptions?: { editor?: string };
+  modes?: { name: string; placeholder?: string }[];
+  typeOptions?: { editor?: string; multipleValues?: boolean; loadOptionsMethod?: string; loadOptions?: unknown };
 }
 
 interface N8nOption {
@@ -46,8 +57,19 @@ interface N8nOption {
 }
 
 export interface MapReport {
-  /** Property types dropped because they carry no configuration (buttons, hidden values…). */
+  /** Property types dropped because they carry no configuration (buttons, icons…). */
   droppedProperties: Record<string, number>;
+}
+
+/** What the node's parameters may hold, beyond the spec: placeholders and modes for examples. */
+export interface MapContext {
+  report: MapReport;
+  /** Every typeVersion of the node across its descriptions, ascending. */
+  nodeVersions: number[];
+  defaultVersion: number;
+  legacy: boolean;
+  /** Collects the source of each port function met (id → n8n's expression). */
+  portSources: Map<string, string>;
 }
 
 const TYPE_MAP: Record<string, Parameter['type']> = {
@@ -58,32 +80,45 @@ const TYPE_MAP: Record<string, Parameter['type']> = {
   multiOptions: 'multi_enum',
   collection: 'collection',
   fixedCollection: 'fixed_collection',
-  assignmentCollection: 'fixed_collection',
+  assignmentCollection: 'assignment_collection',
   dateTime: 'datetime',
   json: 'json',
-  filter: 'json',
-  resourceMapper: 'json',
+  filter: 'filter',
+  resourceMapper: 'resource_mapper',
   color: 'color',
   resourceLocator: 'resource_locator',
   workflowSelector: 'resource_locator',
+  agentSelector: 'resource_locator',
   credentials: 'credential',
   credentialsSelect: 'credential',
   notice: 'notice',
   callout: 'notice',
+  hidden: 'hidden',
 };
 
-export const highestVersion = (node: N8nNode): number => Math.max(...[node.version].flat());
+export const versionsOf = (node: N8nNode): number[] => [node.version].flat().sort((a, b) => a - b);
+export const highestVersion = (node: N8nNode): number => Math.max(...versionsOf(node));
 
 /** `n8n-nodes-base.gmail`: the type name workflows use. */
 export const typeName = (prefix: string, node: N8nNode) => `${prefix}.${node.name}`;
 
-export function mapNode(node: N8nNode, prefix: string, report: MapReport): NodeSpec {
+export function mapNode(node: N8nNode, prefix: string, ctx: MapContext): NodeSpec {
   const subtype = typeName(prefix, node);
   const codex = node.codex ?? {};
   const subcategories = Object.values(codex.subcategories ?? {}).flatMap((v) => [v].flat());
   const inputs = ports(node.inputs, 'input');
   const outputs = ports(node.outputs, 'output', node.outputNames);
-  const parameters = (node.properties ?? []).flatMap((p) => parameter(p, report));
+  const parameters = (node.properties ?? []).flatMap((p) => parameter(p, ctx.report));
+  const credentials = (node.credentials ?? []).map(credential);
+  const dynamic_ports: NonNullable<NodeSpec['dynamic_ports']> = {};
+  for (const side of ['inputs', 'outputs'] as const) {
+    const raw = node[side];
+    if (typeof raw !== 'string') continue;
+    const id = portFunctionId(raw);
+    ctx.portSources.set(id, raw);
+    dynamic_ports[side] = id;
+  }
+  const typeVersions = versionsOf(node);
   const spec: NodeSpec = {
     node_type: classify(node, inputs, outputs),
     subtype,
@@ -97,8 +132,18 @@ export function mapNode(node: N8nNode, prefix: string, report: MapReport): NodeS
     parameters,
     input_ports: inputs,
     output_ports: outputs,
-    examples: [minimalExample(subtype, node, parameters)],
+    examples: [],
+    type_versions: typeVersions,
+    node_versions: ctx.nodeVersions,
+    default_version: ctx.defaultVersion,
+    ...(ctx.legacy ? { legacy: true } : {}),
+    ...(node.toolOf ? { tool_of: typeName(prefix, { ...node, name: node.toolOf }) } : {}),
+    ...(credentials.length > 0 ? { credentials } : {}),
+    ...(Object.keys(dynamic_ports).length > 0 ? { dynamic_ports } : {}),
   };
+  // The example uses the version n8n's editor would add, when this description covers it.
+  const exampleVersion = typeVersions.includes(ctx.defaultVersion) ? ctx.defaultVersion : Math.max(...typeVersions);
+  spec.examples = [exampleNode(spec, node, exampleVersion)];
   return spec;
 }
 
@@ -128,15 +173,24 @@ export function classify(node: N8nNode, inputs: Port[], outputs: Port[]): NodeTy
 
 /**
  * n8n's inputs/outputs: a list of connection types or port objects, or an expression that computes
- * them from parameters. From an expression, the port kinds it can produce are read out of its text.
+ * them from parameters. From an expression, the port kinds it can produce are read out of its text
+ * (the exact ports for given parameters come from its port function, src/catalog/ports).
  */
 export function ports(raw: unknown, side: 'input' | 'output', names: string[] = []): Port[] {
   if (typeof raw === 'string') return expressionPorts(raw, side);
   if (!Array.isArray(raw)) return [];
   return raw.map((entry, i) => {
-    const o = (typeof entry === 'string' ? { type: entry } : entry) as { type: string; displayName?: string; required?: boolean; maxConnections?: number };
+    const o = (typeof entry === 'string' ? { type: entry } : entry) as {
+      type: string;
+      displayName?: string;
+      required?: boolean;
+      maxConnections?: number;
+      filter?: { excludedNodes?: string[] };
+    };
     const name = names[i] || o.displayName || (o.type === 'main' ? 'main' : o.type.replace(/^ai_/, ''));
-    return port(name, o.type, side, o.required ?? (side === 'input' && o.type === 'main'), o.maxConnections ?? null);
+    const p = port(name, o.type, side, o.required ?? (side === 'input' && o.type === 'main'), o.maxConnections ?? null);
+    if (o.filter?.excludedNodes?.length) p.excluded_nodes = o.filter.excludedNodes;
+    return p;
   });
 }
 
@@ -183,11 +237,18 @@ function port(name: string, type: string, side: 'input' | 'output', required: bo
   };
 }
 
-const DROPPED = new Set(['hidden', 'button', 'icon', 'curlImport', 'agentSelector']);
+function credential(c: NonNullable<N8nNode['credentials']>[number]): Credential {
+  return { name: c.name, required: c.required ?? false, ...(displayOptions(c.displayOptions) ? { display_options: displayOptions(c.displayOptions)! } : {}) };
+}
+
+function displayOptions(d: N8nDisplayOptions | undefined): Parameter['display_options'] | undefined {
+  if (!d || (!d.show && !d.hide)) return undefined;
+  return { ...(d.show ? { show: d.show } : {}), ...(d.hide ? { hide: d.hide } : {}) };
+}
 
 function parameter(p: N8nProperty, report: MapReport): Parameter[] {
   const type = p.typeOptions?.editor && p.type === 'string' ? 'code' : TYPE_MAP[p.type];
-  if (!type || DROPPED.has(p.type)) {
+  if (!type) {
     report.droppedProperties[p.type] = (report.droppedProperties[p.type] ?? 0) + 1;
     return [];
   }
@@ -200,14 +261,13 @@ function parameter(p: N8nProperty, report: MapReport): Parameter[] {
   };
   if (p.default !== undefined && p.default !== '' && type !== 'notice') result.default_value = p.default;
   if ((type === 'enum' || type === 'multi_enum') && p.options) {
-    result.enum_values = [...new Set((p.options as N8nOption[]).map((o) => String(o.value ?? o.name)))];
+    result.enum_values = [...new Set((p.options as N8nOption[]).map((o) => (o.value ?? o.name) as OptionValue))];
   }
-  if (p.displayOptions && (p.displayOptions.show || p.displayOptions.hide)) {
-    result.display_options = {
-      ...(p.displayOptions.show ? { show: p.displayOptions.show } : {}),
-      ...(p.displayOptions.hide ? { hide: p.displayOptions.hide } : {}),
-    };
-  }
+  if ((type === 'enum' || type === 'multi_enum') && (p.typeOptions?.loadOptionsMethod || p.typeOptions?.loadOptions)) result.dynamic_options = true;
+  if (p.typeOptions?.multipleValues) result.multiple_values = true;
+  if (type === 'resource_locator' && p.modes?.length) result.modes = p.modes.map((m) => m.name);
+  const display = displayOptions(p.displayOptions);
+  if (display) result.display_options = display;
   if (type === 'collection' && p.options) {
     result.options = (p.options as N8nProperty[]).flatMap((o) => parameter(o, report));
   } else if (type === 'fixed_collection' && p.options) {
@@ -222,23 +282,6 @@ function parameter(p: N8nProperty, report: MapReport): Parameter[] {
     }));
   }
   return [result];
-}
-
-/** The node as it appears in workflow JSON, with its resource/operation defaults filled in. */
-function minimalExample(subtype: string, node: N8nNode, parameters: Parameter[]) {
-  const defaults: Record<string, unknown> = {};
-  for (const p of parameters) {
-    if (p.display_options || p.type === 'notice') continue;
-    if (p.required || p.name === 'resource' || p.name === 'operation') {
-      if (p.default_value !== undefined) defaults[p.name] = p.default_value;
-    }
-  }
-  return {
-    name: `${node.displayName} in workflow JSON`,
-    description: `How a ${node.displayName} node is written in an n8n workflow's "nodes" array.`,
-    parameters: defaults,
-    output: { type: subtype, typeVersion: highestVersion(node), name: node.displayName, parameters: defaults },
-  };
 }
 
 /** n8n descriptions carry some HTML; the catalog keeps plain text. */

@@ -1,0 +1,15 @@
+import { z } from 'zod';
+
+const FindingSchema = z.object({
+  node: z.string().nullable().describe("The node's name; null for the workflow as a whole"),
+  path: z.string().optional().describe('Where: parameters.channelId, connections.IF.main[2][0], typeVersion…'),
+  code: z.string().describe('What kind of problem: missing_required, invalid_option, unknown_node_type, output_index_out_of_range…'),
+  message: z.string().describe('What is wrong and what would be right'),
+});
+
+/** validate_node's and validate_workflow's structuredContent. */
+export const FindingsOutput = z.object({
+  valid: z.boolean().describe('No errors (warnings may remain)'),
+  errors: z.array(FindingSchema).describe('What stops the workflow from working as written'),
+  warnings: z.array(FindingSchema).describe('What n8n accepts but is probably not what was meant'),
+});

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { Catalog } from '../../catalog/catalog';
+import { catalogForNodes } from '../../workflows/prefetch';
+import { validateNode as validate } from '../../workflows/validateNode';
+import { defineTool } from '../tool';
+import { FindingsOutput } from './findingsOutput';
+
+export const validateNode = defineTool({
+  name: 'validate_node',
+  title: 'Validate a node',
+  description:
+    "Check one n8n node against the description of its own typeVersion: the type exists (close matches if not), " +
+    'the typeVersion exists, every required parameter that applies is set, values have the right type and are ' +
+    'among the allowed choices, collections have the right shape, expressions are well formed, and the ' +
+    'credentials it needs. Answers {valid, errors, warnings}, each finding naming the parameter and what is ' +
+    'right. Use it while writing a node (after get_node_details for that version); validate_workflow checks ' +
+    'the whole workflow, connections included.',
+  input: z.object({
+    type: z.string().min(1).describe('The node type, e.g. n8n-nodes-base.slack'),
+    typeVersion: z.number().describe('The node version, e.g. 2.3 (get_node_details lists them)'),
+    parameters: z.record(z.string(), z.unknown()).default({}).describe("The node's parameters, as in workflow JSON"),
+    credentials: z.record(z.string(), z.unknown()).optional().describe('e.g. {"slackApi": {"id": "…", "name": "…"}}'),
+    name: z.string().optional().describe('The node name used in findings'),
+  }),
+  output: FindingsOutput,
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  execution: 'direct',
+  scope: 'nodes:read',
+  async run(node, { env }) {
+    const named = { ...node, name: node.name ?? node.type.slice(node.type.lastIndexOf('.') + 1) };
+    return validate(named, await catalogForNodes(new Catalog(env.SPECS), [named]));
+  },
+});

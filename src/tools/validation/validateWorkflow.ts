@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { Catalog } from '../../catalog/catalog';
+import { catalogForNodes } from '../../workflows/prefetch';
+import { validateWorkflow as validate } from '../../workflows/validateWorkflow';
+import { defineTool } from '../tool';
+import { FindingsOutput } from './findingsOutput';
+
+export const validateWorkflow = defineTool({
+  name: 'validate_workflow',
+  title: 'Validate a workflow',
+  description:
+    'Check a whole n8n workflow before saving or running it. The loop that gets workflows right: search_nodes → ' +
+    'get_node_details (with the version you will use) → write the workflow → validate_workflow → fix every error → ' +
+    'validate again. Each node is checked against the description of its own typeVersion (old versions ' +
+    'included, LangChain nodes included): type, version, required parameters, values, choices, expressions. ' +
+    'Across the workflow: duplicate names or ids, connections from or to missing nodes, connection kinds the ' +
+    'nodes lack (main vs ai_*), output/input indexes beyond the ports the node has for its settings (IF true/false, ' +
+    'Switch rules, error outputs), AI nodes without the sub-nodes they need, references like $(\'Name\') to ' +
+    'nodes that do not exist, triggers and unreachable nodes. Answers {valid, errors, warnings}.',
+  input: z.object({
+    workflow: z
+      .object({
+        nodes: z.array(z.unknown()).describe('The nodes: {name, type, typeVersion, parameters, credentials?, position, …}'),
+        connections: z.record(z.string(), z.unknown()).default({}).describe('{"Source name": {"main": [[{"node": "Target name", "type": "main", "index": 0}]]}}'),
+      })
+      .loose()
+      .describe('The workflow JSON (as n8n exports it, or as you will send it to create_workflow)'),
+  }),
+  output: FindingsOutput,
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  execution: 'direct',
+  scope: 'nodes:read',
+  async run({ workflow }, { env }) {
+    return validate(workflow, await catalogForNodes(new Catalog(env.SPECS), workflow.nodes));
+  },
+});

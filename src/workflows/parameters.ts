@@ -1,0 +1,233 @@
+/**
+ * A node's parameters against the description of its own typeVersion: required parameters that
+ * apply but are empty (as n8n reports them), values of the wrong kind, choices outside an option
+ * list, collection shapes, broken expressions; parameters that do not apply are warnings.
+ */
+import type { NodeSpec, Parameter } from '../catalog/nodeSpec';
+import { visibility, type Visibility } from './display';
+import { expressionParts, looksLikeExpression, strings } from './expressions';
+import type { Findings } from './findings';
+import { isExpression, isMissing, isPlainObject, withDefaults, type NodeIdentity, type Values } from './values';
+
+interface Level {
+  /** The parameters that may appear here (the node's, or a collection's children). */
+  parameters: Parameter[];
+  given: Values;
+  /** `given` with the defaults of what applies. */
+  values: Values;
+  root: Values;
+  path: string;
+  /** Required children are checked (n8n checks them in fixed collections, not in plain collections). */
+  checkRequired: boolean;
+}
+
+export function checkParameters(spec: NodeSpec, node: NodeIdentity & { name: string; parameters: unknown }, out: Findings): void {
+  if (node.parameters === undefined) node = { ...node, parameters: {} };
+  if (!isPlainObject(node.parameters)) {
+    out.error(node.name, 'invalid_parameters', `"parameters" must be an object of parameter values, not ${describe(node.parameters)}.`, 'parameters');
+    return;
+  }
+  const identity: NodeIdentity = { typeVersion: node.typeVersion, nodeType: node.nodeType };
+  const values = withDefaults(spec.parameters, node.parameters, identity);
+  checkLevel({ parameters: spec.parameters, given: node.parameters, values, root: values, path: 'parameters', checkRequired: true }, identity, spec, node.name, out);
+  for (const { path, value } of strings(node.parameters, 'parameters')) {
+    if (isExpression(value) && expressionParts(value).unclosed) {
+      out.error(node.name, 'expression_unclosed', `The expression at ${path} opens "{{" without a closing "}}": ${clip(value)}`, path);
+    } else if (looksLikeExpression(value)) {
+      out.warning(node.name, 'expression_without_equals', `${path} holds "{{ … }}" but does not start with "=", so n8n uses it as plain text. Write "=${clip(value, 40)}" to have it evaluated.`, path);
+    }
+  }
+}
+
+function checkLevel(level: Level, identity: NodeIdentity, spec: NodeSpec, nodeName: string, out: Findings): void {
+  const ctx = { ...identity, values: level.values, root: level.root };
+  const seen = new Map<string, Visibility>();
+  for (const p of level.parameters) {
+    const shown = visibility(p.display_options, ctx);
+    seen.set(p.name, best(seen.get(p.name), shown));
+    if (shown !== 'shown' || p.type === 'notice' || p.type === 'hidden') continue;
+    const path = `${level.path}.${p.name}`;
+    if (level.checkRequired && p.required && missing(p, level.values[p.name])) {
+      const when = condition(p);
+      out.error(nodeName, 'missing_required', `Required parameter "${p.display_name ?? p.name}" (${p.name}) is not set${when ? ` (it applies when ${when})` : ''}.${choices(p)}`, path);
+    }
+  }
+  for (const [name, value] of Object.entries(level.given)) {
+    const path = `${level.path}.${name}`;
+    const candidates = level.parameters.filter((p) => p.name === name);
+    if (candidates.length === 0) {
+      const names = level.parameters.filter((p) => p.type !== 'notice').map((p) => p.name);
+      out.warning(nodeName, 'unknown_parameter', `"${name}" is not a parameter here in ${spec.display_name} v${identity.typeVersion}${names.length ? `; known: ${[...new Set(names)].slice(0, 30).join(', ')}` : ''}.`, path);
+      continue;
+    }
+    const shown = candidates.filter((p) => visibility(p.display_options, ctx) !== 'hidden');
+    if (shown.length === 0) {
+      out.warning(nodeName, 'parameter_not_applicable', `"${name}" does not apply with these settings${condition(candidates[0]!) ? ` (it applies when ${condition(candidates[0]!)})` : ''}: n8n ignores it.`, path);
+      continue;
+    }
+    // Several parameters of one name may apply (one per operation); the value must suit one of them.
+    const problems = shown.map((p) => valueProblem(p, value));
+    if (problems.every((x) => x !== null)) out.error(nodeName, problems[0]!.code, `${path}: ${problems[0]!.message}`, path);
+    else {
+      const p = shown[problems.indexOf(null)]!;
+      if (!isExpression(value)) checkChildren(p, value, level, identity, spec, nodeName, out);
+    }
+  }
+}
+
+/** Descends into a collection's or fixed collection's values. */
+function checkChildren(p: Parameter, value: unknown, level: Level, identity: NodeIdentity, spec: NodeSpec, nodeName: string, out: Findings): void {
+  const path = `${level.path}.${p.name}`;
+  if (p.type === 'collection' && isPlainObject(value) && p.options) {
+    checkLevel({ parameters: p.options, given: value, values: value, root: level.root, path, checkRequired: false }, identity, spec, nodeName, out);
+  } else if (p.type === 'fixed_collection' && isPlainObject(value) && p.options) {
+    for (const [groupName, groupValue] of Object.entries(value)) {
+      const group = p.options.find((g) => g.name === groupName);
+      const groupPath = `${path}.${groupName}`;
+      if (!group) {
+        out.warning(nodeName, 'unknown_parameter', `"${groupName}" is not one of ${p.name}'s groups (${p.options.map((g) => g.name).join(', ')}).`, groupPath);
+        continue;
+      }
+      const items = Array.isArray(groupValue) ? groupValue : [groupValue];
+      for (const [i, item] of items.entries()) {
+        const itemPath = Array.isArray(groupValue) ? `${groupPath}[${i}]` : groupPath;
+        if (!isPlainObject(item)) {
+          out.error(nodeName, 'invalid_shape', `${itemPath} must be an object of ${group.display_name ?? group.name} fields, not ${describe(item)}.`, itemPath);
+          continue;
+        }
+        const children = group.options ?? [];
+        const values = withDefaults(children, item, identity, level.root);
+        checkLevel({ parameters: children, given: item, values, root: level.root, path: itemPath, checkRequired: true }, identity, spec, nodeName, out);
+      }
+    }
+  }
+}
+
+/** The strongest visibility seen for a name: any shown one makes the name apply. */
+function best(a: Visibility | undefined, b: Visibility): Visibility {
+  if (a === 'shown' || b === 'shown') return 'shown';
+  if (a === 'unknown' || b === 'unknown') return 'unknown';
+  return 'hidden';
+}
+
+function missing(p: Parameter, value: unknown): boolean {
+  if (isExpression(value)) return false;
+  if (p.multiple_values && Array.isArray(value)) return value.some((v) => isMissing(p, v));
+  return isMissing(p, value);
+}
+
+interface Problem {
+  code: string;
+  message: string;
+}
+
+/** What is wrong with a value for a parameter of this kind, or null. Expressions are judged at run time. */
+export function valueProblem(p: Parameter, value: unknown): Problem | null {
+  if (isExpression(value) || value === null || value === undefined) return null;
+  if (p.multiple_values && Array.isArray(value) && p.type !== 'fixed_collection') {
+    for (const v of value) {
+      const problem = valueProblem({ ...p, multiple_values: false }, v);
+      if (problem) return problem;
+    }
+    return null;
+  }
+  const wrong = (expected: string): Problem => ({ code: 'wrong_type', message: `expected ${expected}, got ${describe(value)}.` });
+  switch (p.type) {
+    case 'string':
+    case 'code':
+    case 'url':
+    case 'datetime':
+    case 'color':
+    case 'credential':
+      // n8n turns numbers and booleans into text; an object or a list is not text.
+      return typeof value === 'object' ? wrong('text') : null;
+    case 'number':
+    case 'integer':
+      if (typeof value === 'number') return null;
+      if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return null;
+      return wrong('a number');
+    case 'boolean':
+      // n8n reads "", "true", "false", 0 and 1 by their truth; anything else is a mistake.
+      return typeof value === 'boolean' || ['', 'true', 'false', 0, 1].includes(value as never) ? null : wrong('true or false');
+    case 'enum':
+      return optionProblem(p, value);
+    case 'multi_enum':
+      if (!Array.isArray(value)) return wrong('a list of choices');
+      for (const v of value) {
+        const problem = optionProblem(p, v);
+        if (problem) return problem;
+      }
+      return null;
+    case 'collection':
+      return isPlainObject(value) ? null : { code: 'invalid_shape', message: `expected an object of optional fields, got ${describe(value)}.` };
+    case 'fixed_collection':
+      return isPlainObject(value) ? null : { code: 'invalid_shape', message: `expected an object keyed by ${(p.options ?? []).map((g) => g.name).join(' / ') || 'group name'}, got ${describe(value)}.` };
+    case 'assignment_collection':
+      return isPlainObject(value) && only(value, ['assignments']) && (value.assignments === undefined || Array.isArray(value.assignments))
+        ? null
+        : { code: 'invalid_shape', message: `expected {"assignments": [{"id", "name", "value", "type"}]}, got ${describe(value)}.` };
+    case 'filter':
+      return isPlainObject(value) && only(value, ['conditions', 'combinator', 'options']) && (value.conditions === undefined || Array.isArray(value.conditions))
+        ? null
+        : { code: 'invalid_shape', message: `expected {"conditions": [...], "combinator": "and"|"or"}, got ${describe(value)}.` };
+    case 'resource_mapper':
+      return isPlainObject(value) ? null : { code: 'invalid_shape', message: `expected {"mappingMode", "value", ...}, got ${describe(value)}.` };
+    case 'resource_locator':
+      return locatorProblem(p, value);
+    case 'array':
+      return Array.isArray(value) ? null : wrong('a list');
+    default:
+      return null;
+  }
+}
+
+/** An object whose keys are all among `keys`: how n8n's structured values tell one shape from another. */
+const only = (value: Record<string, unknown>, keys: string[]) => Object.keys(value).every((k) => keys.includes(k));
+
+function optionProblem(p: Parameter, value: unknown): Problem | null {
+  if (isExpression(value) || p.dynamic_options || !p.enum_values?.length) return null;
+  // Compared as text: n8n's editor writes an option's value as declared, but imported JSON may quote numbers.
+  if (p.enum_values.some((v) => v === value || String(v) === String(value))) return null;
+  return { code: 'invalid_option', message: `${JSON.stringify(value)} is not one of the choices: ${p.enum_values.map((v) => JSON.stringify(v)).join(', ')}.` };
+}
+
+function locatorProblem(p: Parameter, value: unknown): Problem | null {
+  // Before n8n turned a parameter into a resource locator it held the plain value; n8n still reads that.
+  if (typeof value === 'string' || typeof value === 'number') return null;
+  if (!isPlainObject(value) || !('value' in value)) {
+    return { code: 'invalid_shape', message: `expected {"__rl": true, "mode": ${modeList(p)}, "value": …}, got ${describe(value)}.` };
+  }
+  if (p.modes?.length && typeof value.mode === 'string' && !p.modes.includes(value.mode)) {
+    return { code: 'invalid_option', message: `mode ${JSON.stringify(value.mode)} is not one of ${modeList(p)}.` };
+  }
+  return null;
+}
+
+const modeList = (p: Parameter) => (p.modes?.length ? p.modes.map((m) => JSON.stringify(m)).join(' | ') : '"id"');
+
+/** When a parameter applies, as `resource=message, operation=post`. */
+export function condition(p: { display_options?: Parameter['display_options'] }): string | undefined {
+  const show = p.display_options?.show;
+  if (!show) return undefined;
+  const parts = Object.entries(show)
+    .filter(([name]) => !name.startsWith('@'))
+    .map(([name, values]) => `${name}=${values.map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))).join('|')}`);
+  return parts.length ? parts.join(', ') : undefined;
+}
+
+function choices(p: Parameter): string {
+  if (p.type !== 'enum' || !p.enum_values?.length || p.dynamic_options) return '';
+  return ` Choices: ${p.enum_values.slice(0, 20).map((v) => JSON.stringify(v)).join(', ')}.`;
+}
+
+export function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'an object';
+  if (typeof value === 'string') return `the text ${JSON.stringify(clip(value, 40))}`;
+  return `${typeof value} ${JSON.stringify(value)}`;
+}
+
+function clip(text: string, max = 80): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}

@@ -1,0 +1,83 @@
+/**
+ * A node's ports for its parameters: the spec's static ports, or what n8n's own port function gives
+ * for these parameters (src/catalog/ports), plus the error output that `onError:
+ * continueErrorOutput` adds. Null where it cannot be told before run time (a deciding parameter is an
+ * expression, or this build lacks the function): the rules that need ports then say nothing.
+ */
+import type { NodeSpec, Port } from '../catalog/nodeSpec';
+import { N8N_PORT_FUNCTIONS } from '../catalog/ports/n8nPortFunctions';
+import type { PortFunction } from '../catalog/ports/portFunction';
+import { isExpression, isPlainObject, type Values } from './values';
+
+export interface NodePort {
+  type: string;
+  name: string;
+  required: boolean;
+  maxConnections: number | null;
+  excludedNodes?: string[];
+}
+
+export interface NodePorts {
+  inputs: NodePort[] | null;
+  outputs: NodePort[] | null;
+}
+
+/** Port functions build arrays from counts in the parameters: larger counts are not computed. */
+const LARGEST_COUNT = 1000;
+
+export function nodePorts(spec: NodeSpec, values: Values, typeVersion: number, onError: unknown, functions: Record<string, PortFunction> = N8N_PORT_FUNCTIONS): NodePorts {
+  const side = (fixed: Port[], id: string | undefined): NodePort[] | null =>
+    id === undefined ? fixed.map(fromSpec) : computed(functions[id], values, typeVersion);
+  const inputs = side(spec.input_ports, spec.dynamic_ports?.inputs);
+  let outputs = side(spec.output_ports, spec.dynamic_ports?.outputs);
+  if (outputs && onError === 'continueErrorOutput') {
+    outputs = [...outputs, { type: 'main', name: 'error', required: false, maxConnections: null }];
+  }
+  return { inputs, outputs };
+}
+
+const fromSpec = (p: Port): NodePort => ({
+  type: p.type,
+  name: p.name,
+  required: p.required,
+  maxConnections: p.max_connections,
+  ...(p.excluded_nodes ? { excludedNodes: p.excluded_nodes } : {}),
+});
+
+function computed(fn: PortFunction | undefined, values: Values, typeVersion: number): NodePort[] | null {
+  if (!fn || !decidable(fn, values)) return null;
+  let result: unknown;
+  try {
+    result = fn(structuredClone(values), typeVersion);
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(result)) return null;
+  return result.map((entry) => {
+    const o = (typeof entry === 'string' ? { type: entry } : entry) as { type: string; displayName?: string; required?: boolean; maxConnections?: number; filter?: { excludedNodes?: string[] } };
+    return {
+      type: o.type,
+      name: o.displayName || o.type,
+      required: o.required ?? false,
+      maxConnections: o.maxConnections ?? null,
+      ...(o.filter?.excludedNodes?.length ? { excludedNodes: o.filter.excludedNodes } : {}),
+    };
+  });
+}
+
+/** False when a parameter the function reads holds an expression, or a count too large to build. */
+function decidable(fn: PortFunction, values: Values): boolean {
+  const source = fn.toString();
+  for (const [name, value] of Object.entries(values)) {
+    if (holds(value, (v) => isExpression(v)) && new RegExp(`\\b${name.replace(/[^\w$]/g, '')}\\b`).test(source)) return false;
+  }
+  return !holds(values, (v) => (typeof v === 'number' && Math.abs(v) > LARGEST_COUNT) || (Array.isArray(v) && v.length > LARGEST_COUNT));
+}
+
+function holds(value: unknown, test: (v: unknown) => boolean, depth = 0): boolean {
+  if (test(value)) return true;
+  if (depth > 20) return false;
+  if (Array.isArray(value)) return value.some((v) => holds(v, test, depth + 1));
+  if (isPlainObject(value)) return Object.values(value).some((v) => holds(v, test, depth + 1));
+  return false;
+}

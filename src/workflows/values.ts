@@ -1,0 +1,54 @@
+/**
+ * A node's parameter values as n8n sees them: what the workflow JSON sets, and for the rest the
+ * default of the parameter that applies (n8n stores only values that differ from the default).
+ */
+import type { Parameter } from '../catalog/nodeSpec';
+import { visibility, type DisplayContext } from './display';
+
+export type Values = Record<string, unknown>;
+
+/** What display conditions read of the node besides its values. */
+export type NodeIdentity = Pick<DisplayContext, 'typeVersion' | 'nodeType'>;
+
+export const isExpression = (v: unknown): v is string => typeof v === 'string' && v.startsWith('=');
+
+export const isPlainObject = (v: unknown): v is Values => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * `given` with the defaults of the parameters that apply filled in. n8n declares deciding parameters
+ * first (resource, then operation, then their fields), so defaults are filled in order, each one
+ * visible to the conditions after it; passes repeat while a default still changes what applies.
+ */
+export function withDefaults(parameters: Parameter[], given: Values, node: NodeIdentity, root?: Values): Values {
+  const values: Values = { ...given };
+  const ctx: DisplayContext = { ...node, values, root: root ?? values };
+  for (let pass = 0, changed = true; changed && pass < 4; pass++) {
+    changed = false;
+    for (const p of parameters) {
+      if (p.default_value === undefined || values[p.name] !== undefined) continue;
+      if (visibility(p.display_options, ctx) === 'hidden') continue;
+      values[p.name] = p.default_value;
+      changed = true;
+    }
+  }
+  return values;
+}
+
+/** Types whose empty value n8n reports as a missing required parameter (n8n-workflow's addToIssuesIfMissing). */
+export function isMissing(p: Parameter, value: unknown): boolean {
+  switch (p.type) {
+    case 'string':
+    case 'code':
+    case 'url':
+    case 'datetime':
+    case 'enum':
+      return value === '' || value === undefined;
+    case 'multi_enum':
+      return Array.isArray(value) && value.length === 0;
+    case 'resource_locator':
+      if (isPlainObject(value)) return typeof value.value === 'number' ? false : !value.value;
+      return !value;
+    default:
+      return false;
+  }
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { loadSpecs } from '../../scripts/lib/nodeCatalog';
+import { N8N_PORT_FUNCTIONS } from '../../src/catalog/ports/n8nPortFunctions';
+import { catalogOf } from '../../src/workflows/nodeCatalog';
+import { validateNode } from '../../src/workflows/validateNode';
+import { withDefaults } from '../../src/workflows/values';
+
+/** The n8n part of the catalog `npm run dev` built for this run (the global set-up): every description of every node. */
+const specs = loadSpecs().filter((s) => s.source === 'n8n');
+const catalog = catalogOf(specs);
+
+describe('the built catalog', () => {
+  it('has every version of n8n’s nodes, the tools n8n derives, and the n8n 1.x versions n8n 2 dropped', () => {
+    expect(specs.length).toBeGreaterThan(900);
+    expect(catalog.describe('n8n-nodes-base.httpRequest', 1)?.type_versions).toEqual([1]);
+    expect(catalog.describe('n8n-nodes-base.set', 3.4)?.node_versions).toContain(1);
+    expect(catalog.describe('n8n-nodes-base.slackTool', 2.3)?.tool_of).toBe('n8n-nodes-base.slack');
+    expect(catalog.describe('n8n-nodes-base.start', 1)?.legacy).toBe(true);
+  });
+
+  it('gives every description an example that validate_node finds valid', () => {
+    const invalid = specs
+      .flatMap((s) => s.examples.map((e) => ({ subtype: s.subtype, result: validateNode(e.output, catalog) })))
+      .filter((x) => !x.result.valid)
+      .map((x) => `${x.subtype}: ${x.result.errors.map((e) => e.message).join('; ')}`);
+    expect(invalid).toEqual([]);
+    expect(specs.every((s) => s.examples.length > 0)).toBe(true);
+  });
+
+  it('names only port functions this build bundles, and each gives ports for the node’s defaults', () => {
+    for (const spec of specs.filter((s) => s.dynamic_ports)) {
+      for (const id of Object.values(spec.dynamic_ports!)) {
+        const fn = N8N_PORT_FUNCTIONS[id!];
+        expect(fn, `${spec.subtype} names port function ${id}`).toBeTypeOf('function');
+        const version = spec.type_versions!.at(-1)!;
+        const values = withDefaults(spec.parameters, {}, { typeVersion: version, nodeType: spec.subtype });
+        expect(Array.isArray(fn!(values, version)), `${spec.subtype} v${version}`).toBe(true);
+      }
+    }
+  });
+});
