@@ -10,8 +10,9 @@ export const searchNodes = defineTool({
   title: 'Search nodes',
   description:
     'Search workflow nodes by functionality, description or capabilities (e.g. "send email", "http request", ' +
-    '"google sheets", "vector store"). Tolerates typos. Returns nodes ranked by relevance_score; pass ' +
-    'node_type and subtype to get_node_details for how to configure one.',
+    '"google sheets", "vector store"). Tolerates typos. Returns nodes ranked by relevance_score. The first ' +
+    'step of building a workflow: search_nodes → get_node_details (node_type, subtype and the version you ' +
+    'will use) → write the nodes → validate_workflow → fix what it reports.',
   input: z.object({
     query: z
       .string()
