@@ -161,6 +161,8 @@ export const NodeSpecSchema = z
     default_version: z.number().optional(),
     /** In n8n 1.x but no longer in the current n8n. */
     legacy: z.boolean().optional(),
+    /** n8n gives the node a webhook URL: it needs a unique `webhookId` in workflow JSON. */
+    has_webhooks: z.boolean().optional(),
     /** An AI-agent tool n8n derives from a node (`…slackTool` from `…slack`): that node's type. */
     tool_of: z.string().optional(),
     /** Credential types the node takes, each with the parameter values under which it applies. */

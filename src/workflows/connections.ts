@@ -84,13 +84,13 @@ export function checkConnections(connections: Connection[], byName: Map<string, 
       out.error(c.source, 'self_connection', `"${c.source}" is connected to itself.`, c.path);
       continue;
     }
-    if (source.node.disabled || target.node.disabled) continue;
+    if (source.node.disabled) continue;
     if (c.inputType !== c.outputType) {
       out.error(c.source, 'connection_type_mismatch', `A ${c.outputType} output of "${c.source}" is connected to a ${c.inputType} input of "${c.target}": both ends must be the same kind.`, c.path);
       continue;
     }
     checkOutput(c, source, out);
-    checkInput(c, source, target, out);
+    if (!target.node.disabled) checkInput(c, source, target, out);
   }
 }
 

@@ -34,6 +34,18 @@ export function referencedNodes(code: string): string[] {
   return names;
 }
 
+/** Code with its references to node `from` pointed at node `to` (`$('from')`, `$node["from"]`, `$node.from`, `$items("from")`). */
+export function renameReferences(code: string, from: string, to: string): string {
+  return code.replace(REFERENCE, (whole: string, ...groups: unknown[]) => {
+    const raw = groups.slice(0, 10).find((g) => g !== undefined) as string | undefined;
+    if (raw === undefined || unescape(raw) !== from) return whole;
+    if (whole.startsWith('$node.')) return /^[A-Za-z_$][\w$]*$/.test(to) ? `$node.${to}` : `$node[${JSON.stringify(to)}]`;
+    const quote = whole.includes(`'${raw}'`) ? "'" : whole.includes(`"${raw}"`) ? '"' : '`';
+    const escaped = to.replace(/\\/g, '\\\\').replace(new RegExp(quote, 'g'), `\\${quote}`);
+    return whole.replace(`${quote}${raw}${quote}`, `${quote}${escaped}${quote}`);
+  });
+}
+
 export interface StringValue {
   path: string;
   value: string;

@@ -68,10 +68,12 @@ function computed(fn: PortFunction | undefined, values: Values, typeVersion: num
 /** False when a parameter the function reads holds an expression, or a count too large to build. */
 function decidable(fn: PortFunction, values: Values): boolean {
   const source = fn.toString();
+  const tooLarge = (v: unknown) => (typeof v === 'number' && Math.abs(v) > LARGEST_COUNT) || (Array.isArray(v) && v.length > LARGEST_COUNT);
   for (const [name, value] of Object.entries(values)) {
-    if (holds(value, (v) => isExpression(v)) && new RegExp(`\\b${name.replace(/[^\w$]/g, '')}\\b`).test(source)) return false;
+    if (!new RegExp(`\\b${name.replace(/[^\w$]/g, '')}\\b`).test(source)) continue;
+    if (holds(value, (v) => isExpression(v) || tooLarge(v))) return false;
   }
-  return !holds(values, (v) => (typeof v === 'number' && Math.abs(v) > LARGEST_COUNT) || (Array.isArray(v) && v.length > LARGEST_COUNT));
+  return true;
 }
 
 function holds(value: unknown, test: (v: unknown) => boolean, depth = 0): boolean {

@@ -84,6 +84,12 @@ export function checkNode(node: WorkflowNode, spec: NodeSpec, out: Findings): vo
   if (explained) out.errors.push(explained);
   else out.errors.push(...own.errors);
   out.warnings.push(...own.warnings);
+  // Nodes whose webhook is what they are for: triggers, Wait, Form. App nodes offer one only for an
+  // operation or two (send and wait), and workflows written before those have none.
+  const webhookNode = spec.has_webhooks && (spec.node_type === 'TRIGGER_NODE' || !spec.parameters.some((p) => p.name === 'operation'));
+  if (webhookNode && (typeof node.webhookId !== 'string' || node.webhookId === '')) {
+    out.warning(node.name, 'missing_webhook_id', `${spec.display_name} gets a webhook URL from its "webhookId": give the node one (a new UUID, unique to it).`, 'webhookId');
+  }
   if (!isPlainObject(node.parameters)) return;
   const identity = { typeVersion: node.typeVersion, nodeType: node.type };
   const values = withDefaults(spec.parameters, node.parameters, identity);

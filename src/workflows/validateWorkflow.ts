@@ -13,7 +13,7 @@ import { nodePorts } from './ports';
 import { isPlainObject, withDefaults } from './values';
 import { checkNode, readNode, resolveSpec, type WorkflowNode } from './validateNode';
 
-const STICKY_NOTE = 'n8n-nodes-base.stickyNote';
+export const STICKY_NOTE = 'n8n-nodes-base.stickyNote';
 
 export function validateWorkflow(workflow: unknown, catalog: NodeCatalog): ValidationResult {
   const out = new Findings();

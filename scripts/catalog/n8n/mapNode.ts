@@ -138,6 +138,7 @@ export function mapNode(node: N8nNode, prefix: string, ctx: MapContext): NodeSpe
     default_version: ctx.defaultVersion,
     ...(ctx.legacy ? { legacy: true } : {}),
     ...(node.toolOf ? { tool_of: typeName(prefix, { ...node, name: node.toolOf }) } : {}),
+    ...(node.webhooks?.length ? { has_webhooks: true } : {}),
     ...(credentials.length > 0 ? { credentials } : {}),
     ...(Object.keys(dynamic_ports).length > 0 ? { dynamic_ports } : {}),
   };

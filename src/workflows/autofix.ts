@@ -1,0 +1,358 @@
+/**
+ * autofix_workflow's core: the fixes a workflow needs that can be made without guessing, each with
+ * what it changes and how sure it is, and the workflow with the sure ones made. Pure: (workflow,
+ * catalog) → fixes; nothing uncertain is applied, and the input is never changed.
+ */
+import { readConnections } from './connections';
+import { expressionParts, looksLikeExpression, referencedNodes, renameReferences } from './expressions';
+import { Findings, type ValidationResult } from './findings';
+import type { NodeCatalog } from './nodeCatalog';
+import { nodePorts } from './ports';
+import { closeMatches, editDistance } from './validateNode';
+import { STICKY_NOTE, validateWorkflow } from './validateWorkflow';
+import { isExpression, isPlainObject, withDefaults, type Values } from './values';
+
+/** high: applied; medium and low: listed for the caller to decide. */
+export type Confidence = 'high' | 'medium' | 'low';
+
+export interface Fix {
+  kind: string;
+  node: string | null;
+  path?: string;
+  /** What changes, from what to what. */
+  description: string;
+  confidence: Confidence;
+  applied: boolean;
+}
+
+export interface AutofixResult {
+  fixes: Fix[];
+  /** The workflow with the high-confidence fixes made. */
+  workflow: unknown;
+  before: ValidationResult;
+  after: ValidationResult;
+}
+
+type Node = Values & { name: string; type: string; typeVersion: number; parameters?: Values; id?: unknown; webhookId?: unknown };
+type Connections = Record<string, Record<string, ({ node: string; type: string; index: number }[] | null)[]>>;
+interface Draft {
+  nodes: Node[];
+  connections: Connections;
+}
+
+export interface AutofixOptions {
+  /** Makes new webhook ids; crypto.randomUUID by default (tests pass a predictable one). */
+  newId?: () => string;
+}
+
+export function autofix(workflow: unknown, catalog: NodeCatalog, options: AutofixOptions = {}): AutofixResult {
+  const before = validateWorkflow(workflow, catalog);
+  if (!isPlainObject(workflow) || !Array.isArray(workflow.nodes)) return { fixes: [], workflow, before, after: before };
+  const copy = structuredClone(workflow) as Values & Draft;
+  copy.connections = isPlainObject(copy.connections) ? (copy.connections as Connections) : {};
+  const draft: Draft = copy;
+  const fixes: Fix[] = [];
+  const note = (fix: Omit<Fix, 'applied'>, apply: () => void) => {
+    const applied = fix.confidence === 'high';
+    if (applied) apply();
+    fixes.push({ ...fix, applied });
+  };
+  const newId = options.newId ?? (() => crypto.randomUUID());
+  // Sticky notes hold prose, not settings: never changed.
+  const nodes = () =>
+    draft.nodes.filter((n): n is Node => isPlainObject(n) && typeof n.name === 'string' && typeof n.type === 'string' && n.type !== STICKY_NOTE);
+  for (const pass of [nodeTypes, typeVersions, expressions, optionValues, webhookIds]) pass(nodes(), catalog, note, newId);
+  connectionsByName(draft, nodes(), note);
+  selfConnections(draft, note);
+  connectionPorts(draft, nodes(), catalog, note);
+  duplicateConnections(draft, note);
+  return { fixes, workflow: copy, before, after: validateWorkflow(copy, catalog) };
+}
+
+type Note = (fix: Omit<Fix, 'applied'>, apply: () => void) => void;
+
+/** A misspelt n8n type with one close match, or a type written without its package. */
+function nodeTypes(nodes: Node[], catalog: NodeCatalog, note: Note): void {
+  for (const node of nodes) {
+    if (catalog.newest(node.type)) continue;
+    const matches = closeMatches(node.type, catalog.typeNames(), 5);
+    if (matches.length === 0) continue;
+    const short = (t: string) => t.slice(t.lastIndexOf('.') + 1).toLowerCase();
+    const exact = matches.filter((m) => short(m) === short(node.type));
+    const sure = exact.length === 1 || (matches.length === 1 && editDistance(short(matches[0]!), short(node.type), 2) <= 2);
+    const to = exact.length === 1 ? exact[0]! : matches[0]!;
+    note(
+      {
+        kind: 'node_type',
+        node: node.name,
+        path: 'type',
+        description: sure ? `type "${node.type}" → "${to}"` : `type "${node.type}" is unknown; it may be ${matches.map((m) => `"${m}"`).join(' or ')}`,
+        confidence: sure ? 'high' : 'low',
+      },
+      () => (node.type = to),
+    );
+  }
+}
+
+/** A typeVersion the node does not have → the nearest it has (the highest below it, else the lowest). */
+function typeVersions(nodes: Node[], catalog: NodeCatalog, note: Note): void {
+  for (const node of nodes) {
+    const versions = catalog.newest(node.type)?.node_versions;
+    if (!versions || typeof node.typeVersion !== 'number' || versions.includes(node.typeVersion)) continue;
+    const below = versions.filter((v) => v < node.typeVersion);
+    const to = below.length ? below.at(-1)! : versions[0]!;
+    note({ kind: 'type_version', node: node.name, path: 'typeVersion', description: `typeVersion ${node.typeVersion} → ${to} (the node has ${versions.join(', ')})`, confidence: 'high' }, () => (node.typeVersion = to));
+  }
+}
+
+/**
+ * Expressions: `{{ $json.x }}` without the `=` that makes n8n evaluate it (→ "=" added), a last `{{`
+ * left open (→ closed at the end), `$('Name')` naming a node that differs from a real one only in case
+ * or spaces, or by one or two letters where only one node is that close (→ that node).
+ */
+function expressions(nodes: Node[], _catalog: NodeCatalog, note: Note): void {
+  const names = nodes.map((n) => n.name);
+  for (const node of nodes) {
+    if (!isPlainObject(node.parameters)) continue;
+    for (const { path, set, value } of stringSlots(node.parameters, 'parameters')) {
+      if (looksLikeExpression(value)) {
+        note({ kind: 'expression_prefix', node: node.name, path, description: `${path}: "=" added so n8n evaluates the expression`, confidence: 'high' }, () => set(`=${value}`));
+        continue;
+      }
+      if (!isExpression(value)) continue;
+      let fixed = value;
+      if (expressionParts(value).unclosed) {
+        fixed = `${value.trimEnd()} }}`;
+        note({ kind: 'expression_closed', node: node.name, path, description: `${path}: the last "{{" closed with "}}" at the end`, confidence: 'high' }, () => set(fixed));
+      }
+      for (const ref of new Set(expressionParts(fixed).code.flatMap(referencedNodes))) {
+        if (names.includes(ref)) continue;
+        const sameButCase = names.filter((n) => n.trim().toLowerCase() === ref.trim().toLowerCase());
+        const near = sameButCase.length ? sameButCase : names.filter((n) => editDistance(n, ref, 2) <= 2);
+        if (near.length !== 1) continue;
+        const to = near[0]!;
+        note({ kind: 'node_reference', node: node.name, path, description: `${path}: reference to "${ref}", which is not a node, → "${to}"`, confidence: 'high' }, () => {
+          fixed = renameReferences(fixed, ref, to);
+          set(fixed);
+        });
+      }
+    }
+  }
+}
+
+/** A choice outside its list that differs from one choice only in case, or by a letter or two. */
+function optionValues(nodes: Node[], catalog: NodeCatalog, note: Note): void {
+  for (const node of nodes) {
+    const spec = typeof node.typeVersion === 'number' ? catalog.describe(node.type, node.typeVersion) : null;
+    if (!spec || !isPlainObject(node.parameters)) continue;
+    for (const [name, value] of Object.entries(node.parameters)) {
+      if (typeof value !== 'string' || value.startsWith('=')) continue;
+      const choices = spec.parameters.filter((p) => p.name === name && p.type === 'enum' && !p.dynamic_options).flatMap((p) => p.enum_values ?? []);
+      if (choices.length === 0 || choices.some((c) => String(c) === value)) continue;
+      const lower = value.toLowerCase();
+      const texts = choices.filter((c): c is string => typeof c === 'string');
+      const sameButCase = texts.filter((c) => c.toLowerCase() === lower);
+      const near = [...new Set(sameButCase.length ? sameButCase : texts.filter((c) => editDistance(c.toLowerCase(), lower, 2) <= 2))];
+      if (near.length !== 1) continue;
+      const parameters = node.parameters;
+      note({ kind: 'option_value', node: node.name, path: `parameters.${name}`, description: `parameters.${name} "${value}" → "${near[0]}"`, confidence: 'high' }, () => (parameters[name] = near[0]));
+    }
+  }
+}
+
+/** Every string in a parameter tree, with its path and a way to replace it. */
+function* stringSlots(root: Values, path: string): Generator<{ path: string; value: string; set: (v: string) => void }> {
+  const visit = function* (holder: Record<string | number, unknown>, key: string | number, at: string): Generator<{ path: string; value: string; set: (v: string) => void }> {
+    const value = holder[key];
+    if (typeof value === 'string') yield { path: at, value, set: (v) => (holder[key] = v) };
+    else if (Array.isArray(value)) for (let i = 0; i < value.length; i++) yield* visit(value as unknown as Record<number, unknown>, i, `${at}[${i}]`);
+    else if (isPlainObject(value)) for (const k of Object.keys(value)) yield* visit(value, k, `${at}.${k}`);
+  };
+  for (const k of Object.keys(root)) yield* visit(root, k, `${path}.${k}`);
+}
+
+/** Webhook, form and chat triggers without their webhookId, or a Webhook without its path. */
+function webhookIds(nodes: Node[], catalog: NodeCatalog, note: Note, newId: () => string): void {
+  for (const node of nodes) {
+    const spec = typeof node.typeVersion === 'number' ? catalog.describe(node.type, node.typeVersion) : null;
+    if (!spec?.has_webhooks || !(spec.node_type === 'TRIGGER_NODE' || !spec.parameters.some((p) => p.name === 'operation'))) continue;
+    if (typeof node.webhookId !== 'string' || node.webhookId === '') {
+      const id = newId();
+      note({ kind: 'webhook_id', node: node.name, path: 'webhookId', description: `webhookId set to a new UUID (${id})`, confidence: 'high' }, () => (node.webhookId = id));
+    }
+    const pathParameter = spec.parameters.find((p) => p.name === 'path' && p.type === 'string');
+    const parameters = (node.parameters ??= {});
+    if (pathParameter && isPlainObject(parameters) && (parameters.path === undefined || parameters.path === '') && !pathParameter.default_value) {
+      note({ kind: 'webhook_path', node: node.name, path: 'parameters.path', description: 'parameters.path set to the webhookId, as n8n does for a new webhook', confidence: 'high' }, () => {
+        parameters.path = node.webhookId;
+      });
+    }
+  }
+}
+
+/** Connections that name nodes by id, or by a name in another case: by the node's name. */
+function connectionsByName(draft: Draft, nodes: Node[], note: Note): void {
+  const names = new Set(nodes.map((n) => n.name));
+  const byId = new Map(nodes.filter((n) => typeof n.id === 'string' && n.id !== '').map((n) => [n.id as string, n.name]));
+  const byLowerName = new Map<string, string[]>();
+  for (const n of nodes) byLowerName.set(n.name.trim().toLowerCase(), [...(byLowerName.get(n.name.trim().toLowerCase()) ?? []), n.name]);
+  const resolve = (ref: string): { name: string; why: string } | null => {
+    if (byId.has(ref)) return { name: byId.get(ref)!, why: 'is its id' };
+    const same = byLowerName.get(ref.trim().toLowerCase());
+    return same?.length === 1 ? { name: same[0]!, why: 'differs only in case or spaces' } : null;
+  };
+  for (const source of Object.keys(draft.connections)) {
+    if (names.has(source)) continue;
+    const real = resolve(source);
+    if (!real) continue;
+    note({ kind: 'connection_by_name', node: real.name, path: `connections.${source}`, description: `connections from "${source}" (which ${real.why}) → from "${real.name}"`, confidence: 'high' }, () => {
+      const moved = draft.connections[source]!;
+      delete draft.connections[source];
+      const into = (draft.connections[real.name] ??= {});
+      for (const [type, outputs] of Object.entries(moved)) {
+        const existing = (into[type] ??= []);
+        outputs.forEach((targets, i) => {
+          if (targets) existing[i] = [...(existing[i] ?? []), ...targets];
+        });
+      }
+    });
+  }
+  for (const [source, byType] of Object.entries(draft.connections)) {
+    for (const [type, outputs] of Object.entries(byType ?? {})) {
+      (outputs ?? []).forEach((targets, i) => {
+        for (const target of targets ?? []) {
+          if (!isPlainObject(target) || typeof target.node !== 'string' || names.has(target.node)) continue;
+          const real = resolve(target.node);
+          const path = `connections.${source}.${type}[${i}]`;
+          if (real) {
+            note({ kind: 'connection_by_name', node: source, path, description: `connection to "${target.node}" (which ${real.why}) → to "${real.name}"`, confidence: 'high' }, () => (target.node = real.name));
+          }
+        }
+      });
+    }
+  }
+  // What still names no node is stale: it can never carry data.
+  for (const source of Object.keys(draft.connections)) {
+    if (!names.has(source) && !resolve(source)) {
+      note({ kind: 'stale_connection', node: null, path: `connections.${source}`, description: `connections from "${source}", which is not a node, removed`, confidence: 'high' }, () => delete draft.connections[source]);
+    }
+  }
+  for (const [source, byType] of Object.entries(draft.connections)) {
+    for (const [type, outputs] of Object.entries(byType ?? {})) {
+      (outputs ?? []).forEach((targets, i) => {
+        const stale = (targets ?? []).filter((t) => isPlainObject(t) && typeof t.node === 'string' && !names.has(t.node) && !resolve(t.node));
+        for (const target of stale) {
+          note(
+            { kind: 'stale_connection', node: source, path: `connections.${source}.${type}[${i}]`, description: `connection from "${source}" to "${target.node}", which is not a node, removed`, confidence: 'high' },
+            () => (outputs[i] = outputs[i]!.filter((t) => t !== target)),
+          );
+        }
+      });
+    }
+  }
+}
+
+/**
+ * Connections through ports the nodes lack: an AI sub-node wired as main (→ its AI output, into the
+ * same kind of input), an output or input index beyond a node that has only one of that kind (→ 0).
+ */
+function connectionPorts(draft: Draft, nodes: Node[], catalog: NodeCatalog, note: Note): void {
+  const byName = new Map(nodes.map((n) => [n.name, n]));
+  const portsOf = (node: Node) => {
+    const spec = typeof node.typeVersion === 'number' ? catalog.describe(node.type, node.typeVersion) : null;
+    if (!spec || node.disabled) return null;
+    const values = isPlainObject(node.parameters) ? withDefaults(spec.parameters, node.parameters, { typeVersion: node.typeVersion, nodeType: node.type }) : {};
+    return nodePorts(spec, values, node.typeVersion, node.onError);
+  };
+  // Shape problems are validation's to report; here only well-formed connections are fixed.
+  for (const c of readConnections(draft.connections, new Findings())) {
+    const source = byName.get(c.source);
+    const target = byName.get(c.target);
+    if (!source || !target) continue;
+    const outputs = portsOf(source)?.outputs;
+    const inputs = portsOf(target)?.inputs;
+    if (!outputs || !inputs) continue;
+    const list = draft.connections[c.source]![c.outputType]!;
+    const entry = list[c.outputIndex]!.find((t) => t.node === c.target && (t.index ?? 0) === c.inputIndex && (t.type ?? c.outputType) === c.inputType)!;
+    const ofType = outputs.filter((p) => p.type === c.outputType);
+    const aiTypes = [...new Set(outputs.map((p) => p.type))].filter((t) => t !== 'main');
+    if (c.outputType === 'main' && ofType.length === 0 && aiTypes.length === 1) {
+      const kind = aiTypes[0]!;
+      const takes = inputs.some((p) => p.type === kind);
+      note(
+        {
+          kind: 'ai_connection',
+          node: c.source,
+          path: c.path,
+          description: takes
+            ? `"${c.source}" → "${c.target}" moved from main to ${kind} (an AI sub-node connects through its ${kind} output)`
+            : `"${c.source}" is an AI sub-node (${kind}), but "${c.target}" takes no ${kind}: connect it to a node that does`,
+          confidence: takes ? 'high' : 'low',
+        },
+        () => {
+          list[c.outputIndex] = list[c.outputIndex]!.filter((t) => t !== entry);
+          const into = ((draft.connections[c.source]![kind] ??= [])[0] ??= []);
+          into.push({ node: c.target, type: kind, index: 0 });
+        },
+      );
+      continue;
+    }
+    if (ofType.length > 0 && c.outputIndex >= ofType.length) {
+      const sure = ofType.length === 1;
+      note(
+        {
+          kind: 'output_index',
+          node: c.source,
+          path: c.path,
+          description: sure
+            ? `"${c.source}" has one ${c.outputType} output: the connection to "${c.target}" moved from output ${c.outputIndex} to 0`
+            : `"${c.source}" has ${ofType.length} ${c.outputType} outputs (${ofType.map((p, i) => `${i}: ${p.name}`).join(', ')}), not ${c.outputIndex + 1}: choose the one meant for "${c.target}"`,
+          confidence: sure ? 'high' : 'low',
+        },
+        () => {
+          list[c.outputIndex] = list[c.outputIndex]!.filter((t) => t !== entry);
+          (list[0] ??= []).push(entry);
+        },
+      );
+    }
+    const intoType = inputs.filter((p) => p.type === c.inputType);
+    if (intoType.length === 1 && c.inputIndex >= 1) {
+      note(
+        { kind: 'input_index', node: c.source, path: c.path, description: `"${c.target}" has one ${c.inputType} input: the connection from "${c.source}" moved from input ${c.inputIndex} to 0`, confidence: 'high' },
+        () => (entry.index = 0),
+      );
+    }
+  }
+}
+
+/** A node connected to itself: never a way data should go. */
+function selfConnections(draft: Draft, note: Note): void {
+  for (const [source, byType] of Object.entries(draft.connections)) {
+    for (const [type, outputs] of Object.entries(byType ?? {})) {
+      (outputs ?? []).forEach((targets, i) => {
+        if (!targets?.some((t) => t.node === source)) return;
+        note({ kind: 'self_connection', node: source, path: `connections.${source}.${type}[${i}]`, description: `connection from "${source}" to itself removed`, confidence: 'high' }, () => {
+          outputs[i] = targets.filter((t) => t.node !== source);
+        });
+      });
+    }
+  }
+}
+
+/** The same connection listed more than once. */
+function duplicateConnections(draft: Draft, note: Note): void {
+  for (const [source, byType] of Object.entries(draft.connections)) {
+    for (const [type, outputs] of Object.entries(byType ?? {})) {
+      (outputs ?? []).forEach((targets, i) => {
+        const seen = new Set<string>();
+        const kept = (targets ?? []).filter((t) => {
+          const key = JSON.stringify([t.node, t.type, t.index ?? 0]);
+          if (!seen.has(key)) return seen.add(key);
+          note({ kind: 'duplicate_connection', node: source, path: `connections.${source}.${type}[${i}]`, description: `duplicate connection from "${source}" to "${t.node}" removed`, confidence: 'high' }, () => {});
+          return false;
+        });
+        if (targets && kept.length !== targets.length) outputs[i] = kept;
+      });
+    }
+  }
+}
