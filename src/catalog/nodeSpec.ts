@@ -63,6 +63,8 @@ export interface Parameter {
   enum_values?: OptionValue[] | null;
   /** The choices come from the service at edit time (n8n's loadOptions): enum_values, if any, are not all. */
   dynamic_options?: boolean;
+  /** Choices n8n 1.x had for this typeVersion that n8n 2 removed. */
+  legacy_values?: OptionValue[];
   /** A fixed_collection (or other parameter) that holds a list of values rather than one. */
   multiple_values?: boolean;
   /** A resource_locator's modes (`list`, `id`, `url`…): the `mode` its `{__rl, mode, value}` may name. */
@@ -84,6 +86,7 @@ export const ParameterSchema: z.ZodType<Parameter> = z.lazy(() =>
       description: z.string(),
       enum_values: z.array(z.union([z.string(), z.number(), z.boolean()])).nullable().optional(),
       dynamic_options: z.boolean().optional(),
+      legacy_values: z.array(z.union([z.string(), z.number(), z.boolean()])).optional(),
       multiple_values: z.boolean().optional(),
       modes: z.array(z.string()).optional(),
       validation_pattern: z.string().nullable().optional(),

@@ -67,9 +67,12 @@ function checkLevel(level: Level, identity: NodeIdentity, spec: NodeSpec, nodeNa
     }
     // Several parameters of one name may apply (one per operation); the value must suit one of them.
     const problems = shown.map((p) => valueProblem(p, value));
-    if (problems.every((x) => x !== null)) out.error(nodeName, problems[0]!.code, `${path}: ${problems[0]!.message}`, path);
-    else {
-      const p = shown[problems.indexOf(null)]!;
+    if (problems.every((x) => x !== null)) {
+      const problem = problems.find((x) => x.warning) ?? problems[0]!;
+      (problem.warning ? out.warning : out.error).call(out, nodeName, problem.code, `${path}: ${problem.message}`, path);
+    }
+    if (problems.some((x) => x === null || x.warning)) {
+      const p = shown[problems.findIndex((x) => x === null || x.warning)]!;
       if (!isExpression(value)) checkChildren(p, value, level, identity, spec, nodeName, out);
     }
   }
@@ -119,6 +122,8 @@ function missing(p: Parameter, value: unknown): boolean {
 interface Problem {
   code: string;
   message: string;
+  /** A value n8n 1.x takes: reported as a warning. */
+  warning?: boolean;
 }
 
 /** What is wrong with a value for a parameter of this kind, or null. Expressions are judged at run time. */
@@ -188,6 +193,9 @@ function optionProblem(p: Parameter, value: unknown): Problem | null {
   if (isExpression(value) || p.dynamic_options || !p.enum_values?.length) return null;
   // Compared as text: n8n's editor writes an option's value as declared, but imported JSON may quote numbers.
   if (p.enum_values.some((v) => v === value || String(v) === String(value))) return null;
+  if (p.legacy_values?.some((v) => String(v) === String(value))) {
+    return { code: 'legacy_option', warning: true, message: `${JSON.stringify(value)} is a choice of n8n 1.x that n8n 2 removed (now: ${p.enum_values.map((v) => JSON.stringify(v)).join(', ')}): the node runs on n8n 1.x only.` };
+  }
   return { code: 'invalid_option', message: `${JSON.stringify(value)} is not one of the choices: ${p.enum_values.map((v) => JSON.stringify(v)).join(', ')}.` };
 }
 

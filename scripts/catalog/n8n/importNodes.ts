@@ -7,6 +7,7 @@
 import { validateSpec } from '../../../src/catalog/build.ts';
 import type { NodeSpec } from '../../../src/catalog/nodeSpec.ts';
 import { mapNode, typeName, versionsOf, type MapReport, type N8nNode } from './mapNode.ts';
+import { addLegacyChoices } from './legacyChoices.ts';
 import { toolVariant } from './toolVariant.ts';
 
 export interface ImportPackage {
@@ -34,6 +35,8 @@ interface Description {
 export function importNodes(packages: ImportPackage[]): ImportResult {
   const byType = new Map<string, Description[]>();
   const skipped: ImportResult['skipped'] = [];
+  /** Legacy descriptions of versions the current packages also describe: their removed choices are kept. */
+  const overlapped = new Map<string, { node: N8nNode; versions: number[] }[]>();
   const ordered = [...packages.filter((p) => !p.legacy), ...packages.filter((p) => p.legacy)];
   for (const { typePrefix, nodes, legacy = false } of ordered) {
     const variants = nodes.flatMap((node) => toolVariant(node) ?? []);
@@ -41,6 +44,11 @@ export function importNodes(packages: ImportPackage[]): ImportResult {
       const subtype = typeName(typePrefix, node);
       const known = new Set((byType.get(subtype) ?? []).flatMap((d) => d.versions));
       const versions = versionsOf(node).filter((v) => !known.has(v));
+      if (legacy && versions.length < versionsOf(node).length) {
+        const list = overlapped.get(subtype) ?? [];
+        list.push({ node, versions: versionsOf(node).filter((v) => known.has(v)) });
+        overlapped.set(subtype, list);
+      }
       if (versions.length === 0) {
         skipped.push({ subtype, reason: legacy ? 'n8n 1.x descriptions of versions n8n 2 still has' : 'duplicate description' });
         continue;
@@ -62,7 +70,10 @@ export function importNodes(packages: ImportPackage[]): ImportResult {
     for (const d of descriptions) {
       const ctx = { report, nodeVersions, defaultVersion, legacy: current.length === 0 || d.legacy, portSources };
       try {
-        specs.push(validateSpec(subtype, mapNode(d.node, d.prefix, ctx)));
+        const spec = mapNode(d.node, d.prefix, ctx);
+        const older = (overlapped.get(subtype) ?? []).filter((o) => o.versions.some((v) => d.versions.includes(v)));
+        if (!d.legacy && older.length > 0) addLegacyChoices(spec.parameters, older.flatMap((o) => o.node.properties ?? []));
+        specs.push(validateSpec(subtype, spec));
       } catch (error) {
         skipped.push({ subtype, reason: `v${d.versions.join(',')} does not map to a valid spec: ${(error as Error).message}` });
       }

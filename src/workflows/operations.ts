@@ -1,0 +1,308 @@
+/**
+ * The edit language of edit_workflow: a list of operations applied in order to a copy of a workflow.
+ * All or nothing: the first operation that cannot apply stops the edit, named with the reason, and
+ * the input is never changed. Pure; saving, tags and activation are the tool's (src/tools/n8n).
+ */
+import { renameReferences } from './expressions';
+import { isPlainObject, type Values } from './values';
+
+export const OPERATION_TYPES = [
+  'addNode',
+  'removeNode',
+  'updateNode',
+  'renameNode',
+  'moveNode',
+  'enableNode',
+  'disableNode',
+  'addConnection',
+  'removeConnection',
+  'rewireConnection',
+  'updateSettings',
+  'updateName',
+  'addTag',
+  'removeTag',
+  'activate',
+  'deactivate',
+] as const;
+
+export type OperationType = (typeof OPERATION_TYPES)[number];
+
+/** One operation; which fields it reads depends on its type (see the tool's description). */
+export interface Operation {
+  type: OperationType;
+  /** The node an operation acts on (by name). */
+  name?: string;
+  node?: Values;
+  /** updateNode: node fields to set; `parameters` merge deeply into the node's (null removes a key). */
+  changes?: Values;
+  newName?: string;
+  position?: [number, number];
+  source?: string;
+  target?: string;
+  /** rewireConnection: the target the connection goes to now, and the one it should go to. */
+  from?: string;
+  to?: string;
+  /** main, ai_languageModel, ai_tool…; default main. */
+  connectionType?: string;
+  sourceOutput?: number;
+  targetInput?: number;
+  /** IF: "true" (output 0) or "false" (output 1). */
+  branch?: 'true' | 'false';
+  /** Switch: the rule's output index. */
+  case?: number;
+  settings?: Values;
+  tag?: string;
+}
+
+type Target = { node: string; type: string; index: number };
+type Connections = Record<string, Record<string, (Target[] | null)[]>>;
+type Node = Values & { name: string };
+
+export interface EditedWorkflow {
+  workflow: Values & { nodes: Node[]; connections: Connections };
+  /** Tag names to add and to remove (n8n sets tags through their own endpoint). */
+  tags: { add: string[]; remove: string[] };
+  /** The last activate/deactivate asked for. */
+  activation?: 'activate' | 'deactivate';
+}
+
+export type EditOutcome = ({ ok: true } & EditedWorkflow) | { ok: false; index: number; operation: Operation; message: string };
+
+class OperationError extends Error {}
+
+export function applyOperations(workflow: Values, operations: Operation[], newId: () => string = () => crypto.randomUUID()): EditOutcome {
+  const draft = structuredClone(workflow) as EditedWorkflow['workflow'];
+  if (!Array.isArray(draft.nodes)) draft.nodes = [];
+  if (!isPlainObject(draft.connections)) draft.connections = {};
+  const edit: EditedWorkflow = { workflow: draft, tags: { add: [], remove: [] } };
+  for (const [index, operation] of operations.entries()) {
+    try {
+      apply(edit, operation, newId);
+    } catch (error) {
+      if (!(error instanceof OperationError)) throw error;
+      return { ok: false, index, operation, message: error.message };
+    }
+  }
+  return { ok: true, ...edit };
+}
+
+function apply(edit: EditedWorkflow, op: Operation, newId: () => string): void {
+  const w = edit.workflow;
+  switch (op.type) {
+    case 'addNode': {
+      const node = op.node;
+      if (!isPlainObject(node) || typeof node.name !== 'string' || node.name === '' || typeof node.type !== 'string') {
+        throw new OperationError('addNode needs "node": {name, type, typeVersion, parameters, position?}');
+      }
+      if (find(w, node.name, false)) throw new OperationError(`a node named "${node.name}" exists already: names must be unique`);
+      w.nodes.push({ id: newId(), parameters: {}, position: nextPosition(w), ...node, name: node.name });
+      return;
+    }
+    case 'removeNode': {
+      const node = find(w, need(op, 'name'));
+      w.nodes = w.nodes.filter((n) => n !== node);
+      delete w.connections[node.name];
+      forEachTargets(w, (targets) => targets.filter((t) => t.node !== node.name));
+      return;
+    }
+    case 'updateNode': {
+      const node = find(w, need(op, 'name'));
+      if (!isPlainObject(op.changes)) throw new OperationError('updateNode needs "changes": the node fields to set, e.g. {"parameters": {"text": "…"}}');
+      const { parameters, name, ...fields } = op.changes;
+      if (name !== undefined && name !== node.name) throw new OperationError('a node is renamed with renameNode, so connections and expressions follow');
+      if (parameters !== undefined) {
+        if (!isPlainObject(parameters)) throw new OperationError('"changes.parameters" must be an object');
+        node.parameters = mergeDeep(isPlainObject(node.parameters) ? node.parameters : {}, parameters);
+      }
+      for (const [key, value] of Object.entries(fields)) {
+        if (value === null) delete node[key];
+        else node[key] = value;
+      }
+      return;
+    }
+    case 'renameNode': {
+      const node = find(w, need(op, 'name'));
+      const newName = need(op, 'newName');
+      if (newName === node.name) return;
+      if (find(w, newName, false)) throw new OperationError(`a node named "${newName}" exists already`);
+      const old = node.name;
+      node.name = newName;
+      if (w.connections[old]) {
+        w.connections[newName] = w.connections[old]!;
+        delete w.connections[old];
+      }
+      forEachTargets(w, (targets) => targets.map((t) => (t.node === old ? { ...t, node: newName } : t)));
+      // Expressions and code that name the node follow it.
+      for (const n of w.nodes) if (isPlainObject(n.parameters)) n.parameters = renameIn(n.parameters, old, newName) as Values;
+      return;
+    }
+    case 'moveNode': {
+      const node = find(w, need(op, 'name'));
+      if (!Array.isArray(op.position) || op.position.length !== 2 || !op.position.every((v) => typeof v === 'number')) {
+        throw new OperationError('moveNode needs "position": [x, y]');
+      }
+      node.position = [...op.position];
+      return;
+    }
+    case 'enableNode':
+    case 'disableNode': {
+      const node = find(w, need(op, 'name'));
+      if (op.type === 'disableNode') node.disabled = true;
+      else delete node.disabled;
+      return;
+    }
+    case 'addConnection': {
+      const { source, target, type, output, input } = endpoints(w, op);
+      const outputs = ((w.connections[source] ??= {})[type] ??= []);
+      while (outputs.length <= output) outputs.push([]);
+      const list = (outputs[output] ??= []);
+      if (list.some((t) => t.node === target && t.type === type && t.index === input)) {
+        throw new OperationError(`"${source}" output ${output} (${type}) is connected to "${target}" input ${input} already`);
+      }
+      list.push({ node: target, type, index: input });
+      return;
+    }
+    case 'removeConnection': {
+      const { source, target, type } = endpoints(w, op, false);
+      const removed = removeConnections(w, source, target, type, op);
+      if (removed === 0) throw new OperationError(`no ${type} connection from "${source}" to "${target}"${outputText(op)}`);
+      return;
+    }
+    case 'rewireConnection': {
+      const source = find(w, need(op, 'source')).name;
+      const from = need(op, 'from');
+      const to = find(w, need(op, 'to')).name;
+      const type = op.connectionType ?? 'main';
+      const outputs = w.connections[source]?.[type] ?? [];
+      const output = outputIndex(op);
+      let moved = 0;
+      outputs.forEach((targets, i) => {
+        if (!targets || (output !== undefined && i !== output)) return;
+        for (const t of targets) {
+          if (t.node === from) {
+            t.node = to;
+            moved++;
+          }
+        }
+      });
+      if (moved === 0) throw new OperationError(`no ${type} connection from "${source}" to "${from}"${outputText(op)} to rewire`);
+      return;
+    }
+    case 'updateSettings': {
+      if (!isPlainObject(op.settings)) throw new OperationError('updateSettings needs "settings": the settings to set, e.g. {"timezone": "Europe/Berlin"}');
+      w.settings = mergeDeep(isPlainObject(w.settings) ? w.settings : {}, op.settings);
+      return;
+    }
+    case 'updateName': {
+      const name = need(op, 'name');
+      w.name = name;
+      return;
+    }
+    case 'addTag':
+    case 'removeTag': {
+      const tag = need(op, 'tag');
+      const [into, from] = op.type === 'addTag' ? [edit.tags.add, edit.tags.remove] : [edit.tags.remove, edit.tags.add];
+      if (from.includes(tag)) from.splice(from.indexOf(tag), 1);
+      if (!into.includes(tag)) into.push(tag);
+      return;
+    }
+    case 'activate':
+    case 'deactivate':
+      edit.activation = op.type;
+      return;
+    default:
+      throw new OperationError(`unknown operation type "${(op as { type: unknown }).type}"; known: ${OPERATION_TYPES.join(', ')}`);
+  }
+}
+
+function need(op: Operation, field: 'name' | 'newName' | 'source' | 'target' | 'from' | 'to' | 'tag'): string {
+  const value = op[field];
+  if (typeof value !== 'string' || value === '') throw new OperationError(`${op.type} needs "${field}"`);
+  return value;
+}
+
+function find(w: EditedWorkflow['workflow'], name: string, required?: true): Node;
+function find(w: EditedWorkflow['workflow'], name: string, required: false): Node | undefined;
+function find(w: EditedWorkflow['workflow'], name: string, required = true): Node | undefined {
+  const node = w.nodes.find((n) => isPlainObject(n) && n.name === name);
+  if (!node && required) {
+    const names = w.nodes.map((n) => `"${n.name}"`).slice(0, 30).join(', ');
+    throw new OperationError(`no node named "${name}"${names ? `; the nodes are ${names}` : ''}`);
+  }
+  return node;
+}
+
+/** The output an operation means: `branch` for IF (true 0, false 1), `case` for Switch, else `sourceOutput`. */
+function outputIndex(op: Operation): number | undefined {
+  if (op.branch !== undefined) {
+    if (op.branch !== 'true' && op.branch !== 'false') throw new OperationError('"branch" is "true" or "false"');
+    return op.branch === 'true' ? 0 : 1;
+  }
+  if (op.case !== undefined) {
+    if (!Number.isInteger(op.case) || op.case < 0) throw new OperationError('"case" is a Switch output index: 0, 1, …');
+    return op.case;
+  }
+  if (op.sourceOutput !== undefined && (!Number.isInteger(op.sourceOutput) || op.sourceOutput < 0)) throw new OperationError('"sourceOutput" is an output index: 0, 1, …');
+  return op.sourceOutput;
+}
+
+function endpoints(w: EditedWorkflow['workflow'], op: Operation, exist = true) {
+  const source = exist ? find(w, need(op, 'source')).name : need(op, 'source');
+  const target = exist ? find(w, need(op, 'target')).name : need(op, 'target');
+  const input = op.targetInput ?? 0;
+  if (!Number.isInteger(input) || input < 0) throw new OperationError('"targetInput" is an input index: 0, 1, …');
+  return { source, target, type: op.connectionType ?? 'main', output: outputIndex(op) ?? 0, input };
+}
+
+function removeConnections(w: EditedWorkflow['workflow'], source: string, target: string, type: string, op: Operation): number {
+  const output = outputIndex(op);
+  const outputs = w.connections[source]?.[type] ?? [];
+  let removed = 0;
+  outputs.forEach((targets, i) => {
+    if (!targets || (output !== undefined && i !== output)) return;
+    outputs[i] = targets.filter((t) => {
+      const match = t.node === target && (op.targetInput === undefined || t.index === op.targetInput);
+      if (match) removed++;
+      return !match;
+    });
+  });
+  return removed;
+}
+
+const outputText = (op: Operation) => (outputIndex(op) === undefined ? '' : ` on output ${outputIndex(op)}`);
+
+function forEachTargets(w: EditedWorkflow['workflow'], change: (targets: Target[]) => Target[]): void {
+  for (const byType of Object.values(w.connections)) {
+    for (const outputs of Object.values(byType ?? {})) {
+      outputs.forEach((targets, i) => {
+        if (targets) outputs[i] = change(targets);
+      });
+    }
+  }
+}
+
+/** Objects merge key by key; null removes a key; anything else (lists included) replaces. */
+export function mergeDeep(base: Values, changes: Values): Values {
+  const out: Values = { ...base };
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === null) delete out[key];
+    else if (isPlainObject(value) && isPlainObject(out[key])) out[key] = mergeDeep(out[key] as Values, value);
+    else out[key] = structuredClone(value);
+  }
+  return out;
+}
+
+function renameIn(value: unknown, from: string, to: string): unknown {
+  if (typeof value === 'string') return renameReferences(value, from, to);
+  if (Array.isArray(value)) return value.map((v) => renameIn(v, from, to));
+  if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, renameIn(v, from, to)]));
+  return value;
+}
+
+/** Right of the rightmost node, so an added node does not land on another. */
+function nextPosition(w: EditedWorkflow['workflow']): [number, number] {
+  const positions = w.nodes.map((n) => n.position).filter((p): p is [number, number] => Array.isArray(p) && typeof p[0] === 'number');
+  if (positions.length === 0) return [0, 0];
+  const right = positions.reduce((a, b) => (b[0] > a[0] ? b : a));
+  return [right[0] + 220, right[1]];
+}
