@@ -1,8 +1,11 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSpecs } from '../../scripts/lib/nodeCatalog';
 import { N8N_PORT_FUNCTIONS } from '../../src/catalog/ports/n8nPortFunctions';
 import { catalogOf } from '../../src/workflows/nodeCatalog';
 import { validateNode } from '../../src/workflows/validateNode';
+import { validateWorkflow } from '../../src/workflows/validateWorkflow';
 import { nodePorts } from '../../src/workflows/ports';
 import { withDefaults } from '../../src/workflows/values';
 
@@ -26,6 +29,14 @@ describe('the built catalog', () => {
       .map((x) => `${x.subtype}: ${x.result.errors.map((e) => e.message).join('; ')}`);
     expect(invalid).toEqual([]);
     expect(specs.every((s) => s.examples.length > 0)).toBe(true);
+  });
+
+  it('finds no error in the workflows a real n8n 1.123.81 saved and ran (test/fixtures/workflows)', () => {
+    const dir = 'test/fixtures/workflows';
+    const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
+    expect(files.length).toBeGreaterThanOrEqual(40);
+    const errors = files.flatMap((f) => validateWorkflow(JSON.parse(readFileSync(join(dir, f), 'utf8')), catalog).errors.map((e) => `${f}: ${e.node}: ${e.message}`));
+    expect(errors).toEqual([]);
   });
 
   it('names only port functions this build bundles, and computes ports from them for the node’s defaults', () => {
