@@ -29,7 +29,7 @@ export default defineConfig({
         test: {
           name: 'workers',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/e2e/**', 'test/scripts/**'],
+          exclude: ['test/e2e/**', 'test/e2e-n8n/**', 'test/scripts/**'],
           testTimeout: 30_000,
         },
       },
@@ -45,6 +45,16 @@ export default defineConfig({
           globalSetup: ['test/e2e/wranglerDev.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        // The workflow tools against a real n8n (`npm run test:n8n`; installs n8n into .n8n/ the first time).
+        test: {
+          name: 'n8n',
+          include: ['test/e2e-n8n/**/*.test.ts'],
+          globalSetup: ['test/e2e-n8n/setup.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 900_000,
         },
       },
     ],

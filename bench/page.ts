@@ -146,7 +146,7 @@ async function searchRoundTrips(browser: Browser, url: string, apiKey: string) {
 const kb = (n: number) => `${round(n / 1024, 1)} KB`;
 
 async function main() {
-  // With an n8n configured, the page lists all 37 tools: the heaviest it gets.
+  // With an n8n configured, the page lists all 40 tools: the heaviest it gets.
   const server = await startWranglerDev({ vars: { N8N_API_URL: 'http://127.0.0.1:9', N8N_API_KEY: 'bench' } });
   const dist = inspectorDist();
   const inspector = dist ? await serveStatic(dist) : null;

@@ -7,12 +7,13 @@ import { N8N_TOOLS } from './n8n';
 import { getNodeTypes } from './nodes/getNodeTypes';
 import { searchNodes } from './nodes/searchNodes';
 import { serverInfo } from './serverInfo';
+import { autofixWorkflow } from './validation/autofixWorkflow';
 import { validateNode } from './validation/validateNode';
 import { validateWorkflow } from './validation/validateWorkflow';
 import type { ToolDefinition } from './tool';
 
 /** The tools every deployment serves. */
-const CORE_TOOLS: readonly ToolDefinition[] = [serverInfo, getNodeTypes, getNodeDetails, searchNodes, validateNode, validateWorkflow];
+const CORE_TOOLS: readonly ToolDefinition[] = [serverInfo, getNodeTypes, getNodeDetails, searchNodes, validateNode, validateWorkflow, autofixWorkflow];
 
 /** The tools a session on this deployment offers: the n8n tools only when an n8n is configured. */
 export function toolsFor(env: Env): readonly ToolDefinition[] {

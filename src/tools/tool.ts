@@ -2,6 +2,7 @@ import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import type { Scope } from '../auth/scopes';
 import type { Env } from '../env';
+import { rawResult } from '../protocol/MessageFormatter';
 
 /** Where a tool runs: inside the session object, or through the tool-call queue. */
 export type ExecutionPolicy = 'direct' | 'queued';
@@ -38,6 +39,12 @@ export interface ToolDefinition<In extends z.ZodObject = z.ZodObject> {
    */
   run(args: z.output<In>, ctx: ToolContext): unknown;
 }
+
+/**
+ * A refusal an agent acts on field by field (what failed, the findings): an isError result whose text
+ * is JSON, where a ToolError's is a sentence.
+ */
+export const refusal = (details: Record<string, unknown>) => rawResult({ isError: true, content: [{ type: 'text', text: JSON.stringify(details) }] });
 
 /** A tool's deliberate error answer (bad input it could not have known, a refusal): never retried. */
 export class ToolError extends Error {

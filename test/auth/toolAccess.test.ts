@@ -53,7 +53,7 @@ describe('scopes gate the tools', () => {
 
   it('gives every n8n tool its resource scope: read for read-only tools, write otherwise', () => {
     const n8n = toolsFor({ ...env, N8N_API_URL: 'https://n8n.example', N8N_API_KEY: 'k' }).filter((t) => t.annotations.openWorldHint);
-    expect(n8n).toHaveLength(31);
+    expect(n8n).toHaveLength(33);
     const scopeOf = Object.fromEntries(n8n.map((t) => [t.name, t.scope]));
     expect(scopeOf).toMatchObject({
       list_workflows: 'workflows:read',

@@ -7,6 +7,8 @@ import { PROJECT_TOOLS } from './projects';
 import { TAG_TOOLS } from './tags';
 import { USER_TOOLS } from './users';
 import { VARIABLE_TOOLS } from './variables';
+import { editWorkflow } from './editWorkflow';
+import { testWorkflow } from './testWorkflow';
 import { WORKFLOW_TOOLS } from './workflows';
 
 /**
@@ -20,9 +22,12 @@ const scoped = (resource: string, tools: readonly ToolDefinition[]): ToolDefinit
     return { ...tool, scope };
   });
 
-/** The 31 n8n management tools of seed 003, served when the deployment has an n8n to drive. */
+/**
+ * The 31 n8n management tools of seed 003, and edit_workflow and test_workflow, served when the
+ * deployment has an n8n to drive.
+ */
 export const N8N_TOOLS: readonly ToolDefinition[] = [
-  ...scoped('workflows', WORKFLOW_TOOLS),
+  ...scoped('workflows', [...WORKFLOW_TOOLS, editWorkflow, testWorkflow]),
   ...scoped('executions', EXECUTION_TOOLS),
   ...scoped('credentials', CREDENTIAL_TOOLS),
   ...scoped('tags', TAG_TOOLS),

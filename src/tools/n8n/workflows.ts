@@ -1,18 +1,12 @@
 import { z } from 'zod';
+import { Catalog } from '../../catalog/catalog';
+import type { Env } from '../../env';
 import { workflowBody } from '../../n8n/workflowBody';
-import { ToolError } from '../tool';
+import { catalogForNodes } from '../../workflows/prefetch';
+import { validateWorkflow } from '../../workflows/validateWorkflow';
+import { refusal, ToolError } from '../tool';
 import { CREATES, DELETES, id, n8nTool, page, paging, READS, REPLACES, TOGGLES, type Page } from './n8nTool';
-
-interface Workflow {
-  id: string;
-  name: string;
-  active?: boolean;
-  isArchived?: boolean;
-  createdAt?: string;
-  updatedAt?: string;
-  nodes?: unknown[];
-  tags?: { id: string; name: string }[];
-}
+import { workflowPath, type Workflow } from './workflowApi';
 
 /** What a listing shows of a workflow: enough to pick one, not its whole graph. */
 const summary = (w: Workflow) => ({
@@ -35,7 +29,24 @@ const workflowInput = z
   })
   .describe('The workflow; what get_workflow returns is accepted as is, read-only fields are dropped');
 
-const workflowPath = (workflowId: string) => `/workflows/${encodeURIComponent(workflowId)}`;
+const force = z.boolean().default(false).describe('Save even if validation finds errors');
+
+/** Validates a workflow before n8n sees it: errors refuse the call (unless forced), findings come back with the result. */
+async function validated(workflow: Record<string, unknown>, force: boolean, env: Env) {
+  const nodes = Array.isArray(workflow.nodes) ? workflow.nodes : [];
+  const result = validateWorkflow(workflow, await catalogForNodes(new Catalog(env.SPECS), nodes));
+  if (!result.valid && !force) {
+    return {
+      refused: refusal({
+        saved: false,
+        reason: 'The workflow has errors: fix them (autofix_workflow fixes what it is sure of) and send it again, or pass force: true to save it anyway.',
+        errors: result.errors,
+        warnings: result.warnings,
+      }),
+    };
+  }
+  return { validation: result.errors.length || result.warnings.length ? { validation: result } : {} };
+}
 
 export const WORKFLOW_TOOLS = [
   n8nTool({
@@ -66,25 +77,32 @@ export const WORKFLOW_TOOLS = [
   n8nTool({
     name: 'create_workflow',
     title: 'Create a workflow',
-    description: 'Create a workflow from name, nodes, connections and settings (inactive until activated).',
-    input: z.object({ workflow: workflowInput }),
+    description:
+      'Create a workflow from name, nodes, connections and settings (inactive until activated). It is validated first ' +
+      '(as validate_workflow does) and refused with the findings if it has errors, unless force is true.',
+    input: z.object({ workflow: workflowInput, force }),
     annotations: CREATES,
-    async run({ workflow }, n8n) {
-      return summary(await n8n.post<Workflow>('/workflows', { body: workflowBody(workflow) }));
+    async run({ workflow, force }, n8n, ctx) {
+      const checked = await validated(workflow, force, ctx.env);
+      if ('refused' in checked) return checked.refused;
+      return { ...summary(await n8n.post<Workflow>('/workflows', { body: workflowBody(workflow) })), ...checked.validation };
     },
   }),
   n8nTool({
     name: 'update_workflow',
     title: 'Update a workflow',
     description:
-      'Replace a workflow with the one given: read it with get_workflow, change it, send the whole object back. ' +
-      'Fields n8n does not accept on update (id, active, tags, createdAt…) are dropped.',
-    input: z.object({ id: id('workflow').optional().describe('The workflow id; defaults to workflow.id'), workflow: workflowInput }),
+      'Replace a workflow with the one given: read it with get_workflow, change it, send the whole object back ' +
+      '(edit_workflow changes it in steps instead). Fields n8n does not accept on update (id, active, tags, createdAt…) ' +
+      'are dropped. Validated first and refused with the findings if it has errors, unless force is true.',
+    input: z.object({ id: id('workflow').optional().describe('The workflow id; defaults to workflow.id'), workflow: workflowInput, force }),
     annotations: REPLACES,
-    async run({ id, workflow }, n8n) {
+    async run({ id, workflow, force }, n8n, ctx) {
       const workflowId = id ?? (typeof workflow.id === 'string' ? workflow.id : undefined);
       if (!workflowId) throw new ToolError('id: which workflow to update (or a workflow with its id)');
-      return summary(await n8n.put<Workflow>(workflowPath(workflowId), { body: workflowBody(workflow) }));
+      const checked = await validated(workflow, force, ctx.env);
+      if ('refused' in checked) return checked.refused;
+      return { ...summary(await n8n.put<Workflow>(workflowPath(workflowId), { body: workflowBody(workflow) })), ...checked.validation };
     },
   }),
   n8nTool({

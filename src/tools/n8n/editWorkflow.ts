@@ -1,0 +1,140 @@
+import { z } from 'zod';
+import { Catalog } from '../../catalog/catalog';
+import type { N8nClient } from '../../n8n/client';
+import { workflowBody } from '../../n8n/workflowBody';
+import { autofix } from '../../workflows/autofix';
+import type { Finding } from '../../workflows/findings';
+import { applyOperations, OPERATION_TYPES, type Operation } from '../../workflows/operations';
+import { catalogForNodes } from '../../workflows/prefetch';
+import { validateWorkflow } from '../../workflows/validateWorkflow';
+import { refusal, ToolError } from '../tool';
+import { id, n8nTool, REPLACES } from './n8nTool';
+import { workflowPath, type Workflow } from './workflowApi';
+
+/** One operation: a flat object whose `type` says which other fields it reads (no oneOf: n8n's client drops it). */
+const OperationInput = z.object({
+  type: z.enum(OPERATION_TYPES),
+  name: z.string().optional().describe('The node to act on (by name); updateName: the new workflow name'),
+  node: z.record(z.string(), z.unknown()).optional().describe('addNode: {name, type, typeVersion, parameters, credentials?, position?}'),
+  changes: z.record(z.string(), z.unknown()).optional().describe('updateNode: fields to set; "parameters" merge deeply, null removes a key'),
+  newName: z.string().optional().describe('renameNode: connections and expressions that name the node follow'),
+  position: z.array(z.number()).optional().describe('moveNode: [x, y]'),
+  source: z.string().optional().describe('Connections: the node the connection leaves'),
+  target: z.string().optional().describe('addConnection/removeConnection: the node it enters'),
+  from: z.string().optional().describe('rewireConnection: the target it goes to now'),
+  to: z.string().optional().describe('rewireConnection: the target it should go to'),
+  connectionType: z.string().optional().describe('main (default), ai_languageModel, ai_tool, ai_memory…'),
+  sourceOutput: z.number().int().optional().describe('The output index (default 0)'),
+  targetInput: z.number().int().optional().describe('The input index (default 0; Merge: 0, 1, …)'),
+  branch: z.enum(['true', 'false']).optional().describe('IF: the true (0) or false (1) output'),
+  case: z.number().int().optional().describe("Switch: the rule's output index"),
+  settings: z.record(z.string(), z.unknown()).optional().describe('updateSettings: settings to set (merged)'),
+  tag: z.string().optional().describe('addTag/removeTag: the tag name'),
+});
+
+const sameFinding = (a: Finding) => (b: Finding) => a.code === b.code && a.node === b.node && a.path === b.path;
+
+export const editWorkflow = n8nTool({
+  name: 'edit_workflow',
+  title: 'Edit a workflow in steps',
+  description:
+    'Change a saved workflow with a list of operations, without sending all of it back: addNode, removeNode (with its ' +
+    'connections), updateNode (parameters merged deeply), renameNode (connections and expressions follow), moveNode, ' +
+    'enableNode, disableNode, addConnection / removeConnection / rewireConnection (IF "branch": "true"|"false", Switch ' +
+    '"case": n, AI "connectionType": "ai_languageModel"…), updateSettings, updateName, addTag, removeTag, activate, ' +
+    'deactivate. All or nothing: the operations apply to a copy, the result is validated, and an operation that fails ' +
+    'or an error it introduces saves nothing and says which operation and why. validateOnly previews; autofix also ' +
+    'makes the fixes autofix_workflow is sure of. A workflow changed in n8n since it was read is not overwritten.',
+  input: z.object({
+    id: id('workflow'),
+    operations: z.array(OperationInput).max(100).describe('Applied in order, 0 to 100 of them'),
+    validateOnly: z.boolean().default(false).describe('Apply and validate, save nothing'),
+    autofix: z.boolean().default(false).describe("Also make autofix_workflow's sure fixes before saving"),
+    expectedVersionId: z.string().optional().describe('The versionId you read: refuse if the workflow has changed since'),
+  }),
+  annotations: REPLACES,
+  async run({ id: workflowId, operations, validateOnly, autofix: fix, expectedVersionId }, n8n, ctx) {
+    const read = await n8n.get<Workflow>(workflowPath(workflowId));
+    if (expectedVersionId !== undefined && read.versionId !== expectedVersionId) {
+      throw new ToolError(`Workflow ${workflowId} has changed since you read it (versionId ${read.versionId}, not ${expectedVersionId}): read it again, then edit. Nothing was saved.`);
+    }
+    const ops = operations as Operation[];
+    const outcome = applyOperations(read, ops);
+    if (!outcome.ok) {
+      throw new ToolError(`Operation ${outcome.index} (${outcome.operation.type}) failed: ${outcome.message}. Nothing was saved.`);
+    }
+    const catalog = await catalogForNodes(new Catalog(ctx.env.SPECS), [...(read.nodes ?? []), ...outcome.workflow.nodes]);
+    const fixes = fix ? autofix(outcome.workflow, catalog) : undefined;
+    const edited = (fixes?.workflow ?? outcome.workflow) as Workflow;
+    const before = validateWorkflow(read, catalog);
+    const after = validateWorkflow(edited, catalog);
+    const introduced = after.errors.filter((e) => !before.errors.some(sameFinding(e)));
+    if (introduced.length > 0) {
+      const blame = culprit(read, ops, introduced, catalog);
+      return refusal({
+        saved: false,
+        reason: `The edit would leave errors the workflow did not have${blame === null ? '' : `, from operation ${blame} (${ops[blame]!.type})`}. Nothing was saved.`,
+        ...(blame === null ? {} : { operation: { index: blame, type: ops[blame]!.type } }),
+        errors: introduced,
+      });
+    }
+    const summary = {
+      operations: ops.length,
+      ...(fixes ? { fixes: fixes.fixes.filter((f) => f.applied).map((f) => f.description) } : {}),
+      valid: after.valid,
+      errors: after.errors,
+      warnings: after.warnings,
+      ...(outcome.tags.add.length || outcome.tags.remove.length ? { tags: outcome.tags } : {}),
+      ...(outcome.activation ? { activation: outcome.activation } : {}),
+    };
+    if (validateOnly) return { saved: false, preview: true, id: workflowId, ...summary, workflow: workflowBody(edited) };
+    await refuseIfChanged(n8n, workflowId, read);
+    const saved = await n8n.put<Workflow>(workflowPath(workflowId), { body: workflowBody(edited) });
+    const tags = await applyTags(n8n, workflowId, read, outcome.tags);
+    if (outcome.activation) await n8n.post(`${workflowPath(workflowId)}/${outcome.activation}`);
+    return { saved: true, id: workflowId, versionId: saved.versionId, ...summary, ...(tags ? { tags } : {}) };
+  },
+});
+
+/** The first operation after which one of the new errors is there (to the end), or null. */
+function culprit(read: Workflow, ops: Operation[], introduced: Finding[], catalog: Parameters<typeof validateWorkflow>[1]): number | null {
+  for (let k = 1; k <= ops.length; k++) {
+    const partial = applyOperations(read, ops.slice(0, k));
+    if (!partial.ok) return null;
+    const errors = validateWorkflow(partial.workflow, catalog).errors;
+    if (introduced.some((e) => errors.some(sameFinding(e)))) return k - 1;
+  }
+  return null;
+}
+
+/** Saves only over the version that was read: n8n's public API has no conditional update, so this checks just before. */
+async function refuseIfChanged(n8n: N8nClient, workflowId: string, read: Workflow): Promise<void> {
+  const now = await n8n.get<Workflow>(workflowPath(workflowId));
+  if (now.versionId !== read.versionId || now.updatedAt !== read.updatedAt) {
+    throw new ToolError(
+      `Workflow ${workflowId} was changed in n8n while this edit was made (versionId ${read.versionId} → ${now.versionId}): nothing was saved. Read it again and repeat the edit.`,
+    );
+  }
+}
+
+/** n8n sets a workflow's tags as a whole list of tag ids; tags that do not exist yet are created. */
+async function applyTags(n8n: N8nClient, workflowId: string, read: Workflow, change: { add: string[]; remove: string[] }) {
+  if (change.add.length === 0 && change.remove.length === 0) return undefined;
+  const names = new Set((read.tags ?? []).map((t) => t.name));
+  for (const t of change.add) names.add(t);
+  for (const t of change.remove) names.delete(t);
+  const known = new Map<string, string>();
+  let cursor: string | undefined;
+  do {
+    const page = await n8n.get<{ data: { id: string; name: string }[]; nextCursor?: string | null }>('/tags', { query: { limit: 250, cursor } });
+    for (const tag of page.data) known.set(tag.name, tag.id);
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+  const ids: { id: string }[] = [];
+  for (const name of names) {
+    const tagId = known.get(name) ?? (await n8n.post<{ id: string }>('/tags', { body: { name } })).id;
+    ids.push({ id: tagId });
+  }
+  await n8n.put(`${workflowPath(workflowId)}/tags`, { body: ids });
+  return [...names];
+}

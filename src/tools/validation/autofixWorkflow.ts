@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { Catalog } from '../../catalog/catalog';
+import { autofix } from '../../workflows/autofix';
+import { catalogForNodes } from '../../workflows/prefetch';
+import { defineTool } from '../tool';
+
+export const autofixWorkflow = defineTool({
+  name: 'autofix_workflow',
+  title: 'Fix a workflow',
+  description:
+    'The fixes a workflow needs that can be made without guessing, each with what it changes and its confidence, and ' +
+    'the workflow with the sure (high-confidence) ones made: node-type typos with one clear match, typeVersion to the ' +
+    'nearest existing one, the "=" an expression lacks and a "{{" left open, references and choices off by case or a ' +
+    'letter, webhookId and path of webhook triggers, connections written with node ids, stale, duplicate and self ' +
+    'connections, AI sub-nodes wired as main, output/input indexes a one-port node lacks. Nothing uncertain is ' +
+    'applied: those are listed for you to decide. Answers the validation before and after. This previews; to fix a ' +
+    'saved workflow in n8n, call edit_workflow with its id, "operations": [] and "autofix": true.',
+  input: z.object({
+    workflow: z
+      .object({
+        nodes: z.array(z.unknown()).describe('The nodes'),
+        connections: z.record(z.string(), z.unknown()).default({}).describe('The connections, keyed by source node name'),
+      })
+      .loose()
+      .describe('The workflow JSON'),
+  }),
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  execution: 'direct',
+  scope: 'nodes:read',
+  async run({ workflow }, { env }) {
+    const result = autofix(workflow, await catalogForNodes(new Catalog(env.SPECS), workflow.nodes));
+    return {
+      fixes: result.fixes,
+      applied: result.fixes.filter((f) => f.applied).length,
+      before: { valid: result.before.valid, errors: result.before.errors.length, warnings: result.before.warnings.length },
+      after: result.after,
+      workflow: result.workflow,
+    };
+  },
+});

@@ -1,0 +1,191 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+
+/**
+ * The workflow tools through the real SDK client, against `npm run dev` driving a real n8n 1.123.81:
+ * everything a tool does is read back from n8n itself.
+ */
+const client = new Client({ name: 'e2e-real-n8n', version: '1.0.0' });
+beforeAll(async () => {
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL('/mcp', inject('serverUrl')), { requestInit: { headers: { authorization: `Bearer ${inject('serverKey')}` } } }),
+  );
+});
+afterAll(() => client.close());
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+async function call(name: string, args: Json): Promise<Json> {
+  const result = await client.callTool({ name, arguments: args }, undefined, { timeout: 110_000 });
+  const text = (result.content as { text: string }[])[0]!.text;
+  if (result.isError) throw new Error(`${name} failed: ${text}`);
+  return JSON.parse(text);
+}
+
+async function refusal(name: string, args: Json): Promise<string> {
+  const result = await client.callTool({ name, arguments: args }, undefined, { timeout: 110_000 });
+  expect(result.isError, `${name} should have been refused`).toBe(true);
+  return (result.content as { text: string }[])[0]!.text;
+}
+
+/** n8n's own API, to read back what the tools did. */
+async function n8n(method: string, path: string, body?: unknown): Promise<Json> {
+  const response = await fetch(`${inject('realN8nUrl')}/api/v1${path}`, {
+    method,
+    headers: { 'x-n8n-api-key': inject('realN8nKey'), 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+  return text ? JSON.parse(text) : {};
+}
+
+const webhookPath = `orders-${Date.now()}`;
+const ordersWorkflow = () => ({
+  name: 'Orders (e2e)',
+  nodes: [
+    { name: 'Webhook', type: 'n8n-nodes-base.webhook', typeVersion: 2, webhookId: 'f0e1d2c3-0000-4000-8000-000000000001', position: [0, 0], parameters: { path: webhookPath, httpMethod: 'POST' } },
+    {
+      name: 'Is big',
+      type: 'n8n-nodes-base.if',
+      typeVersion: 2.2,
+      position: [220, 0],
+      parameters: {
+        conditions: {
+          options: { caseSensitive: true, leftValue: '', typeValidation: 'loose', version: 2 },
+          conditions: [{ id: 'c1', leftValue: '={{ $json.body.total }}', rightValue: 100, operator: { type: 'number', operation: 'gt' } }],
+          combinator: 'and',
+        },
+      },
+    },
+    { name: 'Big', type: 'n8n-nodes-base.set', typeVersion: 3.4, position: [440, -100], parameters: { assignments: { assignments: [{ id: 'a', name: 'size', value: 'big', type: 'string' }] } } },
+    { name: 'Small', type: 'n8n-nodes-base.set', typeVersion: 3.4, position: [440, 100], parameters: { assignments: { assignments: [{ id: 'b', name: 'size', value: 'small', type: 'string' }] } } },
+  ],
+  connections: {
+    Webhook: { main: [[{ node: 'Is big', type: 'main', index: 0 }]] },
+    'Is big': { main: [[{ node: 'Big', type: 'main', index: 0 }], [{ node: 'Small', type: 'main', index: 0 }]] },
+  },
+  settings: { executionOrder: 'v1' },
+});
+
+describe('create, edit, activate and test-run a workflow on a real n8n', () => {
+  let id = '';
+
+  it('refuses to create an invalid workflow, saving nothing, and creates a valid one', async () => {
+    const bad = ordersWorkflow();
+    bad.nodes[1]!.typeVersion = 7;
+    const before = (await n8n('GET', '/workflows')).data.length;
+    const text = await refusal('create_workflow', { workflow: bad });
+    expect(JSON.parse(text)).toMatchObject({ saved: false, errors: [{ code: 'invalid_type_version', node: 'Is big' }] });
+    expect((await n8n('GET', '/workflows')).data.length).toBe(before);
+    const created = await call('create_workflow', { workflow: ordersWorkflow() });
+    id = created.id;
+    expect((await n8n('GET', `/workflows/${id}`)).nodes.map((n: Json) => n.name)).toEqual(['Webhook', 'Is big', 'Big', 'Small']);
+  });
+
+  it('applies each kind of operation, verified by reading the workflow back from n8n', async () => {
+    const result = await call('edit_workflow', {
+      id,
+      operations: [
+        { type: 'addNode', node: { name: 'Route', type: 'n8n-nodes-base.switch', typeVersion: 3.2, parameters: { mode: 'expression', numberOutputs: 2, output: '={{ $json.size === "big" ? 0 : 1 }}' } } },
+        { type: 'rewireConnection', source: 'Is big', from: 'Small', to: 'Route', branch: 'false' },
+        { type: 'addConnection', source: 'Route', target: 'Small', case: 1 },
+        { type: 'updateNode', name: 'Big', changes: { parameters: { options: { ignoreConversionErrors: true } }, notes: 'orders over 100' } },
+        { type: 'renameNode', name: 'Small', newName: 'Small order' },
+        { type: 'moveNode', name: 'Route', position: [440, 220] },
+        { type: 'addNode', node: { name: 'Spare', type: 'n8n-nodes-base.noOp', typeVersion: 1 } },
+        { type: 'addConnection', source: 'Big', target: 'Spare' },
+        { type: 'disableNode', name: 'Spare' },
+        { type: 'updateSettings', settings: { timezone: 'Europe/Berlin' } },
+        { type: 'updateName', name: 'Orders (e2e, edited)' },
+        { type: 'addTag', tag: 'e2e' },
+        { type: 'addTag', tag: 'orders' },
+      ],
+    });
+    expect(result).toMatchObject({ saved: true, operations: 13, tags: ['e2e', 'orders'] });
+    const saved = await n8n('GET', `/workflows/${id}`);
+    const node = (name: string) => saved.nodes.find((n: Json) => n.name === name);
+    expect(saved.name).toBe('Orders (e2e, edited)');
+    expect(saved.settings).toMatchObject({ executionOrder: 'v1', timezone: 'Europe/Berlin' });
+    expect(node('Route')).toMatchObject({ type: 'n8n-nodes-base.switch', position: [440, 220] });
+    expect(node('Big')).toMatchObject({ notes: 'orders over 100', parameters: { options: { ignoreConversionErrors: true }, assignments: { assignments: [{ name: 'size' }] } } });
+    expect(node('Small order')).toBeDefined();
+    expect(node('Spare')).toMatchObject({ disabled: true });
+    expect(saved.connections['Is big'].main[1]).toEqual([{ node: 'Route', type: 'main', index: 0 }]);
+    expect(saved.connections.Route.main[1]).toEqual([{ node: 'Small order', type: 'main', index: 0 }]);
+    expect(saved.tags.map((t: Json) => t.name).sort()).toEqual(['e2e', 'orders']);
+
+    const second = await call('edit_workflow', {
+      id,
+      operations: [{ type: 'removeTag', tag: 'orders' }, { type: 'removeConnection', source: 'Big', target: 'Spare' }, { type: 'enableNode', name: 'Spare' }, { type: 'removeNode', name: 'Spare' }],
+    });
+    expect(second.saved).toBe(true);
+    const after = await n8n('GET', `/workflows/${id}`);
+    expect(after.nodes.map((n: Json) => n.name)).not.toContain('Spare');
+    expect(after.connections.Big).toEqual({ main: [[]] });
+    expect(after.tags.map((t: Json) => t.name)).toEqual(['e2e']);
+  });
+
+  it('refuses an edit that breaks the workflow, naming the operation, and leaves n8n’s copy byte-identical', async () => {
+    const before = JSON.stringify(await n8n('GET', `/workflows/${id}`));
+    const text = await refusal('edit_workflow', {
+      id,
+      operations: [
+        { type: 'updateNode', name: 'Big', changes: { notes: 'fine' } },
+        { type: 'addConnection', source: 'Big', target: 'Small order', sourceOutput: 3 },
+      ],
+    });
+    expect(JSON.parse(text)).toMatchObject({ saved: false, operation: { index: 1, type: 'addConnection' }, errors: [{ code: 'output_index_out_of_range', node: 'Big' }] });
+    expect(await refusal('edit_workflow', { id, operations: [{ type: 'removeNode', name: 'Nope' }] })).toMatch(/Operation 0 \(removeNode\) failed: no node named "Nope"/);
+    const preview = await call('edit_workflow', { id, operations: [{ type: 'updateName', name: 'Only a preview' }], validateOnly: true });
+    expect(preview).toMatchObject({ saved: false, preview: true, workflow: { name: 'Only a preview' } });
+    expect(JSON.stringify(await n8n('GET', `/workflows/${id}`))).toBe(before);
+  });
+
+  it('refuses to overwrite a change made in n8n since the workflow was read', async () => {
+    const read = await call('get_workflow', { id });
+    await n8n('PUT', `/workflows/${id}`, { name: 'Changed elsewhere', nodes: read.nodes, connections: read.connections, settings: read.settings });
+    const text = await refusal('edit_workflow', { id, operations: [{ type: 'updateName', name: 'Mine' }], expectedVersionId: read.versionId });
+    expect(text).toMatch(/has changed since you read it/);
+    expect((await n8n('GET', `/workflows/${id}`)).name).toBe('Changed elsewhere');
+  });
+
+  it('fixes a saved workflow through the same atomic edit', async () => {
+    const broken = ordersWorkflow();
+    broken.name = 'Broken (e2e)';
+    (broken.nodes[2] as Json).parameters.assignments.assignments[0].value = 'Order {{ $json.body.id }}';
+    const created = await call('create_workflow', { workflow: broken });
+    const preview = await call('autofix_workflow', { workflow: broken });
+    expect(preview.fixes).toEqual([expect.objectContaining({ kind: 'expression_prefix', applied: true })]);
+    const fixed = await call('edit_workflow', { id: created.id, operations: [], autofix: true });
+    expect(fixed).toMatchObject({ saved: true, fixes: [expect.stringContaining('"=" added')] });
+    const saved = await n8n('GET', `/workflows/${created.id}`);
+    expect(saved.nodes[2].parameters.assignments.assignments[0].value).toBe('=Order {{ $json.body.id }}');
+    await call('delete_workflow', { id: created.id });
+  });
+
+  it('test-runs the workflow through its webhook, the per-node result matching the execution n8n stored', async () => {
+    const run = await call('test_workflow', { id, payload: { total: 250, id: 'A-1' } });
+    expect(run.workflow.activatedForTheRun).toBe(true);
+    expect(run.trigger).toMatchObject({ node: 'Webhook', status: 200 });
+    expect(run.execution.status).toBe('success');
+    const stored = await n8n('GET', `/executions/${run.execution.id}?includeData=true`);
+    const runData = stored.data.resultData.runData;
+    expect(run.execution.nodes.map((n: Json) => n.node).sort()).toEqual(Object.keys(runData).sort());
+    for (const node of run.execution.nodes) {
+      const last = runData[node.node].at(-1);
+      expect(node.items).toEqual(last.data.main.map((items: unknown[] | null) => (items ?? []).length));
+    }
+    expect(run.execution.nodes.find((n: Json) => n.node === 'Big')).toMatchObject({ status: 'success', items: [1], sample: { size: 'big' } });
+    expect((await n8n('GET', `/workflows/${id}`)).active).toBe(false);
+  });
+
+  it('says so when a workflow has no trigger it can call', async () => {
+    const manual = await call('create_workflow', {
+      workflow: { name: 'Manual (e2e)', nodes: [{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} }], connections: {} },
+    });
+    expect(await refusal('test_workflow', { id: manual.id })).toMatch(/no trigger that can be called from outside.*Start \(n8n-nodes-base.manualTrigger\)/);
+    await call('delete_workflow', { id: manual.id });
+  });
+});
