@@ -1,39 +1,12 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { connectedClient, type Json } from './client';
 
 /**
  * The 31 n8n management tools' happy paths against a real n8n 1.123.81 (community edition, no
  * license): what a community n8n does not license (variables, projects) must come back as the plain
  * "plan does not include" answer rather than a failure.
  */
-const client = new Client({ name: 'e2e-real-n8n-tools', version: '1.0.0' });
-beforeAll(async () => {
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL('/mcp', inject('serverUrl')), { requestInit: { headers: { authorization: `Bearer ${inject('serverKey')}` } } }),
-  );
-});
-afterAll(() => client.close());
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-async function call(name: string, args: Json = {}): Promise<{ isError: boolean; text: string; json: Json }> {
-  const result = await client.callTool({ name, arguments: args }, undefined, { timeout: 110_000 });
-  const text = (result.content as { text: string }[])[0]!.text;
-  let json: Json = {};
-  try {
-    json = JSON.parse(text);
-  } catch {
-    // an error text
-  }
-  return { isError: result.isError === true, text, json };
-}
-
-async function ok(name: string, args: Json = {}): Promise<Json> {
-  const result = await call(name, args);
-  expect(result.isError, `${name}: ${result.text}`).toBe(false);
-  return result.json;
-}
+const { client, call, ok } = connectedClient('e2e-real-n8n-tools');
 
 const stamp = Date.now().toString(36);
 

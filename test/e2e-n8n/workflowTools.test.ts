@@ -1,45 +1,11 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { connectedClient, n8nApi as n8n, type Json } from './client';
 
 /**
  * The workflow tools through the real SDK client, against `npm run dev` driving a real n8n 1.123.81:
  * everything a tool does is read back from n8n itself.
  */
-const client = new Client({ name: 'e2e-real-n8n', version: '1.0.0' });
-beforeAll(async () => {
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL('/mcp', inject('serverUrl')), { requestInit: { headers: { authorization: `Bearer ${inject('serverKey')}` } } }),
-  );
-});
-afterAll(() => client.close());
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-async function call(name: string, args: Json): Promise<Json> {
-  const result = await client.callTool({ name, arguments: args }, undefined, { timeout: 110_000 });
-  const text = (result.content as { text: string }[])[0]!.text;
-  if (result.isError) throw new Error(`${name} failed: ${text}`);
-  return JSON.parse(text);
-}
-
-async function refusal(name: string, args: Json): Promise<string> {
-  const result = await client.callTool({ name, arguments: args }, undefined, { timeout: 110_000 });
-  expect(result.isError, `${name} should have been refused`).toBe(true);
-  return (result.content as { text: string }[])[0]!.text;
-}
-
-/** n8n's own API, to read back what the tools did. */
-async function n8n(method: string, path: string, body?: unknown): Promise<Json> {
-  const response = await fetch(`${inject('realN8nUrl')}/api/v1${path}`, {
-    method,
-    headers: { 'x-n8n-api-key': inject('realN8nKey'), 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
-  return text ? JSON.parse(text) : {};
-}
+const { ok: call, refused: refusal } = connectedClient('e2e-real-n8n');
 
 const webhookPath = `orders-${Date.now()}`;
 const ordersWorkflow = () => ({

@@ -3,6 +3,7 @@ import { Catalog } from '../../catalog/catalog';
 import { autofix } from '../../workflows/autofix';
 import { catalogForNodes } from '../../workflows/prefetch';
 import { defineTool } from '../tool';
+import { WorkflowJson } from './schemas';
 
 export const autofixWorkflow = defineTool({
   name: 'autofix_workflow',
@@ -15,15 +16,7 @@ export const autofixWorkflow = defineTool({
     'connections, AI sub-nodes wired as main, output/input indexes a one-port node lacks. Nothing uncertain is ' +
     'applied: those are listed for you to decide. Answers the validation before and after. This previews; to fix a ' +
     'saved workflow in n8n, call edit_workflow with its id, "operations": [] and "autofix": true.',
-  input: z.object({
-    workflow: z
-      .object({
-        nodes: z.array(z.unknown()).describe('The nodes'),
-        connections: z.record(z.string(), z.unknown()).default({}).describe('The connections, keyed by source node name'),
-      })
-      .loose()
-      .describe('The workflow JSON'),
-  }),
+  input: z.object({ workflow: WorkflowJson }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   execution: 'direct',
   scope: 'nodes:read',

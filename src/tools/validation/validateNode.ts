@@ -3,7 +3,7 @@ import { Catalog } from '../../catalog/catalog';
 import { catalogForNodes } from '../../workflows/prefetch';
 import { validateNode as validate } from '../../workflows/validateNode';
 import { defineTool } from '../tool';
-import { FindingsOutput } from './findingsOutput';
+import { FindingsOutput } from './schemas';
 
 export const validateNode = defineTool({
   name: 'validate_node',

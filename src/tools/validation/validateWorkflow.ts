@@ -3,7 +3,7 @@ import { Catalog } from '../../catalog/catalog';
 import { catalogForNodes } from '../../workflows/prefetch';
 import { validateWorkflow as validate } from '../../workflows/validateWorkflow';
 import { defineTool } from '../tool';
-import { FindingsOutput } from './findingsOutput';
+import { FindingsOutput, WorkflowJson } from './schemas';
 
 export const validateWorkflow = defineTool({
   name: 'validate_workflow',
@@ -17,15 +17,7 @@ export const validateWorkflow = defineTool({
     'nodes lack (main vs ai_*), output/input indexes beyond the ports the node has for its settings (IF true/false, ' +
     'Switch rules, error outputs), AI nodes without the sub-nodes they need, references like $(\'Name\') to ' +
     'nodes that do not exist, triggers and unreachable nodes. Answers {valid, errors, warnings}.',
-  input: z.object({
-    workflow: z
-      .object({
-        nodes: z.array(z.unknown()).describe('The nodes: {name, type, typeVersion, parameters, credentials?, position, …}'),
-        connections: z.record(z.string(), z.unknown()).default({}).describe('{"Source name": {"main": [[{"node": "Target name", "type": "main", "index": 0}]]}}'),
-      })
-      .loose()
-      .describe('The workflow JSON (as n8n exports it, or as you will send it to create_workflow)'),
-  }),
+  input: z.object({ workflow: WorkflowJson }),
   output: FindingsOutput,
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   execution: 'direct',

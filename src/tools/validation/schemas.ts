@@ -13,3 +13,12 @@ export const FindingsOutput = z.object({
   errors: z.array(FindingSchema).describe('What stops the workflow from working as written'),
   warnings: z.array(FindingSchema).describe('What n8n accepts but is probably not what was meant'),
 });
+
+/** A workflow as the validation tools take it: n8n's export, or what create_workflow will be sent. */
+export const WorkflowJson = z
+  .object({
+    nodes: z.array(z.unknown()).describe('The nodes: {name, type, typeVersion, parameters, credentials?, position, …}'),
+    connections: z.record(z.string(), z.unknown()).default({}).describe('{"Source name": {"main": [[{"node": "Target name", "type": "main", "index": 0}]]}}'),
+  })
+  .loose()
+  .describe('The workflow JSON (as n8n exports it, or as you will send it to create_workflow)');

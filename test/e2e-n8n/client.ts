@@ -1,0 +1,57 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
+
+export type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** The SDK client of a test file, connected to this server (which drives the real n8n) for the file's tests. */
+export function connectedClient(name: string) {
+  const client = new Client({ name, version: '1.0.0' });
+  beforeAll(async () => {
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL('/mcp', inject('serverUrl')), { requestInit: { headers: { authorization: `Bearer ${inject('serverKey')}` } } }),
+    );
+  });
+  afterAll(() => client.close());
+
+  /** A tool call's answer: whether it is an error, its text, and that text as JSON when it is JSON. */
+  async function call(tool: string, args: Json = {}): Promise<{ isError: boolean; text: string; json: Json }> {
+    const result = await client.callTool({ name: tool, arguments: args }, undefined, { timeout: 110_000 });
+    const text = (result.content as { text: string }[])[0]!.text;
+    let json: Json = {};
+    try {
+      json = JSON.parse(text);
+    } catch {
+      // an error sentence
+    }
+    return { isError: result.isError === true, text, json };
+  }
+
+  /** The call's JSON answer; fails the test if the tool answered with an error. */
+  async function ok(tool: string, args: Json = {}): Promise<Json> {
+    const result = await call(tool, args);
+    expect(result.isError, `${tool}: ${result.text}`).toBe(false);
+    return result.json;
+  }
+
+  /** The text of an error answer; fails the test if the call succeeded. */
+  async function refused(tool: string, args: Json = {}): Promise<string> {
+    const result = await call(tool, args);
+    expect(result.isError, `${tool} should have been refused`).toBe(true);
+    return result.text;
+  }
+
+  return { client, call, ok, refused };
+}
+
+/** n8n's own API, to read back what the tools did. */
+export async function n8nApi(method: string, path: string, body?: unknown): Promise<Json> {
+  const response = await fetch(`${inject('realN8nUrl')}/api/v1${path}`, {
+    method,
+    headers: { 'x-n8n-api-key': inject('realN8nKey'), 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+  return text ? JSON.parse(text) : {};
+}
