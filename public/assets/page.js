@@ -132,7 +132,9 @@ async function api(path, params, key = apiKey) {
   return body;
 }
 
-const canUse = (/** @type {string[]} */ scopes, /** @type {string | undefined} */ scope) => !scope || scopes.includes('*') || scopes.includes(scope);
+/** A tool's data-scope lists what it needs, space-separated; a key must have each. */
+const canUse = (/** @type {string[]} */ scopes, /** @type {string | undefined} */ needed) =>
+  !needed || scopes.includes('*') || needed.split(' ').every((scope) => scopes.includes(scope));
 
 /** Marks each tool the key can or cannot use; `null` removes the marks. */
 function markTools(/** @type {string[] | null} */ scopes) {

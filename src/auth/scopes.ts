@@ -30,6 +30,9 @@ export const isScope = (value: string): value is Scope => (SCOPES as readonly st
 export const allows = (granted: readonly string[], needed: Scope | undefined): boolean =>
   needed === undefined || granted.includes('*') || granted.includes(needed);
 
+/** Every scope a tool needs: its own and those it also needs. */
+export const scopesOf = (tool: { scope?: Scope; alsoNeeds?: readonly Scope[] }): Scope[] => [...(tool.scope ? [tool.scope] : []), ...(tool.alsoNeeds ?? [])];
+
 /**
  * Parses a comma- or space-separated scope list; throws naming the first unknown one, so a typo never
  * becomes a silently narrower (or wider) credential.

@@ -5,7 +5,7 @@ import { formatError } from '../protocol/MessageFormatter';
 import type { ToolDefinition } from '../tools/tool';
 import type { Principal } from './principal';
 import { RATE_LIMIT_PERIOD_SECONDS, withinLimit } from './rateLimit';
-import { allows } from './scopes';
+import { allows, scopesOf } from './scopes';
 
 type Handler = (request: JSONRPCRequest, extra: unknown) => Promise<Record<string, unknown>>;
 
@@ -22,7 +22,8 @@ export function guardTools(server: McpServer, env: Env, tools: readonly ToolDefi
   const call = handlers.get('tools/call');
   if (!list || !call) throw new Error('guardTools: register the tools first');
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
-  const visible = (name: string) => allows(caller().scopes, byName.get(name)?.scope);
+  const missing = (tool: Pick<ToolDefinition, 'scope' | 'alsoNeeds'>) => scopesOf(tool).filter((scope) => !allows(caller().scopes, scope));
+  const visible = (name: string) => missing(byName.get(name) ?? {}).length === 0;
 
   handlers.set('tools/list', async (request, extra) => {
     const result = await list(request, extra);
@@ -30,8 +31,9 @@ export function guardTools(server: McpServer, env: Env, tools: readonly ToolDefi
   });
   handlers.set('tools/call', async (request, extra) => {
     const tool = byName.get(String(request.params?.name));
-    if (tool?.scope && !visible(tool.name)) {
-      return refusal(`Forbidden: ${tool.name} needs the scope "${tool.scope}", which this credential does not have`);
+    const lacking = tool ? missing(tool) : [];
+    if (lacking.length > 0) {
+      return refusal(`Forbidden: ${tool!.name} needs the scope${lacking.length > 1 ? 's' : ''} ${lacking.map((s) => `"${s}"`).join(' and ')}, which this credential does not have`);
     }
     if (tool?.rateLimiter && !(await withinLimit(env, tool.rateLimiter(env), caller().subject))) {
       return refusal(`Too Many Requests: the rate limit of ${tool.name} is used up; try again in ${RATE_LIMIT_PERIOD_SECONDS} s`);

@@ -124,7 +124,7 @@ function toolsSection(info: LandingInfo): Html {
 
 function tool(t: ToolView): Html {
   return html`<li><details data-tool="${t.name}" data-scope="${t.scope ?? ''}">
-  <summary><code class="name">${t.name}</code> <span class="tool-title">${t.title}</span> <span class="badge scope">${t.scope ?? 'any key'}</span> <span class="badge access" hidden></span></summary>
+  <summary><code class="name">${t.name}</code> <span class="tool-title">${t.title}</span> <span class="badge scope">${t.scope?.replaceAll(' ', ' + ') ?? 'any key'}</span> <span class="badge access" hidden></span></summary>
   <p>${t.description}</p>
   <p class="annotations">${t.annotations.map(([name, value]) => html`<code>${name}: ${String(value)}</code> `)}</p>
   ${t.parameters.length === 0 ? html`<p>No input parameters.</p>` : html`<p><strong>Input parameters</strong></p><ul class="params">${t.parameters.map(parameter)}</ul>`}

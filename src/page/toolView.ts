@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { scopesOf } from '../auth/scopes';
 import type { ToolDefinition } from '../tools/tool';
 
 export interface ParameterView {
@@ -48,7 +49,8 @@ function describe(tool: ToolDefinition): ToolView {
     name: tool.name,
     title: tool.title,
     description: tool.description,
-    scope: tool.scope ?? null,
+    // Space-separated when a tool needs several (the page's script reads it so).
+    scope: scopesOf(tool).join(' ') || null,
     annotations: Object.entries(tool.annotations).filter((e): e is [string, boolean] => typeof e[1] === 'boolean'),
     parameters: Object.entries(schema.properties ?? {}).map(([name, p]) => ({
       name,

@@ -29,6 +29,8 @@ export interface ToolDefinition<In extends z.ZodObject = z.ZodObject> {
   execution: ExecutionPolicy;
   /** What a caller needs to see and call it (src/auth/scopes.ts); unset: any authenticated caller. */
   scope?: Scope;
+  /** Scopes needed besides `scope` (test_workflow runs a workflow and reads its execution). */
+  alsoNeeds?: readonly Scope[];
   /** A tighter per-caller rate limit for this tool than the Worker's per-request one. */
   rateLimiter?: (env: Env) => RateLimit | undefined;
   /** Deadline of a queued call; default from TOOL_TIMEOUT_SECONDS, else 120 s. */

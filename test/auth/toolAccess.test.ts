@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { SCOPES } from '../../src/auth/scopes';
+import { SCOPES, scopesOf } from '../../src/auth/scopes';
 import { toolsFor } from '../../src/tools/registry';
 import { loadCatalog } from '../support/catalog';
 import { bearer, createKey } from '../support/keys';
@@ -66,7 +66,11 @@ describe('scopes gate the tools', () => {
       create_variable: 'variables:write',
       list_projects: 'projects:read',
       get_audit_events: 'audit:read',
+      edit_workflow: 'workflows:write',
+      test_workflow: 'workflows:write',
     });
+    // A test run also reads the execution it caused.
+    expect(scopesOf(n8n.find((t) => t.name === 'test_workflow')!)).toEqual(['workflows:write', 'executions:read']);
     for (const tool of n8n) expect(SCOPES).toContain(tool.scope);
     // Every scope but * and nodes:read gates at least one n8n tool.
     expect(new Set(n8n.map((t) => t.scope))).toEqual(new Set(SCOPES.filter((s) => s !== '*' && s !== 'nodes:read')));

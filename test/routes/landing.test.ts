@@ -1,5 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { scopesOf } from '../../src/auth/scopes';
 import { SERVER_TITLE, SERVER_VERSION } from '../../src/config';
 import { connectGuides } from '../../src/page/connect';
 import { toolsFor } from '../../src/tools/registry';
@@ -89,7 +90,7 @@ describe('GET /', () => {
     for (const overrides of [{}, N8N]) {
       const tools = toolsFor({ ...env, ...overrides });
       const details = await elements(await callWithEnv('/', overrides, { headers: BROWSER }), 'details[data-tool]');
-      expect(details.map((d) => [d.attrs['data-tool'], d.attrs['data-scope']])).toEqual(tools.map((t) => [t.name, t.scope ?? '']));
+      expect(details.map((d) => [d.attrs['data-tool'], d.attrs['data-scope']])).toEqual(tools.map((t) => [t.name, scopesOf(t).join(' ')]));
     }
     const search = (await elements(await call('/', { headers: BROWSER }), 'details[data-tool=search_nodes]'))[0]!.text;
     expect(search).toContain('readOnlyHint: true');

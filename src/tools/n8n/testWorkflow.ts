@@ -39,7 +39,7 @@ export const testWorkflow = n8nTool({
     'Run a workflow that starts with a Webhook, Form or Chat trigger through the URL n8n gives it, with a payload you ' +
     'choose; wait for the execution and answer what happened per node: status, error, the number of items on each ' +
     'output and a sample. An inactive workflow is activated for the run and deactivated after. The last step of the ' +
-    'loop: search → details → write → validate → fix → create or edit → test. Needs executions:read too, to read the run.',
+    'loop: search → details → write → validate → fix → create or edit → test.',
   input: z.object({
     id: id('workflow'),
     payload: z.record(z.string(), z.unknown()).optional().describe('JSON body (POST…) or query (GET) to send; a chat message for Chat triggers'),
@@ -47,6 +47,7 @@ export const testWorkflow = n8nTool({
     waitSeconds: z.number().int().min(1).max(110).default(30).describe('How long to wait for the execution to finish'),
   }),
   annotations: TOGGLES,
+  alsoNeeds: ['executions:read'],
   timeoutMs: 120_000,
   async run({ id: workflowId, payload, trigger, waitSeconds }, n8n, ctx) {
     const workflow = await n8n.get<Workflow>(workflowPath(workflowId));
