@@ -147,6 +147,25 @@ describe('create, edit, activate and test-run a workflow on a real n8n', () => {
     expect((await n8n('GET', `/workflows/${id}`)).active).toBe(false);
   });
 
+  it('test-runs a Form trigger (fields by label) and a Chat trigger', async () => {
+    const created = await call('create_workflow', {
+      workflow: {
+        name: 'Form and chat (e2e)',
+        nodes: [
+          { name: 'Form', type: 'n8n-nodes-base.formTrigger', typeVersion: 2.2, webhookId: 'c0ffee00-0000-4000-8000-000000000001', position: [0, 0], parameters: { formTitle: 'Sign up', formFields: { values: [{ fieldLabel: 'Name' }, { fieldLabel: 'Team' }] } } },
+          { name: 'Chat', type: '@n8n/n8n-nodes-langchain.chatTrigger', typeVersion: 1.1, webhookId: 'c0ffee00-0000-4000-8000-000000000002', position: [0, 200], parameters: { public: true, mode: 'hostedChat', options: {} } },
+        ],
+        connections: {},
+      },
+    });
+    const form = await call('test_workflow', { id: created.id, trigger: 'Form', payload: { Name: 'Ada', Team: 'Core' } });
+    expect(form.trigger).toMatchObject({ node: 'Form', status: 200 });
+    expect(form.execution).toMatchObject({ status: 'success', nodes: [{ node: 'Form', status: 'success', sample: { Name: 'Ada', Team: 'Core' } }] });
+    const chat = await call('test_workflow', { id: created.id, trigger: 'Chat', payload: { chatInput: 'hello' } });
+    expect(chat.execution).toMatchObject({ status: 'success', nodes: [{ node: 'Chat', status: 'success', sample: { chatInput: 'hello' } }] });
+    await call('delete_workflow', { id: created.id });
+  });
+
   it('says so when a workflow has no trigger it can call', async () => {
     const manual = await call('create_workflow', {
       workflow: { name: 'Manual (e2e)', nodes: [{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} }], connections: {} },

@@ -83,32 +83,49 @@ function callableTrigger(workflow: Workflow, name: string | undefined): Node {
   );
 }
 
-/** Calls the trigger's production URL as n8n builds it (a path with parameters lives under the webhookId). */
+/**
+ * Calls the trigger's production URL as n8n builds it: `/webhook/<path>` (a path with parameters lives
+ * under the webhookId), `/form/<options.path or webhookId>` with the fields as multipart form data
+ * (`field-0`, … in the form's order, found by their labels in the payload), `/webhook/<webhookId>/chat`.
+ */
 async function call(base: string, node: Node, payload: Record<string, unknown>, signal: AbortSignal) {
   const kind = CALLABLE[node.type]!;
   const parameters = node.parameters ?? {};
-  const path = String(parameters.path || node.webhookId || '').replace(/^\/+/, '');
+  const text = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
   let url: URL;
-  let method: string;
-  let body: string | undefined;
+  let init: RequestInit;
   if (kind === 'chat') {
     url = new URL(`${base}/webhook/${node.webhookId}/chat`);
-    method = 'POST';
-    body = JSON.stringify({ action: 'sendMessage', sessionId: 'test_workflow', chatInput: String(payload.chatInput ?? payload.message ?? ''), ...payload });
+    const chatInput = text(payload.chatInput ?? payload.message ?? '');
+    init = { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ action: 'sendMessage', sessionId: 'test_workflow', ...payload, chatInput }) };
+  } else if (kind === 'form') {
+    const options = isPlainObject(parameters.options) ? parameters.options : {};
+    const path = String(options.path || (Number(node.typeVersion) < 2 ? parameters.path : '') || node.webhookId || '').replace(/^\/+/, '');
+    url = new URL(`${base}/form/${path}`);
+    const fields = isPlainObject(parameters.formFields) && Array.isArray(parameters.formFields.values) ? parameters.formFields.values : [];
+    const form = new FormData();
+    fields.forEach((field, i) => {
+      const label = isPlainObject(field) ? String(field.fieldLabel ?? '') : '';
+      const value = payload[label] ?? payload[`field-${i}`];
+      if (value !== undefined) form.set(`field-${i}`, text(value));
+    });
+    init = { method: 'POST', body: form };
   } else {
-    const prefix = kind === 'form' ? 'form' : 'webhook';
-    url = new URL(`${base}/${prefix}/${path.includes(':') ? `${node.webhookId}/${path.replace(/:(\w+)/g, 'test')}` : path}`);
-    method = kind === 'form' ? 'POST' : String(parameters.httpMethod ?? 'GET').toUpperCase();
-    if (method === 'GET' || method === 'HEAD') for (const [k, v] of Object.entries(payload)) url.searchParams.set(k, typeof v === 'string' ? v : JSON.stringify(v));
-    else body = JSON.stringify(payload);
+    const path = String(parameters.path || node.webhookId || '').replace(/^\/+/, '');
+    url = new URL(`${base}/webhook/${path.includes(':') ? `${node.webhookId}/${path.replace(/:(\w+)/g, 'test')}` : path}`);
+    const method = String(parameters.httpMethod ?? 'GET').toUpperCase();
+    if (method === 'GET' || method === 'HEAD') {
+      for (const [k, v] of Object.entries(payload)) url.searchParams.set(k, text(v));
+      init = { method };
+    } else init = { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) };
   }
-  const response = await fetch(url, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body, signal });
-  const text = await response.text();
-  let parsed: unknown = text;
+  const response = await fetch(url, { ...init, signal });
+  const body = await response.text();
+  let parsed: unknown = body;
   try {
-    parsed = JSON.parse(text);
+    parsed = JSON.parse(body);
   } catch {
-    // not JSON: keep the text
+    // not JSON (a form's HTML answer): keep the text
   }
   return { url: url.pathname, status: response.status, body: clip(parsed) };
 }
