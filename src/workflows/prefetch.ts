@@ -1,7 +1,8 @@
 /**
  * The I/O edge of validation in the Worker: reads from KV the descriptions a workflow's nodes need
  * (each node type's newest, and the one of each typeVersion used) and gives the pure rules a
- * synchronous catalog view over them. KV reads are cached per isolate (src/catalog/catalog.ts).
+ * synchronous catalog view over them, or null when no catalog is loaded. KV reads are cached per
+ * isolate (src/catalog/catalog.ts).
  */
 import type { Catalog } from '../catalog/catalog';
 import type { NodeSpec } from '../catalog/nodeSpec';
@@ -11,7 +12,9 @@ import { isPlainObject } from './values';
 /** More distinct (type, version) pairs than this are not read: such a "workflow" is not one to help with. */
 const MAX_DESCRIPTIONS = 400;
 
-export async function catalogForNodes(catalog: Catalog, nodes: unknown[]): Promise<NodeCatalog> {
+export async function catalogForNodes(catalog: Catalog, nodes: unknown[]): Promise<NodeCatalog | null> {
+  // No catalog loaded (a deployment before `npm run catalog:load`): nothing to judge nodes by.
+  if ((await catalog.version()) === null) return null;
   const types: Record<string, string[] | undefined> = await catalog.types();
   const nodeTypeOf = new Map<string, string>();
   for (const [nodeType, subtypes] of Object.entries(types)) for (const subtype of subtypes ?? []) nodeTypeOf.set(subtype, nodeType);
@@ -32,3 +35,4 @@ export async function catalogForNodes(catalog: Catalog, nodes: unknown[]): Promi
   const specs = (await Promise.all(reads)).filter((s): s is NodeSpec => s !== null);
   return catalogOf(specs, [...nodeTypeOf.keys()]);
 }
+

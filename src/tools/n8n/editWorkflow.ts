@@ -1,13 +1,12 @@
 import { z } from 'zod';
-import { Catalog } from '../../catalog/catalog';
 import type { N8nClient } from '../../n8n/client';
 import { workflowBody } from '../../n8n/workflowBody';
 import { autofix } from '../../workflows/autofix';
 import type { Finding } from '../../workflows/findings';
 import { applyOperations, OPERATION_TYPES, type Operation } from '../../workflows/operations';
-import { catalogForNodes } from '../../workflows/prefetch';
 import { validateWorkflow } from '../../workflows/validateWorkflow';
 import { refusal, ToolError } from '../tool';
+import { catalogViewFor } from '../validation/catalogView';
 import { id, n8nTool, REPLACES } from './n8nTool';
 import { workflowPath, type Workflow } from './workflowApi';
 
@@ -63,7 +62,7 @@ export const editWorkflow = n8nTool({
     if (!outcome.ok) {
       throw new ToolError(`Operation ${outcome.index} (${outcome.operation.type}) failed: ${outcome.message}. Nothing was saved.`);
     }
-    const catalog = await catalogForNodes(new Catalog(ctx.env.SPECS), [...(read.nodes ?? []), ...outcome.workflow.nodes]);
+    const catalog = await catalogViewFor(ctx.env, [...(read.nodes ?? []), ...outcome.workflow.nodes]);
     const fixes = fix ? autofix(outcome.workflow, catalog) : undefined;
     const edited = (fixes?.workflow ?? outcome.workflow) as Workflow;
     const before = validateWorkflow(read, catalog);

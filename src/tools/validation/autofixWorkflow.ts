@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { Catalog } from '../../catalog/catalog';
 import { autofix } from '../../workflows/autofix';
-import { catalogForNodes } from '../../workflows/prefetch';
 import { defineTool } from '../tool';
+import { catalogViewFor } from './catalogView';
 import { WorkflowJson } from './schemas';
 
 export const autofixWorkflow = defineTool({
@@ -21,7 +20,7 @@ export const autofixWorkflow = defineTool({
   execution: 'direct',
   scope: 'nodes:read',
   async run({ workflow }, { env }) {
-    const result = autofix(workflow, await catalogForNodes(new Catalog(env.SPECS), workflow.nodes));
+    const result = autofix(workflow, await catalogViewFor(env, workflow.nodes));
     return {
       fixes: result.fixes,
       applied: result.fixes.filter((f) => f.applied).length,

@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { Catalog } from '../../catalog/catalog';
-import { catalogForNodes } from '../../workflows/prefetch';
 import { validateNode as validate } from '../../workflows/validateNode';
 import { defineTool } from '../tool';
+import { catalogViewFor } from './catalogView';
 import { FindingsOutput } from './schemas';
 
 export const validateNode = defineTool({
@@ -28,6 +27,6 @@ export const validateNode = defineTool({
   scope: 'nodes:read',
   async run(node, { env }) {
     const named = { ...node, name: node.name ?? node.type.slice(node.type.lastIndexOf('.') + 1) };
-    return validate(named, await catalogForNodes(new Catalog(env.SPECS), [named]));
+    return validate(named, await catalogViewFor(env, [named]));
   },
 });

@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { Catalog } from '../../catalog/catalog';
-import { catalogForNodes } from '../../workflows/prefetch';
 import { validateWorkflow as validate } from '../../workflows/validateWorkflow';
 import { defineTool } from '../tool';
+import { catalogViewFor } from './catalogView';
 import { FindingsOutput, WorkflowJson } from './schemas';
 
 export const validateWorkflow = defineTool({
@@ -23,6 +22,6 @@ export const validateWorkflow = defineTool({
   execution: 'direct',
   scope: 'nodes:read',
   async run({ workflow }, { env }) {
-    return validate(workflow, await catalogForNodes(new Catalog(env.SPECS), workflow.nodes));
+    return validate(workflow, await catalogViewFor(env, workflow.nodes));
   },
 });

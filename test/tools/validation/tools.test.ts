@@ -1,0 +1,44 @@
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { clearCatalogCache } from '../../../src/catalog/catalog';
+import { CURRENT_KEY } from '../../../src/catalog/keys';
+import { loadCatalog } from '../../support/catalog';
+import { openSession, rpc } from '../../support/mcp';
+import { n8nSpecs } from '../../support/n8nCatalog';
+
+/** The validation tools in the session object, over a catalog of real n8n descriptions in KV. */
+async function callTool(name: string, args: Record<string, unknown>) {
+  const sessionId = await openSession();
+  const { reply } = await rpc(sessionId, 'tools/call', { name, arguments: args });
+  return reply!.result as { content: { text: string }[]; isError?: boolean; structuredContent?: Record<string, unknown> };
+}
+
+const workflow = {
+  nodes: [
+    { name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, parameters: {}, position: [0, 0] },
+    { name: 'Check', type: 'n8n-nodes-base.if', typeVersion: 1, parameters: {}, position: [200, 0] },
+  ],
+  connections: { Start: { main: [[{ node: 'Check', type: 'main', index: 0 }]] }, Check: { main: [[], [], [{ node: 'Start', type: 'main', index: 0 }]] } },
+};
+
+describe('validate_workflow, validate_node and autofix_workflow in the Worker', () => {
+  it('read the descriptions of the versions used from KV, older ones included', async () => {
+    await loadCatalog(n8nSpecs, ['n8n']);
+    const result = await callTool('validate_workflow', { workflow });
+    expect(result.structuredContent).toMatchObject({ valid: false, errors: [{ code: 'output_index_out_of_range', node: 'Check' }, { code: 'invalid_connection_type', node: 'Check' }] });
+    const node = await callTool('validate_node', { type: 'n8n-nodes-base.if', typeVersion: 3 });
+    expect(node.structuredContent).toMatchObject({ valid: false, errors: [{ code: 'invalid_type_version', message: expect.stringContaining('1, 2, 2.1, 2.2, 2.3') }] });
+    const fixed = await callTool('autofix_workflow', { workflow: { ...workflow, nodes: [workflow.nodes[0], { ...workflow.nodes[1], type: 'n8n-nodes-base.iF' }] } });
+    const answer = JSON.parse(fixed.content[0]!.text);
+    expect(answer.fixes[0]).toMatchObject({ kind: 'node_type', applied: true });
+    expect(answer.workflow.nodes[1].type).toBe('n8n-nodes-base.if');
+  });
+
+  it('say plainly when no catalog is loaded', async () => {
+    await env.SPECS.delete(CURRENT_KEY);
+    clearCatalogCache();
+    const result = await callTool('validate_workflow', { workflow });
+    expect(result.isError).toBe(true);
+    expect(result.content[0]!.text).toMatch(/No node catalog is loaded/);
+  });
+});
