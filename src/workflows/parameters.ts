@@ -30,11 +30,16 @@ export function checkParameters(spec: NodeSpec, node: NodeIdentity & { name: str
   const identity: NodeIdentity = { typeVersion: node.typeVersion, nodeType: node.nodeType };
   const values = withDefaults(spec.parameters, node.parameters, identity);
   checkLevel({ parameters: spec.parameters, given: node.parameters, values, root: values, path: 'parameters', checkRequired: true }, identity, spec, node.name, out);
-  for (const { path, value } of strings(node.parameters, 'parameters')) {
+  checkExpressions(node.name, node.parameters, out);
+}
+
+/** Expressions hold whatever the node: checked even where the node's description is unknown. */
+export function checkExpressions(nodeName: string, parameters: unknown, out: Findings): void {
+  for (const { path, value } of strings(parameters, 'parameters')) {
     if (isExpression(value) && expressionParts(value).unclosed) {
-      out.error(node.name, 'expression_unclosed', `The expression at ${path} opens "{{" without a closing "}}": ${clip(value)}`, path);
+      out.error(nodeName, 'expression_unclosed', `The expression at ${path} opens "{{" without a closing "}}": ${clip(value)}`, path);
     } else if (looksLikeExpression(value)) {
-      out.warning(node.name, 'expression_without_equals', `${path} holds "{{ … }}" but does not start with "=", so n8n uses it as plain text. Write "=${clip(value, 40)}" to have it evaluated.`, path);
+      out.warning(nodeName, 'expression_without_equals', `${path} holds "{{ … }}" but does not start with "=", so n8n uses it as plain text. Write "=${clip(value, 40)}" to have it evaluated.`, path);
     }
   }
 }

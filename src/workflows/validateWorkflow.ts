@@ -8,7 +8,7 @@ import { codeIn, referencedNodes, strings } from './expressions';
 import { Findings, type ValidationResult } from './findings';
 import { checkGraph, startsRun } from './graph';
 import type { NodeCatalog } from './nodeCatalog';
-import { describe } from './parameters';
+import { checkExpressions, describe } from './parameters';
 import { nodePorts } from './ports';
 import { isPlainObject, withDefaults } from './values';
 import { checkNode, readNode, resolveSpec, type WorkflowNode } from './validateNode';
@@ -56,6 +56,7 @@ function judge(node: WorkflowNode, catalog: NodeCatalog, out: Findings): { endpo
   const findings = node.disabled ? new Findings() : out;
   const spec = resolveSpec(node, catalog, findings);
   if (!spec) {
+    if (!node.disabled) checkExpressions(node.name, node.parameters, out);
     const endpoint: Endpoint = { node, ports: null, displayName: node.type };
     // An unknown node could be anything: it may start the run, so nothing after it is called unreachable.
     return { endpoint, startsRun: !node.disabled, codeParameters: new Set() };

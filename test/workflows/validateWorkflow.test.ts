@@ -68,6 +68,9 @@ describe('validate_workflow', () => {
     const result = validateWorkflow(w, n8nCatalog);
     expect(result.errors).toEqual([expect.objectContaining({ node: 'Is big', code: 'unknown_node_type', message: expect.stringContaining('"n8n-nodes-base.if"') })]);
     expect(result.warnings.map((x) => x.code)).toContain('unknown_community_node');
+    // Its expressions are still n8n's, whatever the node: checked.
+    nodeNamed(w, 'EU').parameters = { query: '={{ $json.q ' };
+    expect(codes(w)).toEqual(['unknown_node_type@Is big', 'expression_unclosed@EU']);
   });
 
   it('refuses a typeVersion the node does not have, listing those it has', () => {
