@@ -347,11 +347,14 @@ function duplicateConnections(draft: Draft, note: Note): void {
         const seen = new Set<string>();
         const kept = (targets ?? []).filter((t) => {
           const key = JSON.stringify([t.node, t.type, t.index ?? 0]);
-          if (!seen.has(key)) return seen.add(key);
-          note({ kind: 'duplicate_connection', node: source, path: `connections.${source}.${type}[${i}]`, description: `duplicate connection from "${source}" to "${t.node}" removed`, confidence: 'high' }, () => {});
-          return false;
+          return seen.has(key) ? false : seen.add(key);
         });
-        if (targets && kept.length !== targets.length) outputs[i] = kept;
+        const removed = (targets ?? []).filter((t) => !kept.includes(t));
+        if (removed.length === 0) return;
+        const names = [...new Set(removed.map((t) => `"${t.node}"`))].join(', ');
+        note({ kind: 'duplicate_connection', node: source, path: `connections.${source}.${type}[${i}]`, description: `duplicate connection from "${source}" to ${names} removed`, confidence: 'high' }, () => {
+          outputs[i] = kept;
+        });
       });
     }
   }
