@@ -6,7 +6,7 @@
  *
  *   npm run catalog:import-n8n
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { NodeSpec } from '../../../src/catalog/nodeSpec.ts';
 import { fetchNodeDescriptions } from './fetch.ts';
 import { importNodes } from './importNodes.ts';
@@ -23,7 +23,9 @@ export function importN8n(): NodeSpec[] {
   const { specs, skipped, report, portSources } = importNodes(pinnedPackages());
   mkdirSync('.catalog/n8n', { recursive: true });
   writeFileSync(N8N_SPECS_FILE, JSON.stringify(specs));
-  writeFileSync(PORT_FUNCTIONS_FILE, portFunctionsModule(portSources, N8N_PACKAGES));
+  // Written only when it changes: a running wrangler dev rebuilds on every write of a bundled file.
+  const module = portFunctionsModule(portSources, N8N_PACKAGES);
+  if (!existsSync(PORT_FUNCTIONS_FILE) || readFileSync(PORT_FUNCTIONS_FILE, 'utf8') !== module) writeFileSync(PORT_FUNCTIONS_FILE, module);
   const reasons = new Map<string, number>();
   for (const s of skipped) {
     const reason = s.reason.replace(/^v[\d.,]+ /, '');
