@@ -63,13 +63,6 @@ export class Catalog {
     return this.read((v) => olderSpecKey(v, nodeType, subtype, typeVersion));
   }
 
-  /** The node type (ACTION_NODE, …) a type name is listed under, or null. */
-  async nodeTypeOf(subtype: string): Promise<string | null> {
-    const types: Record<string, string[] | undefined> = await this.types();
-    for (const [nodeType, subtypes] of Object.entries(types)) if (subtypes?.includes(subtype)) return nodeType;
-    return null;
-  }
-
   /** A JSON value of the current version, read once per isolate. */
   private async read<T>(key: (version: string) => string): Promise<T | null> {
     const version = await this.version();

@@ -4,13 +4,13 @@
  * catalog) → fixes; nothing uncertain is applied, and the input is never changed.
  */
 import { readConnections } from './connections';
-import { expressionParts, looksLikeExpression, referencedNodes, renameReferences } from './expressions';
+import { expressionParts, looksLikeExpression, referencedNodes, renameReferences, strings } from './expressions';
 import { Findings, type ValidationResult } from './findings';
 import type { NodeCatalog } from './nodeCatalog';
-import { nodePorts } from './ports';
-import { closeMatches, editDistance } from './validateNode';
+import { portsOfNode } from './ports';
+import { closeMatches, editDistance, servesWebhook } from './validateNode';
 import { STICKY_NOTE, validateWorkflow } from './validateWorkflow';
-import { isExpression, isPlainObject, withDefaults, type Values } from './values';
+import { isExpression, isPlainObject, type Values } from './values';
 
 /** high: applied; medium and low: listed for the caller to decide. */
 export type Confidence = 'high' | 'medium' | 'low';
@@ -114,7 +114,7 @@ function expressions(nodes: Node[], _catalog: NodeCatalog, note: Note): void {
   const names = nodes.map((n) => n.name);
   for (const node of nodes) {
     if (!isPlainObject(node.parameters)) continue;
-    for (const { path, set, value } of stringSlots(node.parameters, 'parameters')) {
+    for (const { path, set, value } of strings(node.parameters, 'parameters')) {
       if (looksLikeExpression(value)) {
         note({ kind: 'expression_prefix', node: node.name, path, description: `${path}: "=" added so n8n evaluates the expression`, confidence: 'high' }, () => set(`=${value}`));
         continue;
@@ -160,22 +160,11 @@ function optionValues(nodes: Node[], catalog: NodeCatalog, note: Note): void {
   }
 }
 
-/** Every string in a parameter tree, with its path and a way to replace it. */
-function* stringSlots(root: Values, path: string): Generator<{ path: string; value: string; set: (v: string) => void }> {
-  const visit = function* (holder: Record<string | number, unknown>, key: string | number, at: string): Generator<{ path: string; value: string; set: (v: string) => void }> {
-    const value = holder[key];
-    if (typeof value === 'string') yield { path: at, value, set: (v) => (holder[key] = v) };
-    else if (Array.isArray(value)) for (let i = 0; i < value.length; i++) yield* visit(value as unknown as Record<number, unknown>, i, `${at}[${i}]`);
-    else if (isPlainObject(value)) for (const k of Object.keys(value)) yield* visit(value, k, `${at}.${k}`);
-  };
-  for (const k of Object.keys(root)) yield* visit(root, k, `${path}.${k}`);
-}
-
 /** Webhook, form and chat triggers without their webhookId, or a Webhook without its path. */
 function webhookIds(nodes: Node[], catalog: NodeCatalog, note: Note, newId: () => string): void {
   for (const node of nodes) {
     const spec = typeof node.typeVersion === 'number' ? catalog.describe(node.type, node.typeVersion) : null;
-    if (!spec?.has_webhooks || !(spec.node_type === 'TRIGGER_NODE' || !spec.parameters.some((p) => p.name === 'operation'))) continue;
+    if (!spec || !servesWebhook(spec)) continue;
     if (typeof node.webhookId !== 'string' || node.webhookId === '') {
       const id = newId();
       note({ kind: 'webhook_id', node: node.name, path: 'webhookId', description: `webhookId set to a new UUID (${id})`, confidence: 'high' }, () => (node.webhookId = id));
@@ -260,9 +249,7 @@ function connectionPorts(draft: Draft, nodes: Node[], catalog: NodeCatalog, note
   const byName = new Map(nodes.map((n) => [n.name, n]));
   const portsOf = (node: Node) => {
     const spec = typeof node.typeVersion === 'number' ? catalog.describe(node.type, node.typeVersion) : null;
-    if (!spec || node.disabled) return null;
-    const values = isPlainObject(node.parameters) ? withDefaults(spec.parameters, node.parameters, { typeVersion: node.typeVersion, nodeType: node.type }) : {};
-    return nodePorts(spec, values, node.typeVersion, node.onError);
+    return !spec || node.disabled ? null : portsOfNode(spec, node);
   };
   // Shape problems are validation's to report; here only well-formed connections are fixed.
   for (const c of readConnections(draft.connections, new Findings())) {

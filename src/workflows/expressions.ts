@@ -49,13 +49,19 @@ export function renameReferences(code: string, from: string, to: string): string
 export interface StringValue {
   path: string;
   value: string;
+  /** Replaces the string where it stands (autofix). */
+  set(value: string): void;
 }
 
 /** Every string in a parameter tree, with its path (`parameters.options.body`, `…assignments[0].value`). */
-export function* strings(value: unknown, path: string): Generator<StringValue> {
-  if (typeof value === 'string') yield { path, value };
-  else if (Array.isArray(value)) for (const [i, v] of value.entries()) yield* strings(v, `${path}[${i}]`);
-  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) yield* strings(v, `${path}.${k}`);
+export function* strings(root: unknown, path: string): Generator<StringValue> {
+  const visit = function* (holder: Record<string | number, unknown>, key: string | number, at: string): Generator<StringValue> {
+    const value = holder[key];
+    if (typeof value === 'string') yield { path: at, value, set: (v) => (holder[key] = v) };
+    else if (Array.isArray(value)) for (let i = 0; i < value.length; i++) yield* visit(value as unknown as Record<number, unknown>, i, `${at}[${i}]`);
+    else if (value && typeof value === 'object') for (const k of Object.keys(value)) yield* visit(value as Record<string, unknown>, k, `${at}.${k}`);
+  };
+  if (root && typeof root === 'object') for (const k of Object.keys(root)) yield* visit(root as Record<string, unknown>, k, `${path}${Array.isArray(root) ? `[${k}]` : `.${k}`}`);
 }
 
 /** Code an n8n string holds: the parts of an expression, or all of a code parameter (a Code node's jsCode). */

@@ -3,6 +3,7 @@
  * Worker fills one with the few specs a workflow needs (src/workflows/prefetch.ts); scripts build one
  * over the whole built catalog (scripts/lib/nodeCatalog.ts).
  */
+import { highest } from '../catalog/build';
 import type { NodeSpec } from '../catalog/nodeSpec';
 
 export interface NodeCatalog {
@@ -22,12 +23,11 @@ export function catalogOf(specs: Iterable<NodeSpec>, typeNames?: readonly string
     list.push(spec);
     byType.set(spec.subtype, list);
   }
-  const versions = (s: NodeSpec) => s.type_versions ?? [Number(s.version)];
   const names = typeNames ?? [...byType.keys()];
   return {
     newest: (type) => {
       const list = byType.get(type);
-      return list ? list.reduce((a, b) => (Math.max(...versions(b)) > Math.max(...versions(a)) ? b : a)) : null;
+      return list ? list.reduce((a, b) => (highest(b) > highest(a) ? b : a)) : null;
     },
     describe: (type, typeVersion) => {
       const list = byType.get(type) ?? [];

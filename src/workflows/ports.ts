@@ -7,7 +7,7 @@
 import type { NodeSpec, Port } from '../catalog/nodeSpec';
 import { N8N_PORT_FUNCTIONS } from '../catalog/ports/n8nPortFunctions';
 import type { PortFunction } from '../catalog/ports/portFunction';
-import { isExpression, isPlainObject, type Values } from './values';
+import { isExpression, isPlainObject, withDefaults, type Values } from './values';
 
 export interface NodePort {
   type: string;
@@ -25,15 +25,21 @@ export interface NodePorts {
 /** Port functions build arrays from counts in the parameters: larger counts are not computed. */
 const LARGEST_COUNT = 1000;
 
-export function nodePorts(spec: NodeSpec, values: Values, typeVersion: number, onError: unknown, functions: Record<string, PortFunction> = N8N_PORT_FUNCTIONS): NodePorts {
+export function nodePorts(spec: NodeSpec, values: Values, typeVersion: number, onError: unknown): NodePorts {
   const side = (fixed: Port[], id: string | undefined): NodePort[] | null =>
-    id === undefined ? fixed.map(fromSpec) : computed(functions[id], values, typeVersion);
+    id === undefined ? fixed.map(fromSpec) : computed(N8N_PORT_FUNCTIONS[id], values, typeVersion);
   const inputs = side(spec.input_ports, spec.dynamic_ports?.inputs);
   let outputs = side(spec.output_ports, spec.dynamic_ports?.outputs);
   if (outputs && onError === 'continueErrorOutput') {
     outputs = [...outputs, { type: 'main', name: 'error', required: false, maxConnections: null }];
   }
   return { inputs, outputs };
+}
+
+/** The ports of a node as a workflow writes it: its parameters, with n8n's defaults for the rest. */
+export function portsOfNode(spec: NodeSpec, node: { type: string; typeVersion: number; parameters?: unknown; onError?: unknown }): NodePorts {
+  const values = isPlainObject(node.parameters) ? withDefaults(spec.parameters, node.parameters, { typeVersion: node.typeVersion, nodeType: node.type }) : {};
+  return nodePorts(spec, values, node.typeVersion, node.onError);
 }
 
 const fromSpec = (p: Port): NodePort => ({

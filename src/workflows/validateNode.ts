@@ -84,10 +84,7 @@ export function checkNode(node: WorkflowNode, spec: NodeSpec, out: Findings): vo
   if (explained) out.errors.push(explained);
   else out.errors.push(...own.errors);
   out.warnings.push(...own.warnings);
-  // Nodes whose webhook is what they are for: triggers, Wait, Form. App nodes offer one only for an
-  // operation or two (send and wait), and workflows written before those have none.
-  const webhookNode = spec.has_webhooks && (spec.node_type === 'TRIGGER_NODE' || !spec.parameters.some((p) => p.name === 'operation'));
-  if (webhookNode && (typeof node.webhookId !== 'string' || node.webhookId === '')) {
+  if (servesWebhook(spec) && (typeof node.webhookId !== 'string' || node.webhookId === '')) {
     out.warning(node.name, 'missing_webhook_id', `${spec.display_name} gets a webhook URL from its "webhookId": give the node one (a new UUID, unique to it).`, 'webhookId');
   }
   if (!isPlainObject(node.parameters)) return;
@@ -137,6 +134,13 @@ function defaultExplains(node: WorkflowNode, spec: NodeSpec, own: Findings): Fin
   }
   return null;
 }
+
+/**
+ * A node whose webhook is what it is for (triggers, Wait, Form): it needs a webhookId. App nodes offer
+ * one only for an operation or two (send and wait), and workflows written before those have none.
+ */
+export const servesWebhook = (spec: NodeSpec): boolean =>
+  spec.has_webhooks === true && (spec.node_type === 'TRIGGER_NODE' || !spec.parameters.some((p) => p.name === 'operation'));
 
 /** validate_node: one node, no workflow around it. */
 export function validateNode(raw: unknown, catalog: NodeCatalog): ValidationResult {

@@ -9,8 +9,8 @@ import { Findings, type ValidationResult } from './findings';
 import { checkGraph, startsRun } from './graph';
 import type { NodeCatalog } from './nodeCatalog';
 import { checkExpressions, describe } from './parameters';
-import { nodePorts } from './ports';
-import { isPlainObject, withDefaults } from './values';
+import { portsOfNode } from './ports';
+import { isPlainObject } from './values';
 import { checkNode, readNode, resolveSpec, type WorkflowNode } from './validateNode';
 
 export const STICKY_NOTE = 'n8n-nodes-base.stickyNote';
@@ -62,8 +62,7 @@ function judge(node: WorkflowNode, catalog: NodeCatalog, out: Findings): { endpo
     return { endpoint, startsRun: !node.disabled, codeParameters: new Set() };
   }
   if (!node.disabled) checkNode(node, spec, out);
-  const values = isPlainObject(node.parameters) ? withDefaults(spec.parameters, node.parameters, { typeVersion: node.typeVersion, nodeType: node.type }) : {};
-  const endpoint: Endpoint = { node, ports: nodePorts(spec, values, node.typeVersion, node.onError), displayName: spec.display_name };
+  const endpoint: Endpoint = { node, ports: portsOfNode(spec, node), displayName: spec.display_name };
   return {
     endpoint,
     startsRun: !node.disabled && startsRun(endpoint, spec.node_type),

@@ -31,11 +31,14 @@ const workflowInput = z
 
 const force = z.boolean().default(false).describe('Save even if validation finds errors');
 
-/** Validates a workflow before n8n sees it: errors refuse the call (unless forced), findings come back with the result. */
+/**
+ * Validates a workflow before n8n sees it: errors refuse the call (unless forced); otherwise what goes
+ * beside the saved workflow's summary (the findings, if any).
+ */
 async function validated(workflow: Record<string, unknown>, force: boolean, env: Env) {
   const nodes = Array.isArray(workflow.nodes) ? workflow.nodes : [];
   const catalog = await catalogForNodes(new Catalog(env.SPECS), nodes);
-  if (!catalog) return { validation: { validation: { skipped: 'no node catalog is loaded on this server' } } };
+  if (!catalog) return { alongside: { validation: { skipped: 'no node catalog is loaded on this server' } } };
   const result = validateWorkflow(workflow, catalog);
   if (!result.valid && !force) {
     return {
@@ -47,7 +50,7 @@ async function validated(workflow: Record<string, unknown>, force: boolean, env:
       }),
     };
   }
-  return { validation: result.errors.length || result.warnings.length ? { validation: result } : {} };
+  return { alongside: result.errors.length || result.warnings.length ? { validation: result } : {} };
 }
 
 export const WORKFLOW_TOOLS = [
@@ -87,7 +90,7 @@ export const WORKFLOW_TOOLS = [
     async run({ workflow, force }, n8n, ctx) {
       const checked = await validated(workflow, force, ctx.env);
       if ('refused' in checked) return checked.refused;
-      return { ...summary(await n8n.post<Workflow>('/workflows', { body: workflowBody(workflow) })), ...checked.validation };
+      return { ...summary(await n8n.post<Workflow>('/workflows', { body: workflowBody(workflow) })), ...checked.alongside };
     },
   }),
   n8nTool({
@@ -104,7 +107,7 @@ export const WORKFLOW_TOOLS = [
       if (!workflowId) throw new ToolError('id: which workflow to update (or a workflow with its id)');
       const checked = await validated(workflow, force, ctx.env);
       if ('refused' in checked) return checked.refused;
-      return { ...summary(await n8n.put<Workflow>(workflowPath(workflowId), { body: workflowBody(workflow) })), ...checked.validation };
+      return { ...summary(await n8n.put<Workflow>(workflowPath(workflowId), { body: workflowBody(workflow) })), ...checked.alongside };
     },
   }),
   n8nTool({
