@@ -88,6 +88,20 @@ async function coldLoad(browser: Browser, url: string): Promise<Load> {
   return timing;
 }
 
+/**
+ * A fetch tried once more if the connection is reset: the Inspector's static server (a plain Node
+ * server here) now and then resets the first request after Chromium's loads (seen in about one quick run
+ * in three), and a byte count read again is the same count.
+ */
+async function fetchOnceMore(url: string): Promise<Response> {
+  try {
+    return await fetch(url);
+  } catch (error) {
+    if ((error as { cause?: { code?: string } }).cause?.code !== 'ECONNRESET') throw error;
+    return fetch(url);
+  }
+}
+
 /** What the page's files weigh raw and compressed, fetched again here so the compression is ours to measure. */
 async function weigh(urls: string[]) {
   let raw = 0;
@@ -95,7 +109,7 @@ async function weigh(urls: string[]) {
   let brotli = 0;
   const files: Record<string, number> = {};
   for (const url of urls) {
-    const body = Buffer.from(await (await fetch(url)).arrayBuffer());
+    const body = Buffer.from(await (await fetchOnceMore(url)).arrayBuffer());
     files[new URL(url).pathname] = body.length;
     raw += body.length;
     gzip += gzipSync(body, { level: 9 }).length;
