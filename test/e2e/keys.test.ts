@@ -9,10 +9,21 @@ const baseUrl = inject('baseUrl');
 const stateDir = inject('stateDir');
 
 
-const connect = async (key: string) => {
+/**
+ * An SDK client with this key. `npm run keys` writes the running server's local state from another
+ * workerd process; just after it, the dev server now and then drops a connection ("fetch failed", no
+ * HTTP answer at all), so that one failure is tried again. Any HTTP answer, 401 included, is final.
+ */
+const connect = async (key: string, attempts = 3): Promise<Client> => {
   const client = new Client({ name: 'e2e-keys', version: '1' });
-  await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', baseUrl), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
-  return client;
+  try {
+    await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', baseUrl), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+    return client;
+  } catch (error) {
+    if (attempts <= 1 || (error as Error).message !== 'fetch failed') throw error;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    return connect(key, attempts - 1);
+  }
 };
 
 describe('npm run keys against a running npm run dev', () => {
