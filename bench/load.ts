@@ -65,8 +65,8 @@ const OPS: Record<string, { weight: number; call: (id: number) => Call }> = {
     weight: 2,
     call: () => ({
       method: 'tools/call',
-      params: { name: 'get_node_details', arguments: { nodes: [{ node_type: 'ACTION_NODE', subtype: 'HTTP_REQUEST' }], include_examples: false } },
-      expect: (r) => text(r).includes('HTTP_REQUEST'),
+      params: { name: 'get_node_details', arguments: { nodes: [{ node_type: 'ACTION_NODE', subtype: 'n8n-nodes-base.httpRequest' }], include_examples: false } },
+      expect: (r) => text(r).includes('n8n-nodes-base.httpRequest'),
     }),
   },
   queued: {

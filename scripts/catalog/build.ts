@@ -1,8 +1,10 @@
 /**
  * Builds the node catalog into KV entries: .catalog/entries.json (every entry but the pointer) and
- * .catalog/manifest.json. Which catalogs go in is configuration: `--catalogs seed,n8n` (the default)
- * or `--catalogs CATALOGS` in the environment. When n8n's packages cannot be fetched, the build carries
- * on with the seed catalog and says so.
+ * .catalog/manifest.json. Which catalogs go in is configuration: `--catalogs n8n` (the default: n8n's
+ * nodes), `--catalogs seed` (the seed taxonomy alone), `--catalogs seed,n8n`, or CATALOGS in the
+ * environment. When n8n's packages cannot be fetched and nothing else was asked for, the build falls
+ * back to the seed catalog and says so. Search ranks with the usage counts in
+ * scripts/catalog/usage/node-usage.json.
  *
  *   npm run catalog:build [-- --catalogs seed]
  */
@@ -11,6 +13,7 @@ import { buildCatalog, SpecError } from '../../src/catalog/build.ts';
 import { CURRENT_KEY } from '../../src/catalog/keys.ts';
 import type { NodeSpec } from '../../src/catalog/nodeSpec.ts';
 import { importN8n, N8N_SPECS_FILE } from './n8n/import.ts';
+import { NODE_USAGE_FILE, type NodeUsage } from './usage/count.ts';
 import { readSeedCatalog } from './readSeed.ts';
 
 export const OUT_DIR = '.catalog';
@@ -22,6 +25,9 @@ const SOURCES: Record<string, () => NodeSpec[]> = {
 
 /** Catalogs that may be missing without failing the build (they come from the network). */
 const OPTIONAL = new Set(['n8n']);
+/** What a build with nothing else to serve falls back to. */
+const FALLBACK = 'seed';
+export const DEFAULT_CATALOGS = 'n8n';
 
 export async function build(catalogs: string[]) {
   const specs: NodeSpec[] = [];
@@ -41,7 +47,13 @@ export async function build(catalogs: string[]) {
     specs.push(...loaded);
     included.push(name);
   }
-  const result = await buildCatalog(specs, { sources: included });
+  if (included.length === 0) {
+    console.error(`no catalog could be built: serving the ${FALLBACK} catalog instead`);
+    specs.push(...SOURCES[FALLBACK]!());
+    included.push(FALLBACK);
+  }
+  const usage = (JSON.parse(readFileSync(NODE_USAGE_FILE, 'utf8')) as NodeUsage).counts;
+  const result = await buildCatalog(specs, { sources: included, usage });
   mkdirSync(OUT_DIR, { recursive: true });
   const entries = result.entries.filter((e) => e.key !== CURRENT_KEY);
   writeFileSync(`${OUT_DIR}/entries.json`, JSON.stringify(entries));
@@ -53,7 +65,7 @@ export async function build(catalogs: string[]) {
 
 export function catalogsFromArgs(argv: string[]): string[] {
   const i = argv.indexOf('--catalogs');
-  return (i >= 0 ? (argv[i + 1] ?? '') : (process.env.CATALOGS ?? 'seed,n8n')).split(',').filter(Boolean);
+  return (i >= 0 ? (argv[i + 1] ?? '') : (process.env.CATALOGS ?? DEFAULT_CATALOGS)).split(',').filter(Boolean);
 }
 
 if (import.meta.main) {

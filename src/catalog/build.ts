@@ -47,14 +47,16 @@ export function validateSpec(path: string, content: unknown): NodeSpec {
 
 /**
  * Turns validated specs (in catalog order) into KV entries under a content-derived version:
- * the same specs always give the same version and the same entries.
+ * the same specs and usage always give the same version and the same entries. `usage` counts the
+ * real workflows that use each node type (scripts/catalog/usage), which search ranks with.
  */
 export async function buildCatalog(
   specs: NodeSpec[],
-  options: { sources: string[] },
+  options: { sources: string[]; usage?: Record<string, number> },
 ): Promise<CatalogBuild> {
   const { current, older } = newestDescriptions(specs);
-  const version = await contentVersion(specs);
+  const usage = options.usage ?? {};
+  const version = await contentVersion([specs, usage]);
   const types: TypesMap = {};
   for (const nodeType of NODE_TYPES) {
     const subtypes = current.filter((s) => s.node_type === nodeType).map((s) => s.subtype);
@@ -113,8 +115,8 @@ export function newestDescriptions(specs: NodeSpec[]): { current: NodeSpec[]; ol
   return { current, older };
 }
 
-async function contentVersion(specs: NodeSpec[]): Promise<string> {
-  const bytes = new TextEncoder().encode(JSON.stringify(specs));
+async function contentVersion(content: unknown): Promise<string> {
+  const bytes = new TextEncoder().encode(JSON.stringify(content));
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
   return [...digest.slice(0, 6)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }

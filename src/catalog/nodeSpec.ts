@@ -154,6 +154,8 @@ export const NodeSpecSchema = z
     input_ports: z.array(PortSchema),
     output_ports: z.array(PortSchema),
     examples: z.array(ExampleSchema),
+    /** n8n nodes: what n8n's node panel lists as the node's actions ("Send a message"). */
+    actions: z.array(z.string().min(1)).optional(),
     /**
      * n8n nodes: the typeVersions this description covers (one description can span several, telling
      * them apart with `@version` conditions), and every typeVersion of the node, newest last.
@@ -164,6 +166,8 @@ export const NodeSpecSchema = z
     default_version: z.number().optional(),
     /** In n8n 1.x but no longer in the current n8n. */
     legacy: z.boolean().optional(),
+    /** n8n leaves it out of the editor's node panel (deprecated, like Function and Cron, or internal); workflows may still use it. */
+    hidden: z.boolean().optional(),
     /** n8n gives the node a webhook URL: it needs a unique `webhookId` in workflow JSON. */
     has_webhooks: z.boolean().optional(),
     /** An AI-agent tool n8n derives from a node (`…slackTool` from `…slack`): that node's type. */

@@ -3,26 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { buildCatalog, SpecError, validateSpec } from '../../src/catalog/build';
 import { Catalog, clearCatalogCache } from '../../src/catalog/catalog';
 import { CURRENT_KEY } from '../../src/catalog/keys';
-import type { NodeSpec } from '../../src/catalog/nodeSpec';
 import { loadSeedCatalog } from '../../src/catalog/seed';
-import { loadCatalog, seedSpecs } from '../support/catalog';
+import { loadCatalog, seedSpecs, spec } from '../support/catalog';
 
-const spec = (subtype: string, overrides: Partial<NodeSpec> = {}): NodeSpec => ({
-  node_type: 'ACTION_NODE',
-  subtype,
-  version: '1.0.0',
-  display_name: subtype,
-  description: `Does ${subtype}`,
-  aliases: [],
-  categories: [],
-  source: 'seed',
-  documentation_url: null,
-  parameters: [],
-  input_ports: [],
-  output_ports: [],
-  examples: [],
-  ...overrides,
-});
 
 function specError(fn: () => unknown): SpecError {
   try {

@@ -24,18 +24,18 @@ describe('node knowledge tools', () => {
     }
   });
 
-  it('get_node_types answers both catalogs loaded by npm run dev, the seed taxonomy first', async () => {
+  it('get_node_types answers the catalog npm run dev loads by default: n8n\'s nodes, not the seed taxonomy', async () => {
     const types = json(await client.callTool({ name: 'get_node_types', arguments: {} }));
-    expect(types.TRIGGER_NODE.slice(0, 7)).toEqual(['TRIGGER_MANUAL', 'TRIGGER_CRON', 'TRIGGER_WEBHOOK', 'TRIGGER_CHAT', 'TRIGGER_EMAIL', 'TRIGGER_FORM', 'TRIGGER_CALENDAR']);
     expect(types.TRIGGER_NODE).toContain('n8n-nodes-base.scheduleTrigger');
     expect(types.AI_AGENT_NODE).toContain('@n8n/n8n-nodes-langchain.agent');
+    expect(Object.values(types).flat().filter((subtype) => !String(subtype).includes('.'))).toEqual([]);
   });
 
   it('get_node_details answers in order, with an error entry for an unknown node', async () => {
     const details = json(
       await client.callTool({
         name: 'get_node_details',
-        arguments: { nodes: [{ node_type: 'FLOW_NODE', subtype: 'WAIT' }, { node_type: 'FLOW_NODE', subtype: 'GOTO' }] },
+        arguments: { nodes: [{ node_type: 'FLOW_NODE', subtype: 'n8n-nodes-base.wait' }, { node_type: 'FLOW_NODE', subtype: 'GOTO' }] },
       }),
     );
     expect(details[0].parameters.find((p: { name: string }) => p.name === 'resume').enum_values).toContain('webhook');
@@ -43,12 +43,12 @@ describe('node knowledge tools', () => {
   });
 
   it('reads a node-spec:// resource', async () => {
-    const { contents } = await client.readResource({ uri: 'node-spec://ACTION_NODE/RUN_CODE' });
-    expect(JSON.parse((contents[0] as { text: string }).text)).toMatchObject({ subtype: 'RUN_CODE', source: 'seed' });
+    const { contents } = await client.readResource({ uri: 'node-spec://ACTION_NODE/n8n-nodes-base.code' });
+    expect(JSON.parse((contents[0] as { text: string }).text)).toMatchObject({ subtype: 'n8n-nodes-base.code', source: 'n8n' });
   });
 });
 
-describe('search_nodes over the default catalog (seed + n8n)', () => {
+describe('search_nodes over the default catalog', () => {
   it('finds n8n nodes by name, through typos', async () => {
     const hits = json(await client.callTool({ name: 'search_nodes', arguments: { query: 'gogle sheets', max_results: 5 } }));
     expect(hits[0].subtype).toBe('n8n-nodes-base.googleSheets');

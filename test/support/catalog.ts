@@ -14,6 +14,24 @@ export function seedSpecs(): NodeSpec[] {
   return loadSeedCatalog(seedTypes as TypesMap, files);
 }
 
+/** A minimal valid spec: an action node named after its subtype, with `overrides`. */
+export const spec = (subtype: string, overrides: Partial<NodeSpec> = {}): NodeSpec => ({
+  node_type: 'ACTION_NODE',
+  subtype,
+  version: '1.0.0',
+  display_name: subtype,
+  description: `Does ${subtype}`,
+  aliases: [],
+  categories: [],
+  source: 'seed',
+  documentation_url: null,
+  parameters: [],
+  input_ports: [],
+  output_ports: [],
+  examples: [],
+  ...overrides,
+});
+
 /** Builds `specs` and writes them into the SPECS KV binding the way the loader does, pointer last. */
 export async function loadCatalog(specs: NodeSpec[] = seedSpecs(), sources = ['seed']) {
   const build = await buildCatalog(specs, { sources });

@@ -17,6 +17,8 @@ export interface N8nNode {
   hidden?: boolean;
   usableAsTool?: unknown;
   webhooks?: unknown[];
+  /** n8n leaves the node out of its node panel: deprecated (Function, Cron…) or internal. */
+  hidden?: boolean;
   /** Set on the tool n8n derives from a node (src: toolVariant.ts): that node's name. */
   toolOf?: string;
   inputs?: unknown;
@@ -51,6 +53,8 @@ export interface N8nProperty {
 interface N8nOption {
   name: string;
   value?: unknown;
+  /** What n8n's node panel lists for an operation: "Send a message". */
+  action?: string;
   description?: string;
   displayName?: string;
   values?: N8nProperty[];
@@ -119,6 +123,7 @@ export function mapNode(node: N8nNode, prefix: string, ctx: MapContext): NodeSpe
     dynamic_ports[side] = id;
   }
   const typeVersions = versionsOf(node);
+  const actionLabels = actions(node.properties ?? []);
   const spec: NodeSpec = {
     node_type: classify(node, inputs, outputs),
     subtype,
@@ -133,10 +138,12 @@ export function mapNode(node: N8nNode, prefix: string, ctx: MapContext): NodeSpe
     input_ports: inputs,
     output_ports: outputs,
     examples: [],
+    ...(actionLabels.length > 0 ? { actions: actionLabels } : {}),
     type_versions: typeVersions,
     node_versions: ctx.nodeVersions,
     default_version: ctx.defaultVersion,
     ...(ctx.legacy ? { legacy: true } : {}),
+    ...(node.hidden ? { hidden: true } : {}),
     ...(node.toolOf ? { tool_of: typeName(prefix, { ...node, name: node.toolOf }) } : {}),
     ...(node.webhooks?.length ? { has_webhooks: true } : {}),
     ...(credentials.length > 0 ? { credentials } : {}),
@@ -245,6 +252,15 @@ function credential(c: NonNullable<N8nNode['credentials']>[number]): Credential 
 function displayOptions(d: N8nDisplayOptions | undefined): Parameter['display_options'] | undefined {
   if (!d || (!d.show && !d.hide)) return undefined;
   return { ...(d.show ? { show: d.show } : {}), ...(d.hide ? { hide: d.hide } : {}) };
+}
+
+/** The action labels of every operation choice, once each, in the order n8n lists them. */
+function actions(properties: N8nProperty[]): string[] {
+  const labels = new Set<string>();
+  for (const p of properties) {
+    for (const o of p.options ?? []) if ('action' in o && typeof o.action === 'string') labels.add(o.action.trim());
+  }
+  return [...labels];
 }
 
 function parameter(p: N8nProperty, report: MapReport): Parameter[] {

@@ -1,4 +1,5 @@
-import type { NodeSpec } from '../nodeSpec';
+import type { NodeSpec, Parameter } from '../nodeSpec';
+import { nodeName } from './names';
 import { tokenize } from './tokenize';
 
 /**
@@ -7,35 +8,49 @@ import { tokenize } from './tokenize';
  * adds numbers up.
  */
 export interface SearchIndex {
-  version: 1;
-  /** [node_type, subtype, display_name, short description, is trigger (1/0)] */
-  docs: [string, string, string, string, 0 | 1][];
+  version: 2;
+  /** [node_type, subtype, display_name, short description, flags (TRIGGER | HIDDEN)] */
+  docs: [string, string, string, string, number][];
   /** term → [doc, score, doc, score, …] */
   postings: Record<string, number[]>;
-  /** Terms of names and aliases: where typos are looked for. */
-  names: string[];
+  /** Per doc: its name's distinctive words and short forms (names.ts), to tell when a query names it. */
+  names: [string[], string[]][];
+  /** Per doc: how much real workflows use it, 0–100 (log-scaled; see usagePrior). */
+  usage: number[];
 }
 
-/** Field weights: names and aliases above descriptions above operations and categories. */
-export const FIELDS = { title: 6, aliases: 4, description: 2, operations: 1.2, categories: 1 } as const;
+export const TRIGGER = 1;
+/** n8n leaves the node out of its panel: deprecated or internal. */
+export const HIDDEN = 2;
+
+/** Field weights: names and aliases above descriptions above what the node does, parameters last. */
+export const FIELDS = { title: 6, aliases: 4, description: 2, actions: 1.5, operations: 1.2, categories: 1, parameters: 0.3 } as const;
 export type Field = keyof typeof FIELDS;
 const K1 = 1.2;
 const B = 0.6;
 const SHORT_DESCRIPTION = 200;
 /** Parameters whose choices say what a node can do (or, for triggers, which events start it). */
-const CAPABILITY_PARAMETERS = /^(resource|operation|mode|events?|topic|triggerOn|action)$/;
+const CAPABILITY_PARAMETERS = /^(resource|operation|mode|events?|topic|triggerOn|action|updates)$/;
 
 /** The text of each searchable field of a spec (also what the benchmark gives other engines). */
 export function searchText(spec: NodeSpec): Record<Field, string> {
   const local = spec.subtype.slice(spec.subtype.lastIndexOf('.') + 1);
   const capability = spec.parameters.filter((p) => CAPABILITY_PARAMETERS.test(p.name));
+  const name = nodeName(spec.display_name);
   return {
     title: `${spec.display_name} ${local}`,
-    aliases: spec.aliases.join(' '),
+    aliases: [...spec.aliases, ...name.forms].join(' '),
     description: spec.description,
+    actions: (spec.actions ?? []).join(' '),
     operations: capability.flatMap((p) => p.enum_values ?? []).join(' '),
     categories: spec.categories.join(' '),
+    parameters: spec.parameters.filter((p) => !CAPABILITY_PARAMETERS.test(p.name)).flatMap(labels).join(' '),
   };
+}
+
+/** A parameter's label and its choices, its children's too. */
+function labels(p: Parameter): string[] {
+  return [p.display_name ?? p.name, ...(p.enum_values ?? []).map(String), ...(p.options ?? []).flatMap(labels)];
 }
 
 function fields(spec: NodeSpec): Record<Field, string[]> {
@@ -43,7 +58,11 @@ function fields(spec: NodeSpec): Record<Field, string[]> {
   return Object.fromEntries(Object.entries(text).map(([f, t]) => [f, tokenize(t)])) as Record<Field, string[]>;
 }
 
-export function buildSearchIndex(specs: NodeSpec[]): SearchIndex {
+/**
+ * Builds the index over `specs`. `usage` counts, per node type, the real workflows that use it
+ * (scripts/catalog/usage): search prefers what n8n users actually build with.
+ */
+export function buildSearchIndex(specs: NodeSpec[], usage: Record<string, number> = {}): SearchIndex {
   const perDoc = specs.map(fields);
   const names = Object.keys(FIELDS) as Field[];
   const avg = Object.fromEntries(names.map((f) => [f, perDoc.reduce((n, d) => n + d[f].length, 0) / Math.max(1, specs.length) || 1])) as Record<Field, number>;
@@ -75,13 +94,26 @@ export function buildSearchIndex(specs: NodeSpec[]): SearchIndex {
     }
   });
 
-  const nameTerms = new Set(perDoc.flatMap((doc) => [...doc.title, ...doc.aliases]));
   return {
-    version: 1,
-    docs: specs.map((s) => [s.node_type, s.subtype, s.display_name, short(s.description), s.node_type === 'TRIGGER_NODE' ? 1 : 0]),
+    version: 2,
+    docs: specs.map((s) => [s.node_type, s.subtype, s.display_name, short(s.description), (s.node_type === 'TRIGGER_NODE' ? TRIGGER : 0) | (s.hidden ? HIDDEN : 0)]),
     postings,
-    names: [...nameTerms].sort(),
+    names: specs.map((s) => {
+      const name = nodeName(s.display_name);
+      return [name.words, name.forms];
+    }),
+    usage: usagePrior(specs, usage),
   };
+}
+
+/**
+ * Usage as a 0–100 prior: log-scaled, so a node in many workflows leads one in a few without the
+ * most common nodes drowning the rest. Nodes n8n has replaced (legacy, hidden) get none.
+ */
+export function usagePrior(specs: NodeSpec[], usage: Record<string, number>): number[] {
+  const counts = specs.map((s) => (s.legacy || s.hidden ? 0 : (usage[s.subtype] ?? 0)));
+  const top = Math.log1p(Math.max(0, ...counts));
+  return counts.map((n) => (top > 0 ? Math.round((100 * Math.log1p(n)) / top) : 0));
 }
 
 function short(text: string): string {

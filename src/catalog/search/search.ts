@@ -1,5 +1,6 @@
-import type { SearchIndex } from './buildIndex';
-import { stem, tokenize } from './tokenize';
+import { HIDDEN, TRIGGER, type SearchIndex } from './buildIndex';
+import { withinDistance } from './editDistance';
+import { analyze, stem, type Token } from './tokenize';
 
 export interface SearchHit {
   node_type: string;
@@ -9,85 +10,85 @@ export interface SearchHit {
   relevance_score: number;
 }
 
-/** Query words that ask for something that starts a workflow. */
-const TRIGGER_INTENT = new Set(['trigger', 'when', 'whenever', 'new', 'creat', 'updat', 'receiv', 'incom', 'listen', 'watch', 'start'].map(stem));
-/** How much a typo-corrected or prefix-completed term counts against an exact one. */
+/** Query words that ask for something that starts a workflow: "when…", "on new…", "every…" (as written). */
+const TRIGGER_WORDS = new Set(
+  'trigger triggers triggered when whenever new every receive receives incoming listen listens watch watches subscribe consume arrive arrives start starts fire fires'.split(' '),
+);
+/** Query words that ask for an AI agent's tool rather than a workflow step. */
+const TOOL_WORDS = new Set('tool tools agent agents'.split(' '));
+/** Verbs in the past ("order created", "card added"): they name an event to start on. */
+const EVENT_WORDS = new Set(
+  'created updated added deleted removed changed submitted completed failed received posted uploaded published signed booked closed opened moved assigned pushed paid merged starred commented'.split(' '),
+);
+/** Prefixes that undo a verb ("unzip", "decompress"): the verb alone still finds the node. */
+const UNDO = /^(un|de)(?=[a-z]{3})/;
+/** How much an expanded term counts against an exact one. */
 const FUZZY = 0.7;
 const PREFIX = 0.6;
+const UNDONE = 0.8;
 const MAX_EXPANSIONS = 12;
-
-/** Candidate index terms for one query term, with how much each counts. */
-function expand(index: SearchIndex, names: Set<string>, byLength: Map<number, string[]>, term: string): [string, number][] {
-  const found: [string, number][] = [];
-  if (index.postings[term]) found.push([term, 1]);
-  if (term.length >= 3) {
-    for (const name of index.names) {
-      if (found.length >= MAX_EXPANSIONS) break;
-      if (name !== term && name.startsWith(term)) found.push([name, PREFIX]);
-    }
-  }
-  const inNames = found.some(([t, w]) => w === 1 && names.has(t));
-  if (!inNames && term.length >= 4) {
-    const maxDistance = term.length >= 8 ? 2 : 1;
-    for (let len = term.length - maxDistance; len <= term.length + maxDistance; len++) {
-      for (const name of byLength.get(len) ?? []) {
-        if (found.length >= MAX_EXPANSIONS) break;
-        if (name !== term && withinDistance(term, name, maxDistance)) found.push([name, FUZZY]);
-      }
-    }
-  }
-  return found;
-}
-
-/** Damerau-Levenshtein (adjacent transpositions count once), bounded: true when ≤ max. */
-export function withinDistance(a: string, b: string, max: number): boolean {
-  if (Math.abs(a.length - b.length) > max) return false;
-  let prev2: number[] = [];
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    let best = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let v = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, prev2[j - 2]! + 1);
-      row.push(v);
-      best = Math.min(best, v);
-    }
-    if (best > max) return false;
-    prev2 = prev;
-    prev = row;
-  }
-  return prev[b.length]! <= max;
-}
+/** A node covers a query word fully when it matches it at least this well against the best match. */
+const COVERS = 0.65;
+/** A node whose whole name the query says ranks up to (1 + NAMED)× what its words alone give it. */
+const NAMED = 1.5;
+/** Triggers when the query asks for one, and when it does not. */
+const TRIGGER_WANTED = 1.6;
+const TRIGGER_UNWANTED = 0.8;
+/** An agent's tool when the query does not speak of tools or agents. */
+const TOOL_UNWANTED = 0.75;
+/** Nodes n8n hides from its panel: still found, below what replaced them. */
+const HIDDEN_FACTOR = 0.5;
+/** The most used node ranks up to (1 + USED)× its relevance. */
+const USED = 0.35;
 
 /** A loaded index, ready for queries; build once per isolate. */
 export class Searcher {
+  /** Words and short forms of names (where typos are looked for), with their index terms, by length. */
+  private readonly nameWords = new Map<string, string>();
   private readonly byLength = new Map<number, string[]>();
-  private readonly names: Set<string>;
+  /** Per doc, its name's terms and its short forms' terms. */
+  private readonly names: [string[], string[]][];
+  /** How telling each name term is: few nodes share it. */
+  private readonly nameWeight = new Map<string, number>();
+  /** A trigger's action node of the same name ("Slack Trigger" → "Slack"), both ways. */
+  private readonly twin = new Map<number, number>();
 
   constructor(readonly index: SearchIndex) {
-    this.names = new Set(index.names);
-    for (const name of index.names) {
-      const bucket = this.byLength.get(name.length) ?? [];
-      bucket.push(name);
-      this.byLength.set(name.length, bucket);
-    }
+    const docsWith = new Map<string, number>();
+    this.names = index.names.map(([words, forms], doc) => {
+      for (const w of [...words, ...forms]) this.nameWords.set(w, stem(w));
+      const terms = words.map(stem);
+      for (const term of terms) docsWith.set(term, (docsWith.get(term) ?? 0) + 1);
+      return [terms, forms.map(stem)];
+    });
+    for (const [term, df] of docsWith) this.nameWeight.set(term, Math.log(1 + index.docs.length / df));
+    for (const word of this.nameWords.keys()) this.byLength.set(word.length, [...(this.byLength.get(word.length) ?? []), word]);
+    // n8n names a trigger after its node: n8n-nodes-base.slackTrigger and n8n-nodes-base.slack.
+    const bySubtype = new Map(index.docs.map(([, subtype], doc) => [subtype, doc]));
+    index.docs.forEach(([, subtype, , , flags], doc) => {
+      const action = flags & TRIGGER && subtype.endsWith('Trigger') ? bySubtype.get(subtype.slice(0, -'Trigger'.length)) : undefined;
+      if (action === undefined) return;
+      this.twin.set(doc, action);
+      this.twin.set(action, doc);
+    });
   }
 
   /** The best `maxResults` nodes for `query`, of one node type when `nodeType` is given. */
   search(query: string, maxResults: number, nodeType?: string): SearchHit[] {
-    const terms = [...new Set(tokenize(query))];
-    if (terms.length === 0) return [];
+    const tokens = this.queryTokens(query);
+    if (tokens.length === 0) return [];
     const scores = new Map<number, number>();
     // How much of the query a node covers, each word weighted by how rare (telling) it is.
     const covered = new Map<number, number>();
+    // Index terms the query matched, with how well: what tells whether it names a node.
+    const matched = new Map<string, number>();
     let totalWeight = 0;
     const n = this.index.docs.length;
-    for (const term of terms) {
-      // Per query term, a node scores its best-matching index term, so expansions never add up.
+    for (const token of tokens) {
+      // Per query word, a node scores its best-matching index term, so expansions never add up.
       const best = new Map<number, number>();
-      for (const [candidate, weight] of expand(this.index, this.names, this.byLength, term)) {
+      for (const [candidate, weight] of this.expand(token)) {
+        matched.set(candidate, Math.max(weight, matched.get(candidate) ?? 0));
         const list = this.index.postings[candidate]!;
         for (let i = 0; i < list.length; i += 2) {
           const doc = list[i]!;
@@ -98,19 +99,35 @@ export class Searcher {
       const df = best.size;
       const weight = Math.log(1 + (n - df + 0.5) / (df + 0.5)) || 0.1;
       totalWeight += weight;
+      let strongest = 0;
+      for (const s of best.values()) strongest = Math.max(strongest, s);
       for (const [doc, s] of best) {
         scores.set(doc, (scores.get(doc) ?? 0) + s);
-        covered.set(doc, (covered.get(doc) ?? 0) + weight);
+        // A word said only in passing (a parameter's label) covers less of the query than in the name.
+        covered.set(doc, (covered.get(doc) ?? 0) + weight * Math.min(1, s / (COVERS * strongest)));
       }
     }
-    const wantsTrigger = terms.some((t) => TRIGGER_INTENT.has(t));
-    const candidates = nodeType === undefined ? [...scores] : [...scores].filter(([doc]) => this.index.docs[doc]![0] === nodeType);
-    const ranked = candidates.map(([doc, score]) => {
+    const wantsTrigger = tokens.some((t) => TRIGGER_WORDS.has(t.word) || EVENT_WORDS.has(t.word));
+    const wantsTool = tokens.some((t) => TOOL_WORDS.has(t.word));
+    const relevance = new Map<number, number>();
+    for (const [doc, score] of scores) {
       // Nodes that match more of the query's words rank above nodes that match one word strongly.
       let s = score * Math.pow(covered.get(doc)! / totalWeight, 1.5);
-      if (this.index.docs[doc]![4] === 1) s *= wantsTrigger ? 1.25 : 0.85;
-      return [doc, s] as const;
-    });
+      s *= 1 + NAMED * Math.pow(this.named(doc, matched), 2);
+      if (this.flags(doc) & TRIGGER) s *= wantsTrigger ? TRIGGER_WANTED : TRIGGER_UNWANTED;
+      if (this.flags(doc) & HIDDEN) s *= HIDDEN_FACTOR;
+      if (this.index.docs[doc]![0] === 'TOOL_NODE' && !wantsTool) s *= TOOL_UNWANTED;
+      s *= 1 + (USED * this.index.usage[doc]!) / 100;
+      relevance.set(doc, s);
+    }
+    // Between a node and its trigger, the query's intent decides.
+    for (const [doc, s] of relevance) {
+      const twin = this.twin.get(doc);
+      if (!(this.flags(doc) & TRIGGER) || twin === undefined || !relevance.has(twin)) continue;
+      const other = relevance.get(twin)!;
+      relevance.set(doc, wantsTrigger ? Math.max(s, other * 1.1) : Math.min(s, other * 0.9));
+    }
+    const ranked = [...relevance].filter(([doc]) => nodeType === undefined || this.index.docs[doc]![0] === nodeType);
     ranked.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
     return ranked.slice(0, maxResults).map(([doc, score]) => this.hit(doc, Math.round(score) / 100));
   }
@@ -119,6 +136,62 @@ export class Searcher {
   ofType(nodeType: string): SearchHit[] {
     const docs = [...this.index.docs.keys()].filter((doc) => this.index.docs[doc]![0] === nodeType);
     return docs.map((doc) => this.hit(doc, 0)).sort((a, b) => a.display_name.localeCompare(b.display_name));
+  }
+
+  /** The query's words, once each. Two adjacent words that together are a name ("one drive") count as that name. */
+  private queryTokens(query: string): Token[] {
+    const tokens = [...new Map(analyze(query).map((t) => [t.term, t])).values()];
+    const joined: Token[] = [];
+    for (let i = 0; i < tokens.length; i++) {
+      const pair = i + 1 < tokens.length ? `${tokens[i]!.word}${tokens[i + 1]!.word}` : '';
+      const term = this.nameWords.get(pair);
+      if (term && this.index.postings[term] && !this.nameWords.has(tokens[i]!.word)) {
+        joined.push({ word: pair, term });
+        i++;
+      } else joined.push(tokens[i]!);
+    }
+    return joined;
+  }
+
+  /**
+   * Index terms for one query word, with how much each counts: the word itself when the index knows
+   * it; otherwise names it begins, names within a typo or two of it, or the verb an "un-"/"de-" undoes.
+   */
+  private expand({ word, term }: Token): [string, number][] {
+    if (this.index.postings[term]) return [[term, 1]];
+    const found = new Map<string, number>();
+    const add = (t: string | undefined, weight: number) => {
+      if (t && this.index.postings[t] && found.size < MAX_EXPANSIONS && !found.has(t)) found.set(t, weight);
+    };
+    if (word.length >= 3) for (const [name, t] of this.nameWords) if (name.startsWith(word)) add(t, PREFIX);
+    // A word that begins a name is taken as that name cut short, not as a typo of another.
+    if (word.length >= 4 && found.size === 0) {
+      const maxDistance = word.length >= 8 ? 2 : 1;
+      for (let len = word.length - maxDistance; len <= word.length + maxDistance; len++) {
+        for (const name of this.byLength.get(len) ?? []) if (withinDistance(word, name, maxDistance)) add(this.nameWords.get(name), FUZZY);
+      }
+    }
+    if (UNDO.test(word)) add(stem(word.replace(UNDO, '')), UNDONE);
+    return [...found];
+  }
+
+  /** How fully the query names `doc`, 0–1: its name's words (weighted by how telling) or a short form. */
+  private named(doc: number, matched: Map<string, number>): number {
+    const [terms, forms] = this.names[doc]!;
+    let form = 0;
+    for (const f of forms) form = Math.max(form, matched.get(f) ?? 0);
+    let said = 0;
+    let total = 0;
+    for (const term of terms) {
+      const w = this.nameWeight.get(term)!;
+      total += w;
+      said += w * (matched.get(term) ?? 0);
+    }
+    return Math.max(form, total > 0 ? said / total : 0);
+  }
+
+  private flags(doc: number): number {
+    return this.index.docs[doc]![4];
   }
 
   private hit(doc: number, relevance_score: number): SearchHit {

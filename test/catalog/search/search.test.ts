@@ -1,30 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { buildSearchIndex } from '../../../src/catalog/search/buildIndex';
-import { Searcher, withinDistance } from '../../../src/catalog/search/search';
-import { stem, tokenize } from '../../../src/catalog/search/tokenize';
-import { seedSpecs } from '../../support/catalog';
-
-describe('tokenize', () => {
-  it('splits camelCase and keeps the whole word, drops stop words, stems lightly', () => {
-    expect(tokenize('googleSheets')).toEqual(['googlesheet', 'googl', 'sheet']);
-    expect(tokenize('Send the emails to OpenAI')).toEqual(['send', 'email', 'openai', 'open', 'ai']);
-    expect(stem('documents')).toBe(stem('document'));
-    expect(stem('created')).toBe(stem('create'));
-    expect(stem('manually')).toBe('manual');
-    expect(stem('address')).toBe('address');
-  });
-});
-
-describe('withinDistance', () => {
-  it('counts insertions, deletions, substitutions and adjacent swaps', () => {
-    expect(withinDistance('gmial', 'gmail', 1)).toBe(true); // swap
-    expect(withinDistance('webhok', 'webhook', 1)).toBe(true); // insertion
-    expect(withinDistance('slak', 'slack', 1)).toBe(true);
-    expect(withinDistance('slack', 'stack', 1)).toBe(true);
-    expect(withinDistance('slack', 'snack', 0)).toBe(false);
-    expect(withinDistance('github', 'gitlab', 1)).toBe(false);
-  });
-});
+import { buildSearchIndex, usagePrior } from '../../../src/catalog/search/buildIndex';
+import type { NodeSpec } from '../../../src/catalog/nodeSpec';
+import { Searcher } from '../../../src/catalog/search/search';
+import { seedSpecs, spec } from '../../support/catalog';
 
 describe('search over the seed taxonomy', () => {
   const searcher = new Searcher(buildSearchIndex(seedSpecs()));
@@ -55,6 +33,93 @@ describe('search over the seed taxonomy', () => {
     for (let i = 1; i < hits.length; i++) expect(hits[i - 1]!.relevance_score).toBeGreaterThanOrEqual(hits[i]!.relevance_score);
     expect(searcher.search('zzqxv', 10)).toEqual([]);
     expect(searcher.search('the of and', 10)).toEqual([]);
+  });
+});
+
+/** Nodes shaped like n8n's, each rule below shown on the pair it decides between. */
+const n8n = (name: string, display_name: string, overrides: Partial<NodeSpec> = {}) =>
+  spec(`n8n-nodes-base.${name}`, { display_name, source: 'n8n', description: `Consume the ${display_name} API`, ...overrides });
+const trigger = (name: string, display_name: string, overrides: Partial<NodeSpec> = {}) =>
+  n8n(name, display_name, { node_type: 'TRIGGER_NODE', description: `Starts the workflow on ${display_name.replace(' Trigger', '')} events`, ...overrides });
+const choices = (name: string, values: string[]) => ({ name, type: 'enum' as const, required: false, description: name, enum_values: values });
+
+const catalog: NodeSpec[] = [
+  n8n('slack', 'Slack', { actions: ['Send a message', 'Create a channel'], parameters: [choices('resource', ['message', 'channel'])] }),
+  trigger('slackTrigger', 'Slack Trigger', { parameters: [choices('trigger', ['message', 'channel_created'])] }),
+  n8n('shopify', 'Shopify', { actions: ['Create an order', 'Get an order'] }),
+  trigger('shopifyTrigger', 'Shopify Trigger', { parameters: [choices('topic', ['orders/create', 'orders/paid'])] }),
+  n8n('microsoftExcel', 'Microsoft Excel 365', { description: 'Consume Microsoft Excel API: workbooks stored in OneDrive' }),
+  n8n('microsoftOneDrive', 'Microsoft OneDrive', { description: 'Consume Microsoft OneDrive API' }),
+  n8n('microsoftSql', 'Microsoft SQL', { description: 'Get, add and update data in Microsoft SQL' }),
+  n8n('mySql', 'MySQL', { description: 'Get, add and update data in MySQL' }),
+  n8n('googleSheets', 'Google Sheets', { description: 'Read, update and write data to Google Sheets' }),
+  n8n('googleCloudStorage', 'Google Cloud Storage', { description: 'Use the Google Cloud Storage API' }),
+  n8n('postgres', 'Postgres', { description: 'Get, add and update data in Postgres' }),
+  n8n('hubspot', 'HubSpot', { description: 'Consume HubSpot API' }),
+  n8n('compression', 'Compression', { description: 'Compress and decompress files', actions: ['Compress file(s)', 'Decompress file(s)'], parameters: [choices('outputFormat', ['zip', 'gzip'])] }),
+  n8n('code', 'Code', { description: 'Run custom JavaScript or Python code' }),
+  n8n('function', 'Function', { description: 'Run custom JavaScript code', hidden: true }),
+  spec('@n8n/n8n-nodes-langchain.toolCode', { node_type: 'TOOL_NODE', display_name: 'Code Tool', source: 'n8n', description: 'Write a tool in JavaScript or Python code' }),
+  n8n('mailgun', 'Mailgun', { description: 'Send an email with Mailgun' }),
+  n8n('mailjet', 'Mailjet', { description: 'Send an email with Mailjet' }),
+];
+
+describe('search over n8n-shaped nodes', () => {
+  const searcher = new Searcher(buildSearchIndex(catalog));
+  const top = (query: string, s = searcher) => s.search(query, 10).map((h) => h.subtype.replace(/^.*\./, ''));
+
+  it('puts the node the query names above nodes that only share its words', () => {
+    expect(top('onedrive')[0]).toBe('microsoftOneDrive');
+    expect(top('one drive')[0]).toBe('microsoftOneDrive');
+    expect(top('excel 365')[0]).toBe('microsoftExcel');
+  });
+
+  it('finds a node by the short forms of its name', () => {
+    expect(top('mssql')[0]).toBe('microsoftSql');
+    expect(top('gsheets')[0]).toBe('googleSheets');
+    expect(top('gcs bucket')[0]).toBe('googleCloudStorage');
+  });
+
+  it('finds a node through a typo, a cut-short name, or an undoing prefix', () => {
+    expect(top('postgress')[0]).toBe('postgres');
+    expect(top('hubsp')[0]).toBe('hubspot');
+    expect(top('unzip an archive')[0]).toBe('compression');
+  });
+
+  it('lets the intent decide between a node and its trigger', () => {
+    expect(top('slack message')[0]).toBe('slack');
+    expect(top('send a slack message')[0]).toBe('slack');
+    expect(top('when a message is posted in slack')[0]).toBe('slackTrigger');
+    expect(top('shopify order created')[0]).toBe('shopifyTrigger');
+    expect(top('on new shopify order')[0]).toBe('shopifyTrigger');
+    expect(top('create a shopify order')[0]).toBe('shopify');
+  });
+
+  it('ranks nodes n8n hides below what replaced them, and agent tools below steps unless asked for', () => {
+    const code = top('run javascript code');
+    expect(code[0]).toBe('code');
+    expect(code).toContain('function');
+    expect(code).toContain('toolCode');
+    expect(top('code tool for an agent')[0]).toBe('toolCode');
+    // Hidden, the Function node keeps half the relevance it would have.
+    const shown = new Searcher(buildSearchIndex(catalog.map((s) => ({ ...s, hidden: undefined }))));
+    const score = (s: Searcher) => s.search('run javascript code', 10).find((h) => h.subtype.endsWith('.function'))!.relevance_score;
+    expect(score(searcher)).toBeCloseTo(score(shown) / 2, 1);
+  });
+
+  it('breaks near-ties by how much real workflows use a node', () => {
+    expect(top('send an email').slice(0, 2)).toEqual(['mailgun', 'mailjet']);
+    const used = new Searcher(buildSearchIndex(catalog, { 'n8n-nodes-base.mailjet': 40, 'n8n-nodes-base.mailgun': 1 }));
+    expect(top('send an email', used).slice(0, 2)).toEqual(['mailjet', 'mailgun']);
+  });
+});
+
+describe('usagePrior', () => {
+  it('scales counts by their logarithm to 0–100 and gives replaced nodes none', () => {
+    const specs = [n8n('a', 'A'), n8n('b', 'B'), n8n('c', 'C'), n8n('d', 'D', { hidden: true }), n8n('e', 'E', { legacy: true })];
+    const prior = usagePrior(specs, { 'n8n-nodes-base.a': 99, 'n8n-nodes-base.b': 9, 'n8n-nodes-base.d': 500, 'n8n-nodes-base.e': 500 });
+    expect(prior).toEqual([100, 50, 0, 0, 0]);
+    expect(usagePrior(specs, {})).toEqual([0, 0, 0, 0, 0]);
   });
 });
 

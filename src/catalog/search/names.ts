@@ -1,0 +1,33 @@
+import { words } from './tokenize';
+
+/** Words of a node's name that do not tell one node from another. */
+const GENERIC = new Set(['trigger', 'node', 'n8n', 'and', 'the', 'of', 'for', 'a', 'to', 'by', 'with', 'on']);
+/** How vendors are written short: "MS Teams", "gsheets". */
+const VENDOR_SHORT: Record<string, string> = { microsoft: 'ms', google: 'g', amazon: 'a' };
+
+export interface NodeName {
+  /** Words of the name that tell the node apart, lowercased: "microsoft", "onedrive". */
+  words: string[];
+  /** Short and joined forms of the whole name: "gcs", "mssql", "gsheets", "googlesheets". */
+  forms: string[];
+}
+
+/**
+ * How a node's display name can be written in a query: its distinctive words, and the joined and
+ * abbreviated forms people type for multi-word names (initials, vendor prefix + rest, all joined).
+ */
+export function nodeName(displayName: string): NodeName {
+  const named = words(displayName)
+    .map((w) => w.toLowerCase())
+    .filter((w) => !GENERIC.has(w) && !/^\d+$/.test(w));
+  const forms = new Set<string>();
+  if (named.length > 1) {
+    forms.add(named.join(''));
+    const [first, ...rest] = named;
+    const vendor = VENDOR_SHORT[first!];
+    // Two letters alone say too little ("hr" is not HTTP Request), unless a vendor's ("ga").
+    if (named.length >= 3 || vendor) forms.add(named.map((w) => w[0]).join(''));
+    if (vendor) forms.add(vendor + rest.join(''));
+  }
+  return { words: [...new Set(named)], forms: [...forms].filter((f) => f.length >= 2) };
+}
