@@ -1,9 +1,12 @@
 /**
- * Judges search_nodes on ../shared/eval/search_dev.json through the running server: `npm run dev` with
- * only n8n's catalog (the judgements are n8n type names), the real MCP SDK client, then the shared
- * scorer. Fails below nDCG@10 0.90.
+ * Judges search_nodes through the running server, as a user gets it: the default `npm run dev`, the real
+ * MCP SDK client, max_results 10, then the shared scorer (../shared/eval/score.py). Each query set has
+ * a floor for nDCG@10; the run fails below any of them.
  *
- *   npm run eval:search [-- JUDGEMENTS.json]
+ *   npm run eval:search                      the gated sets below
+ *   npm run eval:search -- FILE.json [...]   other judgements (reported, floor 0)
+ *
+ * Writes bench/results/search-eval.json (scores per set) and search-eval-results.json (the rankings).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -11,23 +14,34 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startWranglerDev } from '../lib/wranglerDev.ts';
 
-const TARGET_NDCG = 0.9;
-const judgements = process.argv[2] ?? '../shared/eval/search_dev.json';
-const queries = (JSON.parse(readFileSync(judgements, 'utf8')) as { queries: { q: string }[] }).queries;
+/** The development sets and their floors: the shared ones, and ours (scripts/eval/queries). */
+const GATED: Record<string, number> = {
+  '../shared/eval/search_dev.json': 0.9,
+  '../shared/eval/search_dev2.json': 0.8,
+  'scripts/eval/queries/own_dev.json': 0.85,
+};
+const files = process.argv.length > 2 ? Object.fromEntries(process.argv.slice(2).map((f) => [f, 0])) : GATED;
 
-const server = await startWranglerDev({ env: { CATALOGS: 'n8n' } });
+// One key asks every query in a row: the per-key search limit would answer most of them with 429.
+const server = await startWranglerDev({ vars: { RATE_LIMITS: 'off' } });
 const client = new Client({ name: 'search-eval', version: '1.0.0' });
-const results: { q: string; ids: string[]; ms: number }[] = [];
+const rankings: Record<string, { q: string; ids: string[]; ms: number }[]> = {};
 try {
   await client.connect(
     new StreamableHTTPClientTransport(new URL('/mcp', server.url), { requestInit: { headers: { authorization: `Bearer ${server.apiKey}` } } }),
   );
-  for (const { q } of queries) {
-    const start = performance.now();
-    const result = await client.callTool({ name: 'search_nodes', arguments: { query: q, max_results: 10 } });
-    const ms = performance.now() - start;
-    const hits = JSON.parse((result.content as { text: string }[])[0]!.text) as { subtype: string }[];
-    results.push({ q, ids: hits.map((h) => h.subtype), ms: Math.round(ms * 100) / 100 });
+  for (const file of Object.keys(files)) {
+    const queries = (JSON.parse(readFileSync(file, 'utf8')) as { queries: { q: string }[] }).queries;
+    rankings[file] = [];
+    for (const { q } of queries) {
+      const start = performance.now();
+      const result = await client.callTool({ name: 'search_nodes', arguments: { query: q, max_results: 10 } });
+      const ms = performance.now() - start;
+      const text = (result.content as { text: string }[])[0]!.text;
+      if (result.isError) throw new Error(`search_nodes "${q}" failed: ${text}`);
+      const hits = JSON.parse(text) as { subtype: string }[];
+      rankings[file]!.push({ q, ids: hits.map((h) => h.subtype), ms: Math.round(ms * 100) / 100 });
+    }
   }
 } finally {
   await client.close();
@@ -35,14 +49,21 @@ try {
 }
 
 mkdirSync('bench/results', { recursive: true });
-writeFileSync('bench/results/search-eval-results.json', JSON.stringify(results, null, 1));
-const scored = spawnSync('python3', ['../shared/eval/score.py', judgements, 'bench/results/search-eval-results.json'], { encoding: 'utf8' });
-if (scored.status !== 0) throw new Error(`score.py failed: ${scored.stderr}`);
-const scores = JSON.parse(scored.stdout) as { ndcg10: number };
-writeFileSync('bench/results/search-eval.json', JSON.stringify({ judgements, ...scores }, null, 2));
-console.log(`search_nodes on ${judgements} (through the running server, ms = round trip):`);
-console.log(scored.stdout.trim());
-if (scores.ndcg10 < TARGET_NDCG) {
-  console.error(`nDCG@10 ${scores.ndcg10} is below the target ${TARGET_NDCG}`);
+writeFileSync('bench/results/search-eval-results.json', JSON.stringify(rankings, null, 1));
+const scores: Record<string, { ndcg10: number; mrr: number; top1_ideal: number }> = {};
+const below: string[] = [];
+console.log('search_nodes through the running server (npm run dev, default catalog; ms = round trip):');
+for (const [file, floor] of Object.entries(files)) {
+  const resultsFile = 'bench/results/search-eval-set.json';
+  writeFileSync(resultsFile, JSON.stringify(rankings[file]));
+  const scored = spawnSync('python3', ['../shared/eval/score.py', file, resultsFile], { encoding: 'utf8' });
+  if (scored.status !== 0) throw new Error(`score.py failed on ${file}: ${scored.stderr}`);
+  const score = (scores[file] = JSON.parse(scored.stdout) as (typeof scores)[string]);
+  console.log(`  ${file}${floor ? ` (floor ${floor})` : ''}: ${scored.stdout.trim()}`);
+  if (score.ndcg10 < floor) below.push(`${file}: nDCG@10 ${score.ndcg10} < ${floor}`);
+}
+writeFileSync('bench/results/search-eval.json', JSON.stringify(scores, null, 2) + '\n');
+if (below.length > 0) {
+  console.error(`below the floor:\n  ${below.join('\n  ')}`);
   process.exit(1);
 }

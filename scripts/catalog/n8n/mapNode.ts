@@ -14,7 +14,6 @@ export interface N8nNode {
   version: number | number[];
   defaultVersion?: number;
   group?: string[];
-  hidden?: boolean;
   usableAsTool?: unknown;
   webhooks?: unknown[];
   /** n8n leaves the node out of its node panel: deprecated (Function, Cron…) or internal. */
@@ -123,7 +122,7 @@ export function mapNode(node: N8nNode, prefix: string, ctx: MapContext): NodeSpe
     dynamic_ports[side] = id;
   }
   const typeVersions = versionsOf(node);
-  const actionLabels = actions(node.properties ?? []);
+  const actionLabels = actions(node);
   const spec: NodeSpec = {
     node_type: classify(node, inputs, outputs),
     subtype,
@@ -254,13 +253,23 @@ function displayOptions(d: N8nDisplayOptions | undefined): Parameter['display_op
   return { ...(d.show ? { show: d.show } : {}), ...(d.hide ? { hide: d.hide } : {}) };
 }
 
-/** The action labels of every operation choice, once each, in the order n8n lists them. */
-function actions(properties: N8nProperty[]): string[] {
+/** Properties whose choices are the events a trigger starts on. */
+const EVENT_PROPERTIES = /^(events?|trigger|triggerOn|updates|topic)$/;
+
+/**
+ * What n8n's node panel lists under a node: the action label of every operation choice ("Send a
+ * message"), and for a trigger the names of the events it starts on ("Instance Started"). Once each.
+ */
+function actions(node: N8nNode): string[] {
   const labels = new Set<string>();
-  for (const p of properties) {
-    for (const o of p.options ?? []) if ('action' in o && typeof o.action === 'string') labels.add(o.action.trim());
+  const trigger = node.group?.includes('trigger') || /Trigger$/.test(node.name);
+  for (const p of node.properties ?? []) {
+    for (const o of p.options ?? []) {
+      if ('action' in o && typeof o.action === 'string') labels.add(o.action.trim());
+      else if (trigger && EVENT_PROPERTIES.test(p.name) && /options/i.test(p.type) && typeof o.name === 'string') labels.add(o.name.trim());
+    }
   }
-  return [...labels];
+  return [...labels].filter((label) => /[a-z]/i.test(label));
 }
 
 function parameter(p: N8nProperty, report: MapReport): Parameter[] {

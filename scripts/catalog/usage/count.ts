@@ -46,9 +46,9 @@ function fromExtracted(file: string) {
 
 if (import.meta.main) {
   const args = process.argv.slice(2);
-  const sources = args.flatMap((arg, i) => {
-    if (arg === '--extracted') return [];
-    return args[i - 1] === '--extracted' ? [fromExtracted(arg)] : [fromGit(arg)];
+  const sources: { repo: string; commit: string | string[]; workflows: string[][] }[] = [];
+  args.forEach((arg, i) => {
+    if (arg !== '--extracted') sources.push(args[i - 1] === '--extracted' ? fromExtracted(arg) : fromGit(arg));
   });
   if (sources.length === 0) throw new Error('usage: npm run catalog:usage -- GIT_DIR[=OWNER/NAME]... [--extracted FILE...]');
   const usage: NodeUsage = {

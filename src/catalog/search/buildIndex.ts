@@ -1,20 +1,23 @@
 import type { NodeSpec, Parameter } from '../nodeSpec';
 import { nodeName } from './names';
-import { tokenize } from './tokenize';
+import { stem, tokenize } from './tokenize';
 
 /**
  * The precomputed search index, stored as one KV value and loaded once per isolate. Each posting
  * already holds the term's full BM25F contribution for that node (×100, rounded), so a query only
- * adds numbers up.
+ * adds numbers up. Postings are strings, decoded only for the terms a query uses: a cold isolate
+ * parses strings much faster than thousands of number arrays.
  */
 export interface SearchIndex {
   version: 2;
   /** [node_type, subtype, display_name, short description, flags (TRIGGER | HIDDEN)] */
   docs: [string, string, string, string, number][];
-  /** term → [doc, score, doc, score, …] */
-  postings: Record<string, number[]>;
-  /** Per doc: its name's distinctive words and short forms (names.ts), to tell when a query names it. */
+  /** term → "doc score doc score …", numbers in base 36 (see decodePostings) */
+  postings: Record<string, string>;
+  /** Per doc: the terms of its name's distinctive words and of its short forms (names.ts). */
   names: [string[], string[]][];
+  /** Every word and short form of a name as written → its term: where typos and cut-short names are looked for. */
+  nameWords: Record<string, string>;
   /** Per doc: how much real workflows use it, 0–100 (log-scaled; see usagePrior). */
   usage: number[];
 }
@@ -64,18 +67,18 @@ function fields(spec: NodeSpec): Record<Field, string[]> {
  */
 export function buildSearchIndex(specs: NodeSpec[], usage: Record<string, number> = {}): SearchIndex {
   const perDoc = specs.map(fields);
-  const names = Object.keys(FIELDS) as Field[];
-  const avg = Object.fromEntries(names.map((f) => [f, perDoc.reduce((n, d) => n + d[f].length, 0) / Math.max(1, specs.length) || 1])) as Record<Field, number>;
+  const fieldNames = Object.keys(FIELDS) as Field[];
+  const avg = Object.fromEntries(fieldNames.map((f) => [f, perDoc.reduce((n, d) => n + d[f].length, 0) / Math.max(1, specs.length) || 1])) as Record<Field, number>;
 
   const docFreq = new Map<string, number>();
   for (const doc of perDoc) {
-    for (const term of new Set(names.flatMap((f) => doc[f]))) docFreq.set(term, (docFreq.get(term) ?? 0) + 1);
+    for (const term of new Set(fieldNames.flatMap((f) => doc[f]))) docFreq.set(term, (docFreq.get(term) ?? 0) + 1);
   }
 
   const postings: Record<string, number[]> = {};
   perDoc.forEach((doc, d) => {
     const tf = new Map<string, Partial<Record<Field, number>>>();
-    for (const f of names) for (const term of doc[f]) {
+    for (const f of fieldNames) for (const term of doc[f]) {
       const counts = tf.get(term) ?? {};
       counts[f] = (counts[f] ?? 0) + 1;
       tf.set(term, counts);
@@ -83,7 +86,7 @@ export function buildSearchIndex(specs: NodeSpec[], usage: Record<string, number
     for (const [term, counts] of tf) {
       // BM25F: field-weighted, length-normalised term frequency, saturated once.
       let weighted = 0;
-      for (const f of names) {
+      for (const f of fieldNames) {
         const n = counts[f];
         if (n) weighted += (FIELDS[f] * n) / (1 - B + (B * doc[f].length) / avg[f]);
       }
@@ -94,17 +97,21 @@ export function buildSearchIndex(specs: NodeSpec[], usage: Record<string, number
     }
   });
 
+  const names = specs.map((s) => nodeName(s.display_name));
+  const nameWords: Record<string, string> = {};
+  for (const name of names) for (const word of [...name.words, ...name.forms]) nameWords[word] = stem(word);
   return {
     version: 2,
     docs: specs.map((s) => [s.node_type, s.subtype, s.display_name, short(s.description), (s.node_type === 'TRIGGER_NODE' ? TRIGGER : 0) | (s.hidden ? HIDDEN : 0)]),
-    postings,
-    names: specs.map((s) => {
-      const name = nodeName(s.display_name);
-      return [name.words, name.forms];
-    }),
+    postings: Object.fromEntries(Object.entries(postings).map(([term, list]) => [term, list.map((n) => n.toString(36)).join(' ')])),
+    names: names.map((name) => [name.words.map(stem), name.forms.map(stem)]),
+    nameWords,
     usage: usagePrior(specs, usage),
   };
 }
+
+/** A term's postings as [doc, score, doc, score, …]. */
+export const decodePostings = (encoded: string): number[] => encoded.split(' ').map((n) => parseInt(n, 36));
 
 /**
  * Usage as a 0–100 prior: log-scaled, so a node in many workflows leads one in a few without the

@@ -17,9 +17,10 @@ export interface NodeName {
  * abbreviated forms people type for multi-word names (initials, vendor prefix + rest, all joined).
  */
 export function nodeName(displayName: string): NodeName {
-  const named = words(displayName)
-    .map((w) => w.toLowerCase())
-    .filter((w) => !GENERIC.has(w) && !/^\d+$/.test(w));
+  const all = words(displayName).map((w) => w.toLowerCase());
+  const telling = all.filter((w) => !GENERIC.has(w) && !/^\d+$/.test(w));
+  // "n8n Trigger" is named by its generic words alone.
+  const named = telling.length > 0 ? telling : all.filter((w) => w !== 'trigger');
   const forms = new Set<string>();
   if (named.length > 1) {
     forms.add(named.join(''));

@@ -1,4 +1,4 @@
-import { HIDDEN, TRIGGER, type SearchIndex } from './buildIndex';
+import { decodePostings, HIDDEN, TRIGGER, type SearchIndex } from './buildIndex';
 import { withinDistance } from './editDistance';
 import { analyze, stem, type Token } from './tokenize';
 
@@ -43,26 +43,24 @@ const USED = 0.35;
 
 /** A loaded index, ready for queries; build once per isolate. */
 export class Searcher {
-  /** Words and short forms of names (where typos are looked for), with their index terms, by length. */
-  private readonly nameWords = new Map<string, string>();
+  /** Words and short forms of names as written (where typos are looked for), by length. */
   private readonly byLength = new Map<number, string[]>();
-  /** Per doc, its name's terms and its short forms' terms. */
-  private readonly names: [string[], string[]][];
   /** How telling each name term is: few nodes share it. */
   private readonly nameWeight = new Map<string, number>();
   /** A trigger's action node of the same name ("Slack Trigger" → "Slack"), both ways. */
   private readonly twin = new Map<number, number>();
+  /** Postings decoded so far. */
+  private readonly decoded = new Map<string, number[]>();
 
   constructor(readonly index: SearchIndex) {
     const docsWith = new Map<string, number>();
-    this.names = index.names.map(([words, forms], doc) => {
-      for (const w of [...words, ...forms]) this.nameWords.set(w, stem(w));
-      const terms = words.map(stem);
-      for (const term of terms) docsWith.set(term, (docsWith.get(term) ?? 0) + 1);
-      return [terms, forms.map(stem)];
-    });
-    for (const [term, df] of docsWith) this.nameWeight.set(term, Math.log(1 + index.docs.length / df));
-    for (const word of this.nameWords.keys()) this.byLength.set(word.length, [...(this.byLength.get(word.length) ?? []), word]);
+    for (const [terms] of index.names) for (const term of terms) docsWith.set(term, (docsWith.get(term) ?? 0) + 1);
+    for (const [term, df] of docsWith) this.nameWeight.set(term, Math.log(1 + index.docs.length / df) ** 2);
+    for (const word of Object.keys(index.nameWords)) {
+      const bucket = this.byLength.get(word.length);
+      if (bucket) bucket.push(word);
+      else this.byLength.set(word.length, [word]);
+    }
     // n8n names a trigger after its node: n8n-nodes-base.slackTrigger and n8n-nodes-base.slack.
     const bySubtype = new Map(index.docs.map(([, subtype], doc) => [subtype, doc]));
     index.docs.forEach(([, subtype, , , flags], doc) => {
@@ -89,7 +87,7 @@ export class Searcher {
       const best = new Map<number, number>();
       for (const [candidate, weight] of this.expand(token)) {
         matched.set(candidate, Math.max(weight, matched.get(candidate) ?? 0));
-        const list = this.index.postings[candidate]!;
+        const list = this.postings(candidate);
         for (let i = 0; i < list.length; i += 2) {
           const doc = list[i]!;
           const s = list[i + 1]! * weight;
@@ -113,7 +111,7 @@ export class Searcher {
     for (const [doc, score] of scores) {
       // Nodes that match more of the query's words rank above nodes that match one word strongly.
       let s = score * Math.pow(covered.get(doc)! / totalWeight, 1.5);
-      s *= 1 + NAMED * Math.pow(this.named(doc, matched), 2);
+      s *= 1 + NAMED * this.named(doc, matched);
       if (this.flags(doc) & TRIGGER) s *= wantsTrigger ? TRIGGER_WANTED : TRIGGER_UNWANTED;
       if (this.flags(doc) & HIDDEN) s *= HIDDEN_FACTOR;
       if (this.index.docs[doc]![0] === 'TOOL_NODE' && !wantsTool) s *= TOOL_UNWANTED;
@@ -144,8 +142,8 @@ export class Searcher {
     const joined: Token[] = [];
     for (let i = 0; i < tokens.length; i++) {
       const pair = i + 1 < tokens.length ? `${tokens[i]!.word}${tokens[i + 1]!.word}` : '';
-      const term = this.nameWords.get(pair);
-      if (term && this.index.postings[term] && !this.nameWords.has(tokens[i]!.word)) {
+      const term = this.index.nameWords[pair];
+      if (term && this.index.postings[term] && !this.index.nameWords[tokens[i]!.word]) {
         joined.push({ word: pair, term });
         i++;
       } else joined.push(tokens[i]!);
@@ -163,12 +161,12 @@ export class Searcher {
     const add = (t: string | undefined, weight: number) => {
       if (t && this.index.postings[t] && found.size < MAX_EXPANSIONS && !found.has(t)) found.set(t, weight);
     };
-    if (word.length >= 3) for (const [name, t] of this.nameWords) if (name.startsWith(word)) add(t, PREFIX);
+    if (word.length >= 3) for (const [name, t] of Object.entries(this.index.nameWords)) if (name.startsWith(word)) add(t, PREFIX);
     // A word that begins a name is taken as that name cut short, not as a typo of another.
     if (word.length >= 4 && found.size === 0) {
       const maxDistance = word.length >= 8 ? 2 : 1;
       for (let len = word.length - maxDistance; len <= word.length + maxDistance; len++) {
-        for (const name of this.byLength.get(len) ?? []) if (withinDistance(word, name, maxDistance)) add(this.nameWords.get(name), FUZZY);
+        for (const name of this.byLength.get(len) ?? []) if (withinDistance(word, name, maxDistance)) add(this.index.nameWords[name], FUZZY);
       }
     }
     if (UNDO.test(word)) add(stem(word.replace(UNDO, '')), UNDONE);
@@ -177,7 +175,7 @@ export class Searcher {
 
   /** How fully the query names `doc`, 0–1: its name's words (weighted by how telling) or a short form. */
   private named(doc: number, matched: Map<string, number>): number {
-    const [terms, forms] = this.names[doc]!;
+    const [terms, forms] = this.index.names[doc]!;
     let form = 0;
     for (const f of forms) form = Math.max(form, matched.get(f) ?? 0);
     let said = 0;
@@ -188,6 +186,12 @@ export class Searcher {
       said += w * (matched.get(term) ?? 0);
     }
     return Math.max(form, total > 0 ? said / total : 0);
+  }
+
+  private postings(term: string): number[] {
+    let list = this.decoded.get(term);
+    if (!list) this.decoded.set(term, (list = decodePostings(this.index.postings[term]!)));
+    return list;
   }
 
   private flags(doc: number): number {
