@@ -28,7 +28,7 @@ interface EssentialParameter {
  * A spec as get_node_details returns it (seed 002's serialization). Small specs come whole. For large
  * ones (n8n nodes with big property trees) `essentials` keeps the resource/operation choices, every
  * required parameter (with when it applies) and the unconditional ones, compactly, and counts the
- * rest; `full` has everything.
+ * rest; `full` has everything, n8n's action labels included.
  */
 export function serializeSpec(spec: NodeSpec, options: SerializeOptions): Record<string, unknown> {
   // dynamic_ports names the functions the validator computes ports with: nothing an agent can use.
@@ -44,8 +44,10 @@ export function serializeSpec(spec: NodeSpec, options: SerializeOptions): Record
   if (options.detail === 'full' || JSON.stringify(full).length <= SMALL_SPEC) return full;
 
   const essential = essentialParameters(parameters);
+  // The action labels are what search reads; the essentials' resource/operation choices say the same.
+  const { actions: _actions, ...compact } = full;
   return {
-    ...full,
+    ...compact,
     detail: 'essentials',
     parameters: essential,
     optional_parameters_not_shown: parameters.length - essential.reduce((n, p) => n + (Array.isArray(p.when) ? p.when.length : 1), 0),

@@ -14,6 +14,12 @@ export interface SearchHit {
 const TRIGGER_WORDS = new Set(
   'trigger triggers triggered when whenever new every receive receives incoming listen listens watch watches subscribe consume arrive arrives start starts fire fires'.split(' '),
 );
+/**
+ * Query words that ask for a start at certain times ("every day at 8am", "hourly"): a schedule, which
+ * the query may not name.
+ */
+const TIME_WORDS = /^(every|daily|hourly|weekly|monthly|yearly|nightly|cron|\d{1,2}(am|pm))$/;
+const SCHEDULE: Token = { word: 'schedule', term: stem('schedule') };
 /** Query words that ask for an AI agent's tool rather than a workflow step. */
 const TOOL_WORDS = new Set('tool tools agent agents'.split(' '));
 /** Verbs in the past ("order created", "card added"): they name an event to start on. */
@@ -136,9 +142,11 @@ export class Searcher {
     return docs.map((doc) => this.hit(doc, 0)).sort((a, b) => a.display_name.localeCompare(b.display_name));
   }
 
-  /** The query's words, once each. Two adjacent words that together are a name ("one drive") count as that name. */
+  /** The query's words, once each, and "schedule" when it speaks of times. Two adjacent words that together are a name ("one drive") count as that name. */
   private queryTokens(query: string): Token[] {
-    const tokens = [...new Map(analyze(query).map((t) => [t.term, t])).values()];
+    const analyzed = analyze(query);
+    if (analyzed.some((t) => TIME_WORDS.test(t.word))) analyzed.push(SCHEDULE);
+    const tokens = [...new Map(analyzed.map((t) => [t.term, t])).values()];
     const joined: Token[] = [];
     for (let i = 0; i < tokens.length; i++) {
       const pair = i + 1 < tokens.length ? `${tokens[i]!.word}${tokens[i + 1]!.word}` : '';
