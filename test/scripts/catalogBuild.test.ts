@@ -1,0 +1,16 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { catalogsFromArgs, DEFAULT_CATALOGS } from '../../scripts/catalog/build';
+
+describe('which catalogs a build takes', () => {
+  afterEach(() => vi.unstubAllEnvs());
+
+  it("serves n8n's nodes by default; the seed taxonomy only when asked for", () => {
+    vi.stubEnv('CATALOGS', undefined);
+    expect(DEFAULT_CATALOGS).toBe('n8n');
+    expect(catalogsFromArgs([])).toEqual(['n8n']);
+    expect(catalogsFromArgs(['--catalogs', 'seed'])).toEqual(['seed']);
+    expect(catalogsFromArgs(['--port', '8788', '--catalogs', 'seed,n8n'])).toEqual(['seed', 'n8n']);
+    vi.stubEnv('CATALOGS', 'seed');
+    expect(catalogsFromArgs([])).toEqual(['seed']);
+  });
+});
