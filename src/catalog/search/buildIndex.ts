@@ -1,5 +1,5 @@
 import type { NodeSpec, Parameter } from '../nodeSpec';
-import { nodeName } from './names';
+import { nodeName, VENDOR_WORDS } from './names';
 import { stem, tokenize } from './tokenize';
 
 /**
@@ -34,6 +34,8 @@ const B = 0.6;
 const SHORT_DESCRIPTION = 200;
 /** Parameters whose choices say what a node can do (or, for triggers, which events start it). */
 const CAPABILITY_PARAMETERS = /^(resource|operation|mode|events?|topic|triggerOn|action|updates)$/;
+/** Parameters that pick an AI model: their default says which family the node speaks to. */
+const MODEL_PARAMETERS = /^model(Name|Id)?$/;
 
 /** The text of each searchable field of a spec (also what the benchmark gives other engines). */
 export function searchText(spec: NodeSpec): Record<Field, string> {
@@ -51,9 +53,16 @@ export function searchText(spec: NodeSpec): Record<Field, string> {
   };
 }
 
-/** A parameter's label and its choices, its children's too. */
+/** A parameter's label and its choices, its children's too; for a model, the model it defaults to ("gpt-4o-mini"). */
 function labels(p: Parameter): string[] {
-  return [p.display_name ?? p.name, ...(p.enum_values ?? []).map(String), ...(p.options ?? []).flatMap(labels)];
+  const model = MODEL_PARAMETERS.test(p.name) ? modelName(p.default_value) : undefined;
+  return [p.display_name ?? p.name, ...(p.enum_values ?? []).map(String), ...(model ? [model] : []), ...(p.options ?? []).flatMap(labels)];
+}
+
+/** A default model: a string, or a resource locator's value. */
+function modelName(value: unknown): string | undefined {
+  const name = typeof value === 'object' && value !== null ? (value as { value?: unknown }).value : value;
+  return typeof name === 'string' && name.length > 0 ? name : undefined;
 }
 
 function fields(spec: NodeSpec): Record<Field, string[]> {
@@ -100,6 +109,9 @@ export function buildSearchIndex(specs: NodeSpec[], usage: Record<string, number
   const names = specs.map((s) => nodeName(s.display_name));
   const nameWords: Record<string, string> = {};
   for (const name of names) for (const word of [...name.words, ...name.forms]) nameWords[word] = stem(word);
+  for (const [vendor, shorts] of Object.entries(VENDOR_WORDS)) {
+    if (nameWords[vendor]) for (const short of shorts) nameWords[short] ??= nameWords[vendor];
+  }
   return {
     version: 2,
     docs: specs.map((s) => [s.node_type, s.subtype, s.display_name, short(s.description), (s.node_type === 'TRIGGER_NODE' ? TRIGGER : 0) | (s.hidden ? HIDDEN : 0)]),

@@ -2,8 +2,10 @@ import { words } from './tokenize';
 
 /** Words of a node's name that do not tell one node from another. */
 const GENERIC = new Set(['trigger', 'node', 'n8n', 'and', 'the', 'of', 'for', 'a', 'to', 'by', 'with', 'on']);
-/** How vendors are written short: "MS Teams", "gsheets". */
+/** How vendors are written short, inside a name ("mssql", "gsheets"). */
 const VENDOR_SHORT: Record<string, string> = { microsoft: 'ms', google: 'g', amazon: 'a' };
+/** How vendors are written short as a word of their own ("msft to do"). */
+export const VENDOR_WORDS: Record<string, string[]> = { microsoft: ['ms', 'msft'] };
 
 export interface NodeName {
   /** Words of the name that tell the node apart, lowercased: "microsoft", "onedrive". */

@@ -161,7 +161,8 @@ export class Searcher {
 
   /**
    * Index terms for one query word, with how much each counts: the word itself when the index knows
-   * it; otherwise names it begins, names within a typo or two of it, or the verb an "un-"/"de-" undoes.
+   * it; otherwise the name word it writes short ("msft"), names it begins, names within a typo or two
+   * of it, or the verb an "un-"/"de-" undoes.
    */
   private expand({ word, term }: Token): [string, number][] {
     if (this.index.postings[term]) return [[term, 1]];
@@ -169,6 +170,7 @@ export class Searcher {
     const add = (t: string | undefined, weight: number) => {
       if (t && this.index.postings[t] && found.size < MAX_EXPANSIONS && !found.has(t)) found.set(t, weight);
     };
+    add(this.index.nameWords[word], 1);
     if (word.length >= 3) for (const [name, t] of Object.entries(this.index.nameWords)) if (name.startsWith(word)) add(t, PREFIX);
     // A word that begins a name is taken as that name cut short, not as a typo of another.
     if (word.length >= 4 && found.size === 0) {

@@ -52,6 +52,8 @@ const catalog: NodeSpec[] = [
   n8n('microsoftOneDrive', 'Microsoft OneDrive', { description: 'Consume Microsoft OneDrive API' }),
   n8n('microsoftSql', 'Microsoft SQL', { description: 'Get, add and update data in Microsoft SQL' }),
   n8n('mySql', 'MySQL', { description: 'Get, add and update data in MySQL' }),
+  n8n('openAi', 'OpenAI', { description: 'Message an assistant', parameters: [{ name: 'modelId', type: 'string', required: false, description: 'Model', default_value: { mode: 'list', value: 'gpt-4o-mini' } }] }),
+  n8n('anthropic', 'Anthropic', { description: 'Message an assistant', parameters: [{ name: 'model', type: 'string', required: false, description: 'Model', default_value: 'claude-sonnet-4-5' }] }),
   n8n('googleSheets', 'Google Sheets', { description: 'Read, update and write data to Google Sheets' }),
   n8n('googleCloudStorage', 'Google Cloud Storage', { description: 'Use the Google Cloud Storage API' }),
   n8n('postgres', 'Postgres', { description: 'Get, add and update data in Postgres' }),
@@ -78,6 +80,12 @@ describe('search over n8n-shaped nodes', () => {
     expect(top('mssql')[0]).toBe('microsoftSql');
     expect(top('gsheets')[0]).toBe('googleSheets');
     expect(top('gcs bucket')[0]).toBe('googleCloudStorage');
+    expect(top('msft sql')[0]).toBe('microsoftSql');
+  });
+
+  it('finds an AI node by the model it defaults to', () => {
+    expect(top('gpt-4o')[0]).toBe('openAi');
+    expect(top('claude sonnet')[0]).toBe('anthropic');
   });
 
   it('finds a node through a typo, a cut-short name, or an undoing prefix', () => {
