@@ -21,7 +21,7 @@ import { percentile, round } from './lib/stats.ts';
 
 const quick = process.argv.includes('--quick');
 const REPEAT = quick ? 20 : 100;
-const ISOLATES = quick ? 3 : 7;
+const ISOLATES = quick ? 5 : 7;
 const TARGETS = { p50Ms: 0.5, coldMs: 15, bytes: 2 * 1024 * 1024 };
 const QUERY_FILES = ['../shared/eval/search_dev.json', '../shared/eval/search_dev2.json', 'scripts/eval/queries/own_dev.json'];
 
