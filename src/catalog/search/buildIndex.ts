@@ -5,15 +5,17 @@ import { stem, tokenize } from './tokenize';
 /**
  * The precomputed search index, stored as one KV value and loaded once per isolate. Each posting
  * already holds the term's full BM25F contribution for that node (×100, rounded), so a query only
- * adds numbers up. Postings are strings, decoded only for the terms a query uses: a cold isolate
- * parses strings much faster than thousands of number arrays.
+ * adds numbers up. Postings are strings in an array beside the terms, decoded only for the terms a
+ * query uses: a cold isolate parses that far faster than thousands of number arrays or object keys.
  */
 export interface SearchIndex {
   version: 2;
   /** [node_type, subtype, display_name, short description, flags (TRIGGER | HIDDEN)] */
   docs: [string, string, string, string, number][];
-  /** term → "doc score doc score …", numbers in base 36 (see decodePostings) */
-  postings: Record<string, string>;
+  /** Every indexed term, sorted (looked up by binary search: nothing to build on load). */
+  terms: string[];
+  /** The postings of terms[i]: "doc score doc score …", numbers in base 36 (see decodePostings). */
+  postings: string[];
   /** Per doc: the terms of its name's distinctive words and of its short forms (names.ts). */
   names: [string[], string[]][];
   /** Every word and short form of a name as written → its term: where typos and cut-short names are looked for. */
@@ -115,11 +117,16 @@ export function buildSearchIndex(specs: NodeSpec[], usage: Record<string, number
   return {
     version: 2,
     docs: specs.map((s) => [s.node_type, s.subtype, s.display_name, short(s.description), (s.node_type === 'TRIGGER_NODE' ? TRIGGER : 0) | (s.hidden ? HIDDEN : 0)]),
-    postings: Object.fromEntries(Object.entries(postings).map(([term, list]) => [term, list.map((n) => n.toString(36)).join(' ')])),
+    ...sortedPostings(postings),
     names: names.map((name) => [name.words.map(stem), name.forms.map(stem)]),
     nameWords,
     usage: usagePrior(specs, usage),
   };
+}
+
+function sortedPostings(postings: Record<string, number[]>): Pick<SearchIndex, 'terms' | 'postings'> {
+  const terms = Object.keys(postings).sort();
+  return { terms, postings: terms.map((term) => postings[term]!.map((n) => n.toString(36)).join(' ')) };
 }
 
 /** A term's postings as [doc, score, doc, score, …]. */

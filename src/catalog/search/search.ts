@@ -151,7 +151,7 @@ export class Searcher {
     for (let i = 0; i < tokens.length; i++) {
       const pair = i + 1 < tokens.length ? `${tokens[i]!.word}${tokens[i + 1]!.word}` : '';
       const term = this.index.nameWords[pair];
-      if (term && this.index.postings[term] && !this.index.nameWords[tokens[i]!.word]) {
+      if (term && this.has(term) && !this.index.nameWords[tokens[i]!.word]) {
         joined.push({ word: pair, term });
         i++;
       } else joined.push(tokens[i]!);
@@ -165,10 +165,10 @@ export class Searcher {
    * of it, or the verb an "un-"/"de-" undoes.
    */
   private expand({ word, term }: Token): [string, number][] {
-    if (this.index.postings[term]) return [[term, 1]];
+    if (this.has(term)) return [[term, 1]];
     const found = new Map<string, number>();
     const add = (t: string | undefined, weight: number) => {
-      if (t && this.index.postings[t] && found.size < MAX_EXPANSIONS && !found.has(t)) found.set(t, weight);
+      if (t && this.has(t) && found.size < MAX_EXPANSIONS && !found.has(t)) found.set(t, weight);
     };
     add(this.index.nameWords[word], 1);
     if (word.length >= 3) for (const [name, t] of Object.entries(this.index.nameWords)) if (name.startsWith(word)) add(t, PREFIX);
@@ -200,8 +200,27 @@ export class Searcher {
 
   private postings(term: string): number[] {
     let list = this.decoded.get(term);
-    if (!list) this.decoded.set(term, (list = decodePostings(this.index.postings[term]!)));
+    if (!list) this.decoded.set(term, (list = decodePostings(this.index.postings[this.at(term)]!)));
     return list;
+  }
+
+  private has(term: string): boolean {
+    return this.at(term) >= 0;
+  }
+
+  /** Where `term`'s postings are, by binary search over the sorted terms; -1 if not indexed. */
+  private at(term: string): number {
+    const terms = this.index.terms;
+    let lo = 0;
+    let hi = terms.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const t = terms[mid]!;
+      if (t === term) return mid;
+      if (t < term) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
   }
 
   private flags(doc: number): number {
