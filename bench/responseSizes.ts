@@ -5,11 +5,11 @@
  *
  *   npm run bench:sizes      Writes bench/results/response-sizes.json.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { newestDescriptions } from '../src/catalog/build.ts';
 import type { NodeSpec } from '../src/catalog/nodeSpec.ts';
 import { serializeSpec } from '../src/catalog/serialize.ts';
-import { N8N_SPECS_FILE } from '../scripts/catalog/n8n/import.ts';
+import { readN8nSpecs } from '../scripts/catalog/n8n/import.ts';
 import { readSeedCatalog } from '../scripts/catalog/readSeed.ts';
 
 const COMMON = [
@@ -21,7 +21,7 @@ const COMMON = [
   'n8n-nodes-base.googleSheets',
   '@n8n/n8n-nodes-langchain.agent',
 ];
-const specs = [...readSeedCatalog(), ...newestDescriptions(JSON.parse(readFileSync(N8N_SPECS_FILE, 'utf8')) as NodeSpec[]).current];
+const specs = [...readSeedCatalog(), ...newestDescriptions(readN8nSpecs()).current];
 const tokens = (spec: NodeSpec, detail: 'essentials' | 'full') =>
   Math.ceil(JSON.stringify([serializeSpec(spec, { includeExamples: true, includeSchemas: true, detail })]).length / 4);
 

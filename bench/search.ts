@@ -12,18 +12,18 @@
  * Writes bench/results/search.json.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { create, insertMultiple, load, save, search as oramaSearch } from '@orama/orama';
 import MiniSearch from 'minisearch';
 import { newestDescriptions, searchable } from '../src/catalog/build.ts';
 import type { NodeSpec } from '../src/catalog/nodeSpec.ts';
 import { buildSearchIndex, FIELDS, searchText, type SearchIndex } from '../src/catalog/search/buildIndex.ts';
 import { Searcher } from '../src/catalog/search/search.ts';
-import { N8N_SPECS_FILE } from '../scripts/catalog/n8n/import.ts';
-import { NODE_USAGE_FILE, type NodeUsage } from '../scripts/catalog/usage/count.ts';
+import { readN8nSpecs } from '../scripts/catalog/n8n/import.ts';
+import { readNodeUsage } from '../scripts/catalog/usage/count.ts';
+import { DEV_QUERY_SETS, readQueries } from '../scripts/eval/querySets.ts';
 import { percentile, round } from './lib/stats.ts';
 
-const JUDGEMENTS = ['../shared/eval/search_dev.json', '../shared/eval/search_dev2.json', 'scripts/eval/queries/own_dev.json'];
 const ROUNDS = 30;
 const FIELD_NAMES = Object.keys(FIELDS) as (keyof typeof FIELDS)[];
 
@@ -35,7 +35,7 @@ interface Engine {
 }
 
 function specsAndDocs() {
-  const specs = searchable(newestDescriptions(JSON.parse(readFileSync(N8N_SPECS_FILE, 'utf8')) as NodeSpec[]).current);
+  const specs = searchable(newestDescriptions(readN8nSpecs()).current);
   const docs = specs.map((s, id) => ({ id, subtype: s.subtype, ...searchText(s) }));
   return { specs, docs };
 }
@@ -53,7 +53,7 @@ async function engines(): Promise<Record<string, Engine>> {
 
   return {
     ours: {
-      serialized: JSON.stringify(buildSearchIndex(specs, (JSON.parse(readFileSync(NODE_USAGE_FILE, 'utf8')) as NodeUsage).counts)),
+      serialized: JSON.stringify(buildSearchIndex(specs, readNodeUsage())),
       load: (s) => {
         const searcher = new Searcher(JSON.parse(s) as SearchIndex);
         return (q) => searcher.search(q, 10).map((h) => h.subtype);
@@ -121,7 +121,7 @@ if (process.argv[2] === '--cold-load') {
   process.exit(0);
 }
 
-const sets = JUDGEMENTS.map((file) => ({ file, queries: (JSON.parse(readFileSync(file, 'utf8')) as { queries: { q: string }[] }).queries.map((q) => q.q) }));
+const sets = Object.keys(DEV_QUERY_SETS).map((file) => ({ file, queries: readQueries(file) }));
 const queries = sets.flatMap((set) => set.queries);
 const setName = (file: string) => file.replace(/^.*\//, '').replace('.json', '');
 const all = await engines();

@@ -9,13 +9,13 @@
  *
  *   npm run bench:search-workerd [-- --quick]
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { newestDescriptions, searchable } from '../src/catalog/build.ts';
-import type { NodeSpec } from '../src/catalog/nodeSpec.ts';
 import { buildSearchIndex } from '../src/catalog/search/buildIndex.ts';
-import { N8N_SPECS_FILE } from '../scripts/catalog/n8n/import.ts';
-import { NODE_USAGE_FILE, type NodeUsage } from '../scripts/catalog/usage/count.ts';
+import { readN8nSpecs } from '../scripts/catalog/n8n/import.ts';
+import { readNodeUsage } from '../scripts/catalog/usage/count.ts';
+import { DEV_QUERY_SETS, readQueries } from '../scripts/eval/querySets.ts';
 import { startWranglerDev } from '../scripts/lib/wranglerDev.ts';
 import { percentile, round } from './lib/stats.ts';
 
@@ -23,12 +23,10 @@ const quick = process.argv.includes('--quick');
 const REPEAT = quick ? 20 : 100;
 const ISOLATES = quick ? 5 : 7;
 const TARGETS = { p50Ms: 0.5, coldMs: 15, bytes: 2 * 1024 * 1024 };
-const QUERY_FILES = ['../shared/eval/search_dev.json', '../shared/eval/search_dev2.json', 'scripts/eval/queries/own_dev.json'];
 
-const specs = searchable(newestDescriptions(JSON.parse(readFileSync(N8N_SPECS_FILE, 'utf8')) as NodeSpec[]).current);
-const usage = (JSON.parse(readFileSync(NODE_USAGE_FILE, 'utf8')) as NodeUsage).counts;
-const serialized = JSON.stringify(buildSearchIndex(specs, usage));
-const queries = QUERY_FILES.flatMap((f) => (JSON.parse(readFileSync(f, 'utf8')) as { queries: { q: string }[] }).queries.map((q) => q.q));
+const specs = searchable(newestDescriptions(readN8nSpecs()).current);
+const serialized = JSON.stringify(buildSearchIndex(specs, readNodeUsage()));
+const queries = Object.keys(DEV_QUERY_SETS).flatMap(readQueries);
 
 const post = async (url: string, body: string) => {
   const response = await fetch(url, { method: 'POST', body });

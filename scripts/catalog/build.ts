@@ -8,19 +8,19 @@
  *
  *   npm run catalog:build [-- --catalogs seed]
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { buildCatalog, SpecError } from '../../src/catalog/build.ts';
 import { CURRENT_KEY } from '../../src/catalog/keys.ts';
 import type { NodeSpec } from '../../src/catalog/nodeSpec.ts';
-import { importN8n, N8N_SPECS_FILE } from './n8n/import.ts';
-import { NODE_USAGE_FILE, type NodeUsage } from './usage/count.ts';
+import { importN8n, N8N_SPECS_FILE, readN8nSpecs } from './n8n/import.ts';
+import { readNodeUsage } from './usage/count.ts';
 import { readSeedCatalog } from './readSeed.ts';
 
 export const OUT_DIR = '.catalog';
 
 const SOURCES: Record<string, () => NodeSpec[]> = {
   seed: () => readSeedCatalog(),
-  n8n: () => (existsSync(N8N_SPECS_FILE) ? (JSON.parse(readFileSync(N8N_SPECS_FILE, 'utf8')) as NodeSpec[]) : importN8n()),
+  n8n: () => (existsSync(N8N_SPECS_FILE) ? readN8nSpecs() : importN8n()),
 };
 
 /** Catalogs that may be missing without failing the build (they come from the network). */
@@ -52,8 +52,7 @@ export async function build(catalogs: string[]) {
     specs.push(...SOURCES[FALLBACK]!());
     included.push(FALLBACK);
   }
-  const usage = (JSON.parse(readFileSync(NODE_USAGE_FILE, 'utf8')) as NodeUsage).counts;
-  const result = await buildCatalog(specs, { sources: included, usage });
+  const result = await buildCatalog(specs, { sources: included, usage: readNodeUsage() });
   mkdirSync(OUT_DIR, { recursive: true });
   const entries = result.entries.filter((e) => e.key !== CURRENT_KEY);
   writeFileSync(`${OUT_DIR}/entries.json`, JSON.stringify(entries));

@@ -3,24 +3,19 @@
  * MCP SDK client, max_results 10, then the shared scorer (../shared/eval/score.py). Each query set has
  * a floor for nDCG@10; the run fails below any of them.
  *
- *   npm run eval:search                      the gated sets below
+ *   npm run eval:search                      the development sets (scripts/eval/querySets.ts)
  *   npm run eval:search -- FILE.json [...]   other judgements (reported, floor 0)
  *
  * Writes bench/results/search-eval.json (scores per set) and search-eval-results.json (the rankings).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startWranglerDev } from '../lib/wranglerDev.ts';
+import { DEV_QUERY_SETS, readQueries } from './querySets.ts';
 
-/** The development sets and their floors: the shared ones, and ours (scripts/eval/queries). */
-const GATED: Record<string, number> = {
-  '../shared/eval/search_dev.json': 0.9,
-  '../shared/eval/search_dev2.json': 0.8,
-  'scripts/eval/queries/own_dev.json': 0.85,
-};
-const files = process.argv.length > 2 ? Object.fromEntries(process.argv.slice(2).map((f) => [f, 0])) : GATED;
+const files = process.argv.length > 2 ? Object.fromEntries(process.argv.slice(2).map((f) => [f, 0])) : DEV_QUERY_SETS;
 
 // One key asks every query in a row: the per-key search limit would answer most of them with 429.
 const server = await startWranglerDev({ vars: { RATE_LIMITS: 'off' } });
@@ -31,9 +26,8 @@ try {
     new StreamableHTTPClientTransport(new URL('/mcp', server.url), { requestInit: { headers: { authorization: `Bearer ${server.apiKey}` } } }),
   );
   for (const file of Object.keys(files)) {
-    const queries = (JSON.parse(readFileSync(file, 'utf8')) as { queries: { q: string }[] }).queries;
     rankings[file] = [];
-    for (const { q } of queries) {
+    for (const q of readQueries(file)) {
       const start = performance.now();
       const result = await client.callTool({ name: 'search_nodes', arguments: { query: q, max_results: 10 } });
       const ms = performance.now() - start;

@@ -16,6 +16,9 @@ import { portFunctionsModule, PORT_FUNCTIONS_FILE } from './portFunctions.ts';
 /** Named by the importer's output format, so a build never reads specs an older importer wrote. */
 export const N8N_SPECS_FILE = '.catalog/n8n/specs.v2.json';
 
+/** The imported catalog, every description (run catalog:import-n8n first). */
+export const readN8nSpecs = (): NodeSpec[] => JSON.parse(readFileSync(N8N_SPECS_FILE, 'utf8')) as NodeSpec[];
+
 /** The pinned packages' descriptions, fetched once and cached (see fetch.ts). */
 export const pinnedPackages = () => N8N_PACKAGES.map((pkg) => ({ typePrefix: pkg.typePrefix, legacy: pkg.legacy, nodes: fetchNodeDescriptions(pkg) }));
 

@@ -5,9 +5,10 @@
  *   npm run catalog:usage -- GIT_DIR[=OWNER/NAME]... [--extracted FILE...]
  *
  * GIT_DIR: a clone (bare or not) of a repository of n8n workflows, e.g. n8n-io/test-workflows; every
- * .json file at its HEAD is read. The repository is named by its origin remote, or by =OWNER/NAME. --extracted: workflows already reduced to their types, as
- * `{repo, workflows: [{path, commit, types}]}` (used for n8n-io/n8n-docs' docs/_workflows, read file by
- * file rather than cloned: the repository is large).
+ * .json file at its HEAD is read. The repository is named by its origin remote, or by =OWNER/NAME.
+ * --extracted: workflows already reduced to their types, as `{repo, workflows: [{path, commit, types}]}`
+ * (used for n8n-io/n8n-docs' docs/_workflows and n8n-io/n8n's Playwright workflows, read file by file
+ * rather than cloned: both repositories are large).
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -21,6 +22,9 @@ export interface NodeUsage {
   /** Node type → how many of the workflows use it. */
   counts: Record<string, number>;
 }
+
+/** The committed counts, node type → workflows that use it: what the catalog build ranks with. */
+export const readNodeUsage = (): Record<string, number> => (JSON.parse(readFileSync(NODE_USAGE_FILE, 'utf8')) as NodeUsage).counts;
 
 const git = (dir: string, ...args: string[]) => execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8', maxBuffer: 256 << 20 }).trim();
 

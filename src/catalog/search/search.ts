@@ -53,8 +53,8 @@ export class Searcher {
   private readonly byLength = new Map<number, string[]>();
   /** How telling each name term is: few nodes share it. */
   private readonly nameWeight = new Map<string, number>();
-  /** A trigger's action node of the same name ("Slack Trigger" → "Slack"), both ways. */
-  private readonly twin = new Map<number, number>();
+  /** A trigger's own action node: n8n-nodes-base.slackTrigger → n8n-nodes-base.slack. */
+  private readonly actionOf = new Map<number, number>();
   /** Postings decoded so far. */
   private readonly decoded = new Map<string, number[]>();
 
@@ -67,13 +67,11 @@ export class Searcher {
       if (bucket) bucket.push(word);
       else this.byLength.set(word.length, [word]);
     }
-    // n8n names a trigger after its node: n8n-nodes-base.slackTrigger and n8n-nodes-base.slack.
+    // n8n names a trigger after its node.
     const bySubtype = new Map(index.docs.map(([, subtype], doc) => [subtype, doc]));
     index.docs.forEach(([, subtype, , , flags], doc) => {
       const action = flags & TRIGGER && subtype.endsWith('Trigger') ? bySubtype.get(subtype.slice(0, -'Trigger'.length)) : undefined;
-      if (action === undefined) return;
-      this.twin.set(doc, action);
-      this.twin.set(action, doc);
+      if (action !== undefined) this.actionOf.set(doc, action);
     });
   }
 
@@ -126,9 +124,9 @@ export class Searcher {
     }
     // Between a node and its trigger, the query's intent decides.
     for (const [doc, s] of relevance) {
-      const twin = this.twin.get(doc);
-      if (!(this.flags(doc) & TRIGGER) || twin === undefined || !relevance.has(twin)) continue;
-      const other = relevance.get(twin)!;
+      const action = this.actionOf.get(doc);
+      if (action === undefined || !relevance.has(action)) continue;
+      const other = relevance.get(action)!;
       relevance.set(doc, wantsTrigger ? Math.max(s, other * 1.1) : Math.min(s, other * 0.9));
     }
     const ranked = [...relevance].filter(([doc]) => nodeType === undefined || this.index.docs[doc]![0] === nodeType);
@@ -171,7 +169,7 @@ export class Searcher {
       if (t && this.has(t) && found.size < MAX_EXPANSIONS && !found.has(t)) found.set(t, weight);
     };
     add(this.index.nameWords[word], 1);
-    if (word.length >= 3) for (const [name, t] of Object.entries(this.index.nameWords)) if (name.startsWith(word)) add(t, PREFIX);
+    if (word.length >= 3) for (const name in this.index.nameWords) if (name.startsWith(word)) add(this.index.nameWords[name], PREFIX);
     // A word that begins a name is taken as that name cut short, not as a typo of another.
     if (word.length >= 4 && found.size === 0) {
       const maxDistance = word.length >= 8 ? 2 : 1;
