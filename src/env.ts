@@ -47,6 +47,11 @@ export interface Env {
   FAULT_QUEUE_FAIL_RATE?: string;
   /** "on" only in the test configuration: adds the tools, resources and prompts the MCP conformance suite calls. */
   CONFORMANCE_PACK?: string;
+  /**
+   * Secret, at least 32 bytes: seals the `requestState` of multi-round-trip requests (MCP 2026-07-28),
+   * the same in every isolate. Without it no tool asks for input across rounds.
+   */
+  REQUEST_STATE_KEY?: string;
 }
 
 type ProjectEnv = Env;

@@ -1,5 +1,4 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult, JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, JSONRPCRequest, McpServer } from '@modelcontextprotocol/server';
 import type { Env } from '../env';
 import { formatError } from '../protocol/MessageFormatter';
 import type { ToolDefinition } from '../tools/tool';

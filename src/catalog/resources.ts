@@ -1,4 +1,4 @@
-import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/server';
 import type { Env } from '../env';
 import { Catalog } from './catalog';
 import { NODE_TYPES } from './nodeSpec';

@@ -1,5 +1,5 @@
-import type { CallToolResult, JSONRPCMessage, ServerNotification } from '@modelcontextprotocol/sdk/types.js';
-import type { Extra } from '../execution/runTool';
+import type { CallToolResult, JSONRPCMessage, ServerNotification } from '@modelcontextprotocol/server';
+import type { CallRequest } from '../execution/runTool';
 import { formatError } from '../protocol/MessageFormatter';
 
 /** A queued call the session still owes an answer, as kept in DO storage. */
@@ -23,7 +23,7 @@ export type Delivery = 'delivered' | 'ignored';
 
 interface Waiter {
   resolve(result: CallToolResult): void;
-  extra: Extra;
+  request: CallRequest;
 }
 
 const PREFIX = 'pending:';
@@ -56,11 +56,11 @@ export class PendingCalls {
   ) {}
 
   /** Records the call, then waits for its answer. `send` hands it to the queue. */
-  async start(call: PendingCall, extra: Extra, send: () => Promise<void>): Promise<CallToolResult> {
+  async start(call: PendingCall, request: CallRequest, send: () => Promise<void>): Promise<CallToolResult> {
     await this.storage.put(PREFIX + call.callId, call);
     await this.onDeadlinesChanged();
-    const answer = new Promise<CallToolResult>((resolve) => this.waiters.set(call.callId, { resolve, extra }));
-    extra.signal.addEventListener('abort', () => void this.settle(call.callId, 'cancelled', formatError(new Error('Cancelled'))));
+    const answer = new Promise<CallToolResult>((resolve) => this.waiters.set(call.callId, { resolve, request }));
+    request.signal.addEventListener('abort', () => void this.settle(call.callId, 'cancelled', formatError(new Error('Cancelled'))));
     try {
       await send();
     } catch (error) {
@@ -78,7 +78,7 @@ export class PendingCalls {
   async relay(callId: string, notification: ServerNotification): Promise<boolean> {
     const waiter = this.waiters.get(callId);
     if (waiter) {
-      await waiter.extra.sendNotification(notification);
+      await waiter.request.notify(notification);
       return true;
     }
     const pending = await this.storage.get<PendingCall>(PREFIX + callId);

@@ -1,7 +1,6 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { Principal } from '../auth/principal';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult, JSONRPCMessage, JSONRPCRequest, ServerNotification } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, JSONRPCMessage, JSONRPCRequest, McpServer, ServerNotification } from '@modelcontextprotocol/server';
 import { idleTtlMs } from '../config';
 import type { Env } from '../env';
 import { faultsOn } from '../faults/inject';
@@ -13,8 +12,8 @@ import { OneShotTransport } from '../transport/OneShotTransport';
 import { StreamableHttpTransport, type StreamableSessionState } from '../transport/StreamableHttpTransport';
 import { serveQueryRequest } from '../transport/sseQuery';
 import { callTimeoutMs, executionPolicy } from '../execution/policy';
-import { runDirect } from '../execution/runTool';
-import { createMcpServer, type ToolExecutor } from './mcpServer';
+import { runDirect, toolContext } from '../execution/runTool';
+import { createMcpServer, type ToolExecutor } from '../protocol/mcpServer';
 import { PendingCalls, type Delivery, type PendingCall } from './PendingCalls';
 
 /** Everything needed to carry a session on after eviction; kept under one storage key. */
@@ -79,19 +78,22 @@ export class SessionObject extends DurableObject<Env> {
   }
 
   /** Direct tools run here; queued ones are recorded as pending and sent to the tool-calls queue. */
-  private readonly execute: ToolExecutor = (tool, args, extra, context) => {
+  private executor(sessionId: string): ToolExecutor {
+    return (tool, args, request) => this.execute(sessionId, tool, args, request);
+  }
+
+  private execute(sessionId: string, ...[tool, args, request]: Parameters<ToolExecutor>): ReturnType<ToolExecutor> {
     // A cancelled request gets no response (MCP), so its POST stream is closed instead of left hanging.
-    extra.signal.addEventListener('abort', () => {
-      if (this.live?.kind === 'streamable-http') this.live.transport.closeSSEStream(extra.requestId);
+    request.signal.addEventListener('abort', () => {
+      if (this.live?.kind === 'streamable-http') this.live.transport.closeSSEStream(request.requestId);
     });
-    if (executionPolicy(tool, this.env) === 'direct') return runDirect(tool, args, context);
+    if (executionPolicy(tool, this.env) === 'direct') return runDirect(tool, args, toolContext(this.env, sessionId, request));
     const callId = crypto.randomUUID();
     const deadline = Date.now() + callTimeoutMs(tool, this.env);
-    const sessionId = context.sessionId;
-    const progressToken = extra._meta?.progressToken;
-    const streamId = this.live?.kind === 'streamable-http' ? this.live.transport.streamOf(extra.requestId) : undefined;
-    const call = { callId, tool: tool.name, requestId: extra.requestId, deadline, ...(streamId === undefined ? {} : { streamId }) };
-    return this.pending.start(call, extra, async () => {
+    const { progressToken } = request;
+    const streamId = this.live?.kind === 'streamable-http' ? this.live.transport.streamOf(request.requestId) : undefined;
+    const call = { callId, tool: tool.name, requestId: request.requestId, deadline, ...(streamId === undefined ? {} : { streamId }) };
+    return this.pending.start(call, request, async () => {
       await this.env.TOOL_CALLS.send({
         v: 1,
         sessionId,
@@ -132,7 +134,7 @@ export class SessionObject extends DurableObject<Env> {
     this.caller = principal;
     const transport = new LegacySseTransport(sessionId, `/messages?sessionId=${sessionId}`);
     transport.onclose = () => void this.terminate();
-    const server = createMcpServer(this.env, sessionId, this.execute, this.currentCaller);
+    const server = createMcpServer(this.env, this.executor(sessionId), this.currentCaller);
     this.live = { kind: 'sse', server, transport };
     await this.save(this.newRecord(sessionId, 'sse', principal));
     await server.connect(transport);
@@ -158,7 +160,7 @@ export class SessionObject extends DurableObject<Env> {
    */
   async oneShot(request: JSONRPCRequest, id: string, principal: Principal): Promise<JSONRPCMessage | JsonRpcErrorResponse> {
     this.caller = principal;
-    const server = createMcpServer(this.env, id, this.execute, this.currentCaller);
+    const server = createMcpServer(this.env, this.executor(id), this.currentCaller);
     const transport = new OneShotTransport();
     await server.connect(transport);
     try {
@@ -203,7 +205,7 @@ export class SessionObject extends DurableObject<Env> {
       onInitialized: (state) => this.save({ ...(this.record ?? this.newRecord(sessionId, 'streamable-http', this.currentCaller())), ...state }),
       onClosed: () => this.terminate(),
     });
-    const server = createMcpServer(this.env, sessionId, this.execute, this.currentCaller);
+    const server = createMcpServer(this.env, this.executor(sessionId), this.currentCaller);
     await server.connect(transport);
     if (this.record) transport.restore(sessionId, this.record);
     // Queued calls an evicted instance left pending are answered on their streams when they finish.

@@ -1,12 +1,32 @@
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { CallToolResult, LoggingLevel, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, LoggingLevel, ProgressToken, RequestId, ServerContext, ServerNotification } from '@modelcontextprotocol/server';
 import type { Env } from '../env';
 import { observe } from '../observability/events';
 import { executionPolicy } from './policy';
 import { formatError, formatToolResult } from '../protocol/MessageFormatter';
 import { ToolError, type ToolContext, type ToolDefinition } from '../tools/tool';
 
-export type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+/** What running a tool needs from the request that called it, in either protocol era. */
+export interface CallRequest {
+  requestId: RequestId;
+  signal: AbortSignal;
+  progressToken?: ProgressToken;
+  /** Sends a notification related to the request, on its own stream. */
+  notify(notification: ServerNotification): Promise<void>;
+  /** Sends a notifications/message log entry, unless the client's logging/setLevel filters it out. */
+  log(level: LoggingLevel, data: unknown): Promise<void>;
+}
+
+/** The SDK's per-request context, as a CallRequest. */
+export function callRequestOf(ctx: ServerContext): CallRequest {
+  const progressToken = ctx.mcpReq._meta?.progressToken;
+  return {
+    requestId: ctx.mcpReq.id,
+    signal: ctx.mcpReq.signal,
+    ...(progressToken === undefined ? {} : { progressToken }),
+    notify: (notification) => ctx.mcpReq.notify(notification),
+    log: (level, data) => ctx.mcpReq.log(level, data),
+  };
+}
 
 /**
  * Runs a tool and formats its outcome. A ToolError is the tool's own answer (an isError result); any
@@ -25,7 +45,7 @@ export async function invokeTool(tool: ToolDefinition, args: unknown, ctx: ToolC
     return formatError(error);
   } finally {
     const execution = executionPolicy(tool, ctx.env);
-    observe(ctx.env, { kind: 'tool', tool: tool.name, execution, outcome, ms: Date.now() - started, session: ctx.sessionId });
+    observe(ctx.env, { kind: 'tool', tool: tool.name, execution, outcome, ms: Date.now() - started, ...(ctx.sessionId ? { session: ctx.sessionId } : {}) });
   }
 }
 
@@ -34,27 +54,20 @@ export function runDirect(tool: ToolDefinition, args: unknown, ctx: ToolContext)
   return invokeTool(tool, args, ctx).catch(formatError);
 }
 
-/** Whether the client's logging/setLevel filters out a level. */
-export type LogFilter = (level: LoggingLevel, sessionId?: string) => boolean;
-
-/** The context a tool sees in the session object, built from the SDK's per-request extras. */
-export function toolContext(env: Env, sessionId: string, extra: Extra, isIgnored: LogFilter): ToolContext {
-  const progressToken = extra._meta?.progressToken;
+/** The context a tool sees when it runs where its request arrived (not through the queue). */
+export function toolContext(env: Env, sessionId: string | undefined, call: CallRequest): ToolContext {
+  const { progressToken } = call;
   return {
     env,
-    sessionId,
-    signal: extra.signal,
+    ...(sessionId === undefined ? {} : { sessionId }),
+    signal: call.signal,
     async progress(progress, total, message) {
       if (progressToken === undefined) return;
-      await extra.sendNotification({
+      await call.notify({
         method: 'notifications/progress',
         params: { progressToken, progress, ...(total === undefined ? {} : { total }), ...(message ? { message } : {}) },
       });
     },
-    async log(level, data) {
-      if (isIgnored(level, extra.sessionId)) return;
-      // Sent as related to the request, so it travels on the call's own stream.
-      await extra.sendNotification({ method: 'notifications/message', params: { level, data } });
-    },
+    log: (level, data) => call.log(level, data),
   };
 }

@@ -12,4 +12,6 @@ export type WorkerRequest = IRequest & {
   /** The JSON-RPC method(s) and the tool called, for the log line (never arguments). */
   rpc?: string;
   tool?: string;
+  /** Set for a 2026-07-28 request, answered without a session. */
+  era?: 'modern';
 };

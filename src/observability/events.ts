@@ -9,9 +9,9 @@ import type { WorkerRequest } from '../http/request';
  */
 export type ObservedEvent =
   /** Every HTTP request the Worker answers; `ms` is the time to the response's headers. */
-  | { kind: 'request'; route: string; httpMethod: string; status: number; ms: number; rpc?: string; tool?: string; session?: string; principal?: string }
+  | { kind: 'request'; route: string; httpMethod: string; status: number; ms: number; rpc?: string; tool?: string; session?: string; principal?: string; era?: 'modern' }
   /** Every tool run, directly or by the queue consumer; `outcome` is ok, error (an isError result) or failed (threw). */
-  | { kind: 'tool'; tool: string; execution: 'direct' | 'queued'; outcome: 'ok' | 'error' | 'failed'; ms: number; session: string }
+  | { kind: 'tool'; tool: string; execution: 'direct' | 'queued'; outcome: 'ok' | 'error' | 'failed'; ms: number; session?: string }
   /** A queued call picked up by the consumer: how long it waited in the queue, on which attempt. */
   | { kind: 'queue'; tool: string; waitMs: number; attempt: number }
   /** A search_nodes query (its size and result count, not its text). */
@@ -65,5 +65,6 @@ export function requestEvent(request: WorkerRequest, response: Response): Observ
     ...(request.tool ? { tool: request.tool } : {}),
     ...(session ? { session } : {}),
     ...(request.principal ? { principal: request.principal.id } : {}),
+    ...(request.era ? { era: request.era } : {}),
   };
 }

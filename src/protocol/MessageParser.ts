@@ -27,22 +27,39 @@ export interface ParsedBody {
  * anything that is not a JSON-RPC 2.0 message or batch of them, -32602 for a known method's bad params.
  */
 export function parse(body: string): ParsedBody {
-  let value: unknown;
+  const parsed = parseMessages(parseJson(body));
+  assertValidRequestParams(parsed.messages);
+  return parsed;
+}
+
+/** JSON.parse, failing with the JSON-RPC parse error (-32700, HTTP 400). */
+export function parseJson(body: string): unknown {
   try {
-    value = JSON.parse(body);
+    return JSON.parse(body);
   } catch {
     throw new ProtocolError(400, ErrorCode.ParseError, 'Parse error: body is not valid JSON');
   }
+}
+
+/**
+ * Checks that a parsed body is one JSON-RPC 2.0 message or a batch of them (-32600 otherwise). What
+ * their params must hold depends on the protocol era, so that is checked apart (assertValidRequestParams).
+ */
+export function parseMessages(value: unknown): ParsedBody {
   const batch = Array.isArray(value);
   const items: unknown[] = batch ? (value as unknown[]) : [value];
   if (items.length === 0) throw invalid('an empty batch');
   const messages = items.map((item, i) => {
     const result = JsonRpcMessageSchema.safeParse(item);
     if (!result.success) throw invalid(describe(item, batch ? i : undefined), idOf(item));
-    if (isRequest(result.data)) assertValidParams(result.data);
     return result.data;
   });
   return { messages, batch };
+}
+
+/** The 2025-era params rules of known methods (-32602 for the first request that breaks them). */
+export function assertValidRequestParams(messages: JsonRpcMessage[]): void {
+  for (const message of messages) if (isRequest(message)) assertValidParams(message);
 }
 
 function invalid(what: string, id: RequestId | null = null): ProtocolError {

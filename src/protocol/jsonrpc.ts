@@ -9,6 +9,8 @@ export const ErrorCode = {
   InternalError: -32603,
   /** Server-defined: a tool ran and failed (used where the answer must be a JSON-RPC error, e.g. mcp/executeTool). */
   ToolFailed: -32000,
+  /** MCP 2026-07-28: the HTTP headers contradict the body, or a required one is missing. */
+  HeaderMismatch: -32020,
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

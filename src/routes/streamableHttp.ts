@@ -7,16 +7,25 @@ import { sessionNotFound } from '../http/errors';
 import { isSessionId, newSessionId, onSession } from '../durable/sessionId';
 import { ProtocolError } from '../protocol/errors';
 import { ErrorCode } from '../protocol/jsonrpc';
-import { describeMessages, isInitializeRequest, parse } from '../protocol/MessageParser';
+import { assertValidRequestParams, describeMessages, isInitializeRequest, parseJson, parseMessages } from '../protocol/MessageParser';
+import { isModernRequest } from '../protocol/era';
+import { serveModern } from '../modern/handler';
 
 /**
- * POST /mcp. The body is validated here, before any object wakes. An initialize without a session id
- * creates a session under a freshly minted id; everything else goes to the session it names.
+ * POST /mcp. A 2026-07-28 request (it carries the per-request envelope) is answered here in the
+ * Worker, with no session. A 2025-era body is validated here, before any object wakes: an initialize
+ * without a session id creates a session under a freshly minted id; everything else goes to the
+ * session it names.
  */
 export async function postMcp(request: WorkerRequest, env: Env): Promise<Response> {
-  const body = await readJsonBody(request);
-  const { messages, batch } = parse(body);
+  const body = parseJson(await readJsonBody(request));
+  const { messages, batch } = parseMessages(body);
   Object.assign(request, describeMessages(messages));
+  if (await isModernRequest(request, body)) {
+    request.era = 'modern';
+    return serveModern(env, request, body, principalOf(request));
+  }
+  assertValidRequestParams(messages);
   const sessionId = request.headers.get('mcp-session-id');
   const create = sessionId === null;
   if (create && !messages.some(isInitializeRequest)) {

@@ -9,7 +9,8 @@ export type ExecutionPolicy = 'direct' | 'queued';
 
 export interface ToolContext {
   env: Env;
-  sessionId: string;
+  /** The 2025-era session the call belongs to; a 2026-07-28 request has none. */
+  sessionId?: string;
   signal: AbortSignal;
   /** Sends notifications/progress when the client asked for it (a progressToken); otherwise does nothing. */
   progress(progress: number, total?: number, message?: string): Promise<void>;

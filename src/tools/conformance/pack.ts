@@ -1,11 +1,4 @@
-import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
-import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import {
-  CreateMessageResultSchema,
-  ElicitResultSchema,
-  SubscribeRequestSchema,
-  UnsubscribeRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import { completable, ResourceTemplate, type McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { PNG_BASE64 } from './tools';
 
@@ -47,8 +40,8 @@ export function installConformancePack(server: McpServer): void {
   // Subscriptions are tracked per session object; no resource here ever changes, so none is notified.
   const subscribed = new Set<string>();
   server.server.registerCapabilities({ resources: { subscribe: true, listChanged: true } });
-  server.server.setRequestHandler(SubscribeRequestSchema, ({ params }) => (subscribed.add(params.uri), {}));
-  server.server.setRequestHandler(UnsubscribeRequestSchema, ({ params }) => (subscribed.delete(params.uri), {}));
+  server.server.setRequestHandler('resources/subscribe', ({ params }) => (subscribed.add(params.uri), {}));
+  server.server.setRequestHandler('resources/unsubscribe', ({ params }) => (subscribed.delete(params.uri), {}));
 
   server.registerPrompt('test_simple_prompt', { description: 'A prompt without arguments' }, () => ({
     messages: [{ role: 'user', content: { type: 'text', text: 'This is a simple prompt for testing.' } }],
@@ -88,9 +81,9 @@ export function installConformancePack(server: McpServer): void {
   server.registerTool(
     'test_reconnection',
     { description: 'Closes its own SSE stream mid-call, then answers: the client resumes with Last-Event-ID (SEP-1699)' },
-    async (extra) => {
+    async (ctx) => {
       // Offered by the SDK only to clients that get priming events (2025-11-25 and later).
-      extra.closeSSEStream?.();
+      ctx.http?.closeSSE?.();
       await new Promise((resolve) => setTimeout(resolve, 100));
       return { content: [{ type: 'text', text: 'Reconnection test completed successfully' }] };
     },
@@ -98,20 +91,21 @@ export function installConformancePack(server: McpServer): void {
   server.registerTool(
     'test_sampling',
     { description: 'Asks the client’s LLM (sampling/createMessage)', inputSchema: { prompt: z.string() } },
-    async ({ prompt }, extra) => {
-      const result = await extra.sendRequest(
-        { method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: prompt } }], maxTokens: 100 } },
-        CreateMessageResultSchema,
-      );
-      const text = result.content.type === 'text' ? result.content.text : JSON.stringify(result.content);
+    async ({ prompt }, ctx) => {
+      const result = await ctx.mcpReq.send({
+        method: 'sampling/createMessage',
+        params: { messages: [{ role: 'user', content: { type: 'text', text: prompt } }], maxTokens: 100 },
+      });
+      const [first] = [result.content].flat();
+      const text = first?.type === 'text' ? first.text : JSON.stringify(result.content);
       return { content: [{ type: 'text', text: `LLM response: ${text}` }] };
     },
   );
   server.registerTool(
     'test_elicitation',
     { description: 'Asks the user (elicitation/create)', inputSchema: { message: z.string() } },
-    async ({ message }, extra) => {
-      const result = await extra.sendRequest(
+    async ({ message }, ctx) => {
+      const result = await ctx.mcpReq.send(
         {
           method: 'elicitation/create',
           params: {
@@ -126,7 +120,6 @@ export function installConformancePack(server: McpServer): void {
             },
           },
         },
-        ElicitResultSchema,
       );
       return { content: [{ type: 'text', text: `User response: ${JSON.stringify(result)}` }] };
     },
@@ -134,8 +127,8 @@ export function installConformancePack(server: McpServer): void {
   server.registerTool(
     'test_elicitation_sep1034_defaults',
     { description: 'Elicitation with a default for every primitive type' },
-    async (extra) => {
-      const result = await extra.sendRequest(
+    async (ctx) => {
+      const result = await ctx.mcpReq.send(
         {
           method: 'elicitation/create',
           params: {
@@ -152,7 +145,6 @@ export function installConformancePack(server: McpServer): void {
             },
           },
         },
-        ElicitResultSchema,
       );
       return { content: [{ type: 'text', text: `Elicitation completed: action=${result.action}, content=${JSON.stringify(result.content ?? {})}` }] };
     },
@@ -160,8 +152,8 @@ export function installConformancePack(server: McpServer): void {
   server.registerTool(
     'test_elicitation_sep1330_enums',
     { description: 'Elicitation with the five enum schema variants' },
-    async (extra) => {
-      const result = await extra.sendRequest(
+    async (ctx) => {
+      const result = await ctx.mcpReq.send(
         {
           method: 'elicitation/create',
           params: {
@@ -194,7 +186,6 @@ export function installConformancePack(server: McpServer): void {
             },
           },
         },
-        ElicitResultSchema,
       );
       return { content: [{ type: 'text', text: `Elicitation completed: action=${result.action}, content=${JSON.stringify(result.content ?? {})}` }] };
     },

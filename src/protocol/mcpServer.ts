@@ -1,0 +1,62 @@
+import { McpServer, type CallToolResult } from '@modelcontextprotocol/server';
+import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/server/validators/cf-worker';
+import type { Principal } from '../auth/principal';
+import { allows } from '../auth/scopes';
+import { guardTools } from '../auth/toolAccess';
+import { installCatalogResources } from '../catalog/resources';
+import { SERVER_NAME, SERVER_TITLE, SERVER_VERSION } from '../config';
+import type { Env } from '../env';
+import { callRequestOf, type CallRequest } from '../execution/runTool';
+import type { ToolDefinition } from '../tools/tool';
+import { installConformancePack } from '../tools/conformance/pack';
+import { installMrtrPack, type Round } from '../tools/conformance/mrtrPack';
+import { requestStateCodec } from './requestState';
+import { toolsFor } from '../tools/registry';
+
+const INSTRUCTIONS =
+  'Tools for building n8n workflows: look up the nodes that exist and what they take, and manage an n8n instance.';
+
+/** Runs a validated tools/call: directly, through the queue, or as a task (the caller of createMcpServer decides). */
+export type ToolExecutor = (tool: ToolDefinition, args: unknown, call: CallRequest) => Promise<CallToolResult>;
+
+/**
+ * The one MCP server definition both protocol eras are served from: a 2025-era session's object
+ * connects it to its transport, and a 2026-07-28 request gets a fresh one in the Worker. The SDK
+ * answers the protocol (initialize or server/discover, ping, listing, tools/call validation, logging);
+ * `caller` (who sent the request being served) decides which tools it lists and runs.
+ */
+export function createMcpServer(env: Env, execute: ToolExecutor, caller: () => Principal): McpServer {
+  const stateCodec = requestStateCodec<Round>(env);
+  const server = new McpServer(
+    { name: SERVER_NAME, version: SERVER_VERSION, title: SERVER_TITLE },
+    {
+      capabilities: { logging: {} },
+      instructions: INSTRUCTIONS,
+      // Ajv compiles schemas with `new Function`, which Workers forbid.
+      jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
+      ...(stateCodec ? { requestState: { verify: stateCodec.verify } } : {}),
+    },
+  );
+  const tools = toolsFor(env);
+  for (const tool of tools) {
+    server.registerTool(
+      tool.name,
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: tool.input,
+        ...(tool.output ? { outputSchema: tool.output } : {}),
+        annotations: tool.annotations,
+      },
+      (args: unknown, ctx) => execute(tool, args, callRequestOf(ctx)),
+    );
+  }
+  guardTools(server, env, tools, caller);
+  // The node-spec resources are the knowledge tools' catalog: the same scope.
+  if (allows(caller().scopes, 'nodes:read')) installCatalogResources(server, env);
+  if (env.CONFORMANCE_PACK === 'on') {
+    installConformancePack(server);
+    if (stateCodec) installMrtrPack(server, stateCodec);
+  }
+  return server;
+}
