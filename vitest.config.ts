@@ -16,6 +16,8 @@ export default defineConfig({
                 CONFORMANCE_PACK: 'on',
                 SESSION_IDLE_TTL_SECONDS: '600',
                 OPERATOR_PASSWORD: 'operator password for tests',
+                // Seals multi-round-trip requestState (MCP 2026-07-28), so the MRTR fixtures are served.
+                REQUEST_STATE_KEY: 'request state key for tests, 32 bytes or more',
                 // The fault hooks exist (src/faults); with no FAULT_QUEUE_FAIL_RATE nothing fails unless a test asks.
                 FAULT_INJECTION: 'on',
                 // Runs per property in the *.fuzz.test.ts files: a quick pass in `npm test`, many in `npm run fuzz`.

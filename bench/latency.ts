@@ -1,10 +1,12 @@
 /**
  * tools/call latency and throughput over Streamable HTTP, this server against references on the same
  * runtime and the same client, one server at a time so none competes for the cores:
+ *   echo       a plain Worker answering the canned result, no Durable Object (bench/references/echo)
  *   floor      Worker → Durable Object echo, no MCP work (bench/references/floor)
  *   mcp-agent  the `agents` package's McpAgent serving the same tool (bench/references/mcp-agent)
  *   node-sdk   the MCP SDK's StreamableHTTPServerTransport on node:http (context only)
- *   this       this project under `wrangler dev`
+ *   this       this project under `wrangler dev`, 2025-era sessions (initialize, then Mcp-Session-Id)
+ *   modern     this project, MCP 2026-07-28 requests: no session, answered in the Worker
  *   queued     this project with EXECUTION_MODE=queued: the same tool through Cloudflare Queues
  *   no-auth    this project with ALLOW_ANONYMOUS=true and no key sent: the cost of the key check
  * For this server, ping and tools/list at 1 session as well, to tell the session's round trip from the
@@ -181,11 +183,13 @@ async function startNodeSdk(): Promise<DevServer> {
 }
 
 const SERVERS: [string, () => Promise<DevServer>][] = [
+  ['echo', () => startWranglerDev({ config: 'bench/references/echo/wrangler.toml' })],
   ['floor', () => startWranglerDev({ config: 'bench/references/floor/wrangler.toml' })],
   ['mcp-agent', () => startWranglerDev({ config: 'bench/references/mcp-agent/wrangler.toml' })],
   ['node-sdk', startNodeSdk],
   // One API key drives every session: the per-principal rate limits are off, or they would be the benchmark.
   ['this', () => startWranglerDev({ vars: { RATE_LIMITS: 'off' } })],
+  ['modern', () => startWranglerDev({ vars: { RATE_LIMITS: 'off' } })],
   ['queued', () => startWranglerDev({ vars: { EXECUTION_MODE: 'queued', RATE_LIMITS: 'off' } })],
   // This server taking anonymous callers: what checking the API key (a KV read) costs each request.
   ['no-auth', async () => ({ ...(await startWranglerDev({ vars: { ALLOW_ANONYMOUS: 'true', RATE_LIMITS: 'off' } })), apiKey: undefined })],
@@ -198,7 +202,7 @@ const many: Record<string, Awaited<ReturnType<typeof manySessions>>> = {};
 for (let pass = 1; pass <= ROUNDS; pass++) {
   for (const [name, start] of SERVERS.filter(([name]) => !only || only.includes(name))) {
     const server = await start();
-    const target = { url: `${server.url}/mcp`, apiKey: server.apiKey };
+    const target = { url: `${server.url}/mcp`, apiKey: server.apiKey, era: name === 'modern' ? ('modern' as const) : ('legacy' as const) };
     const record = (run: Run) => {
       runs.push(run);
       console.error(`[${pass}/${ROUNDS}] ${name} ${run.method} ×${run.sessions}: p50 ${run.p50} ms, p99 ${run.p99} ms, ${run.rps} req/s, ${run.errors} errors`);
@@ -252,8 +256,18 @@ const ratios = {
   queuedAddedP99Ms: diff(get('queued', 1)?.p99, get('this', 1)?.p99),
   authAddedP50Ms: diff(get('this', 1)?.p50, get('no-auth', 1)?.p50),
   rpsWithAuthVsWithout50: ratio(get('this', 50)?.rps, get('no-auth', 50)?.rps),
+  modernP50VsEcho1: ratio(get('modern', 1)?.p50, get('echo', 1)?.p50),
+  modernRpsVsSessions50: ratio(get('modern', 50)?.rps, get('this', 50)?.rps),
+  modernRpsVsMcpAgent50: ratio(get('modern', 50)?.rps, get('mcp-agent', 50)?.rps),
 };
-const targets = { p50VsFloor1: '<= 1.25', rpsVsMcpAgent50: '>= 2', manySessionsErrors: '0', queuedAddedP50Ms: '<= 25' };
+const targets = {
+  p50VsFloor1: '<= 1.25',
+  rpsVsMcpAgent50: '>= 2',
+  manySessionsErrors: '0',
+  queuedAddedP50Ms: '<= 25',
+  modernP50VsEcho1: '<= 1.2',
+  modernRpsVsSessions50: '>= 2',
+};
 
 const passes = ROUNDS > 1 ? `, medians of ${ROUNDS} passes` : '';
 console.log(`\nserver_info over Streamable HTTP, ${SECONDS} s per run after ${WARMUP_SECONDS} s warm-up${passes}, ${cpus().length} cores\n`);
@@ -269,6 +283,8 @@ console.log(`req/s this/mcp-agent at 50 sessions: ${ratios.rpsVsMcpAgent50 ?? '-
 console.log(`req/s this/floor at 50 sessions:     ${ratios.rpsVsFloor50 ?? '-'}`);
 console.log(`queued adds at 1 session:            p50 ${ratios.queuedAddedP50Ms ?? '-'} ms, p99 ${ratios.queuedAddedP99Ms ?? '-'} ms  (target p50 ${targets.queuedAddedP50Ms})`);
 console.log(`API key check adds at 1 session:     p50 ${ratios.authAddedP50Ms ?? '-'} ms; req/s with/without at 50 sessions: ${ratios.rpsWithAuthVsWithout50 ?? '-'}`);
+console.log(`p50 modern/echo at 1 request stream:  ${ratios.modernP50VsEcho1 ?? '-'}  (target ${targets.modernP50VsEcho1})`);
+console.log(`req/s modern/this (2025 sessions) at 50:  ${ratios.modernRpsVsSessions50 ?? '-'}  (target ${targets.modernRpsVsSessions50}); modern/mcp-agent: ${ratios.modernRpsVsMcpAgent50 ?? '-'}`);
 for (const [name, m] of Object.entries(many)) {
   console.log(
     `${name}: ${m.sessions} sessions at once, one call each: ${m.errors} errors (target ${targets.manySessionsErrors}), ${m.totalSeconds} s in all; ` +

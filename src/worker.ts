@@ -24,6 +24,7 @@ import { getMcpSse } from './routes/sseQuery';
 import { getOrDeleteMcp, postMcp } from './routes/streamableHttp';
 
 export { SessionObject } from './durable/SessionObject';
+export { TaskObject } from './durable/TaskObject';
 
 type Args = [Env, ExecutionContext];
 

@@ -23,13 +23,32 @@ export interface Session {
 export interface Target {
   url: string;
   apiKey?: string;
+  /** "modern": MCP 2026-07-28, no session; every request carries its envelope and routing headers. */
+  era?: 'legacy' | 'modern';
 }
+
+const MODERN_VERSION = '2026-07-28';
+const MODERN_META = {
+  'io.modelcontextprotocol/protocolVersion': MODERN_VERSION,
+  'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
 
 async function post({ url, apiKey }: Target, body: unknown, sessionId?: string): Promise<Response> {
   const headers: Record<string, string> = { ...HEADERS, 'mcp-protocol-version': PROTOCOL_VERSION };
   if (apiKey) headers.authorization = `Bearer ${apiKey}`;
   if (sessionId) headers['mcp-session-id'] = sessionId;
   return fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
+}
+
+/** A 2026-07-28 request: the envelope in `_meta`, mirrored in MCP-Protocol-Version, Mcp-Method and Mcp-Name. */
+async function postModern({ url, apiKey }: Target, body: { method: string; params?: Record<string, unknown> }): Promise<Response> {
+  const headers: Record<string, string> = { ...HEADERS, 'mcp-protocol-version': MODERN_VERSION, 'mcp-method': body.method };
+  const name = body.params?.name ?? body.params?.uri;
+  if (typeof name === 'string') headers['mcp-name'] = name;
+  if (apiKey) headers.authorization = `Bearer ${apiKey}`;
+  const params = { ...body.params, _meta: MODERN_META };
+  return fetch(url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', ...body, params }) });
 }
 
 async function expectOk(response: Response, what: string): Promise<string> {
@@ -54,8 +73,9 @@ function messagesIn(text: string, contentType: string): JsonRpcMessage[] {
   return Array.isArray(parsed) ? parsed : [parsed];
 }
 
-/** initialize + notifications/initialized, as a client does. */
+/** initialize + notifications/initialized, as a 2025-era client does; a 2026-07-28 client has nothing to open. */
 export async function openSession(target: Target): Promise<Session> {
+  if (target.era === 'modern') return session((body) => postModern(target, body));
   const init = await post(target, {
     jsonrpc: '2.0',
     id: 0,
@@ -65,9 +85,14 @@ export async function openSession(target: Target): Promise<Session> {
   await expectOk(init, 'initialize');
   const sessionId = init.headers.get('mcp-session-id') ?? undefined;
   await expectOk(await post(target, { jsonrpc: '2.0', method: 'notifications/initialized' }, sessionId), 'initialized');
+  return session((body) => post(target, { jsonrpc: '2.0', ...body }, sessionId));
+}
 
+type Send = (body: { id: number; method: string; params?: Record<string, unknown> }) => Promise<Response>;
+
+function session(send: Send): Session {
   const request = async (id: number, method: string, params?: unknown) => {
-    const response = await post(target, { jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) }, sessionId);
+    const response = await send({ id, method, ...(params === undefined ? {} : { params: params as Record<string, unknown> }) });
     const text = await expectOk(response, method);
     // Exactly one answer for this request id: none is lost, none comes twice.
     const answers = messagesIn(text, response.headers.get('content-type') ?? '').filter((m) => m.id === id);

@@ -67,6 +67,11 @@ export class SessionObject extends DurableObject<Env> {
     return this.pending.deliver(callId, result);
   }
 
+  /** Whether a queued call is still owed an answer (the consumer stops a run nobody waits for). */
+  async isPending(callId: string): Promise<boolean> {
+    return this.pending.has(callId);
+  }
+
   /** Fault injection (FAULT_INJECTION=on only, src/faults): resets this object now, as an eviction mid-call does. */
   async injectEviction(): Promise<void> {
     if (faultsOn(this.env)) this.ctx.abort('fault injection: eviction');
@@ -134,7 +139,7 @@ export class SessionObject extends DurableObject<Env> {
     this.caller = principal;
     const transport = new LegacySseTransport(sessionId, `/messages?sessionId=${sessionId}`);
     transport.onclose = () => void this.terminate();
-    const server = createMcpServer(this.env, this.executor(sessionId), this.currentCaller);
+    const server = createMcpServer(this.env, { execute: this.executor(sessionId), caller: this.currentCaller, era: 'legacy' });
     this.live = { kind: 'sse', server, transport };
     await this.save(this.newRecord(sessionId, 'sse', principal));
     await server.connect(transport);
@@ -160,7 +165,7 @@ export class SessionObject extends DurableObject<Env> {
    */
   async oneShot(request: JSONRPCRequest, id: string, principal: Principal): Promise<JSONRPCMessage | JsonRpcErrorResponse> {
     this.caller = principal;
-    const server = createMcpServer(this.env, this.executor(id), this.currentCaller);
+    const server = createMcpServer(this.env, { execute: this.executor(id), caller: this.currentCaller, era: 'legacy' });
     const transport = new OneShotTransport();
     await server.connect(transport);
     try {
@@ -205,7 +210,7 @@ export class SessionObject extends DurableObject<Env> {
       onInitialized: (state) => this.save({ ...(this.record ?? this.newRecord(sessionId, 'streamable-http', this.currentCaller())), ...state }),
       onClosed: () => this.terminate(),
     });
-    const server = createMcpServer(this.env, this.executor(sessionId), this.currentCaller);
+    const server = createMcpServer(this.env, { execute: this.executor(sessionId), caller: this.currentCaller, era: 'legacy' });
     await server.connect(transport);
     if (this.record) transport.restore(sessionId, this.record);
     // Queued calls an evicted instance left pending are answered on their streams when they finish.

@@ -10,6 +10,8 @@ export interface CallRequest {
   requestId: RequestId;
   signal: AbortSignal;
   progressToken?: ProgressToken;
+  /** Answers to input requests of earlier rounds (MRTR, 2026-07-28). */
+  inputResponses?: Record<string, unknown>;
   /** Sends a notification related to the request, on its own stream. */
   notify(notification: ServerNotification): Promise<void>;
   /** Sends a notifications/message log entry, unless the client's logging/setLevel filters it out. */
@@ -19,10 +21,12 @@ export interface CallRequest {
 /** The SDK's per-request context, as a CallRequest. */
 export function callRequestOf(ctx: ServerContext): CallRequest {
   const progressToken = ctx.mcpReq._meta?.progressToken;
+  const { inputResponses } = ctx.mcpReq;
   return {
     requestId: ctx.mcpReq.id,
     signal: ctx.mcpReq.signal,
     ...(progressToken === undefined ? {} : { progressToken }),
+    ...(inputResponses === undefined ? {} : { inputResponses }),
     notify: (notification) => ctx.mcpReq.notify(notification),
     log: (level, data) => ctx.mcpReq.log(level, data),
   };
@@ -54,6 +58,13 @@ export function runDirect(tool: ToolDefinition, args: unknown, ctx: ToolContext)
   return invokeTool(tool, args, ctx).catch(formatError);
 }
 
+export function progressNotification(progressToken: ProgressToken, progress: number, total?: number, message?: string): ServerNotification {
+  return {
+    method: 'notifications/progress',
+    params: { progressToken, progress, ...(total === undefined ? {} : { total }), ...(message ? { message } : {}) },
+  };
+}
+
 /** The context a tool sees when it runs where its request arrived (not through the queue). */
 export function toolContext(env: Env, sessionId: string | undefined, call: CallRequest): ToolContext {
   const { progressToken } = call;
@@ -61,12 +72,9 @@ export function toolContext(env: Env, sessionId: string | undefined, call: CallR
     env,
     ...(sessionId === undefined ? {} : { sessionId }),
     signal: call.signal,
+    ...(call.inputResponses === undefined ? {} : { inputResponses: call.inputResponses }),
     async progress(progress, total, message) {
-      if (progressToken === undefined) return;
-      await call.notify({
-        method: 'notifications/progress',
-        params: { progressToken, progress, ...(total === undefined ? {} : { total }), ...(message ? { message } : {}) },
-      });
+      if (progressToken !== undefined) await call.notify(progressNotification(progressToken, progress, total, message));
     },
     log: (level, data) => call.log(level, data),
   };

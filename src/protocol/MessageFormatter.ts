@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { isInputRequiredResult, type CallToolResult } from '@modelcontextprotocol/server';
 
 /**
  * Turns a tool's return value into an MCP tool result (seed 001's MessageFormatter).
@@ -7,6 +7,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
  */
 export function formatToolResult(value: unknown, options: { structured?: boolean } = {}): CallToolResult {
   if (isRawResult(value)) return value[RAW];
+  // A request for the client's input (MRTR) goes out as it is; the SDK and the task layer know its shape.
+  if (isInputRequiredResult(value)) return value as unknown as CallToolResult;
   const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? 'null');
   const result: CallToolResult = { content: [{ type: 'text', text }] };
   if (options.structured && typeof value === 'object' && value !== null && !Array.isArray(value)) {

@@ -3,6 +3,9 @@ import { MAX_BODY_BYTES } from '../config';
 import { ProtocolError } from './errors';
 import { ErrorCode } from './jsonrpc';
 
+/** The sessionless revision served on /mcp beside the 2025 era's sessions. */
+export const MODERN_PROTOCOL_VERSION = '2026-07-28';
+
 /**
  * Whether a POST /mcp belongs to the 2026-07-28 era: the SDK's own classification (a request that
  * carries the per-request `_meta` envelope, or claims a modern revision in MCP-Protocol-Version), so

@@ -12,6 +12,7 @@ import { installConformancePack } from '../tools/conformance/pack';
 import { installMrtrPack, type Round } from '../tools/conformance/mrtrPack';
 import { requestStateCodec } from './requestState';
 import { toolsFor } from '../tools/registry';
+import { installTasks } from '../tasks/install';
 
 const INSTRUCTIONS =
   'Tools for building n8n workflows: look up the nodes that exist and what they take, and manage an n8n instance.';
@@ -25,7 +26,15 @@ export type ToolExecutor = (tool: ToolDefinition, args: unknown, call: CallReque
  * answers the protocol (initialize or server/discover, ping, listing, tools/call validation, logging);
  * `caller` (who sent the request being served) decides which tools it lists and runs.
  */
-export function createMcpServer(env: Env, execute: ToolExecutor, caller: () => Principal): McpServer {
+export interface ServerSetup {
+  execute: ToolExecutor;
+  /** Who sent the request being served. */
+  caller: () => Principal;
+  /** A 2025-era session's server, or a 2026-07-28 request's (which also serves the tasks extension). */
+  era: 'legacy' | 'modern';
+}
+
+export function createMcpServer(env: Env, { execute, caller, era }: ServerSetup): McpServer {
   const stateCodec = requestStateCodec<Round>(env);
   const server = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION, title: SERVER_TITLE },
@@ -51,6 +60,7 @@ export function createMcpServer(env: Env, execute: ToolExecutor, caller: () => P
       (args: unknown, ctx) => execute(tool, args, callRequestOf(ctx)),
     );
   }
+  if (era === 'modern') installTasks(server, env, tools, caller);
   guardTools(server, env, tools, caller);
   // The node-spec resources are the knowledge tools' catalog: the same scope.
   if (allows(caller().scopes, 'nodes:read')) installCatalogResources(server, env);

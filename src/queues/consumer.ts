@@ -1,12 +1,18 @@
+import { isInputRequiredResult, ProtocolError as SdkProtocolError, type CallToolResult, type ServerNotification } from '@modelcontextprotocol/server';
 import type { Env } from '../env';
 import { sessionStub } from '../durable/sessionId';
-import { invokeTool } from '../execution/runTool';
+import { invokeTool, progressNotification } from '../execution/runTool';
+import { taskStub } from '../tasks/taskId';
+import type { TaskOutcome } from '../tasks/task';
 import { injectConsumerFailure } from '../faults/inject';
 import { observe } from '../observability/events';
 import { formatError } from '../protocol/MessageFormatter';
 import { toolsFor } from '../tools/registry';
 import type { ToolContext } from '../tools/tool';
 import { ToolCallMessageSchema, type ToolCallMessage } from './message';
+
+/** How often a running call checks that it is still wanted. */
+const CANCEL_CHECK_MS = 1000;
 
 /** Retry delays grow 1, 2, 4… seconds with each attempt, capped at a minute. */
 const backoffSeconds = (attempts: number) => Math.min(60, 2 ** Math.max(0, attempts - 1));
@@ -31,12 +37,12 @@ async function consumeToolCall(message: Message<unknown>, queue: string, env: En
   }
   const call = parsed.data;
   observe(env, { kind: 'queue', tool: call.tool, waitMs: Date.now() - message.timestamp.getTime(), attempt: message.attempts });
-  const session = sessionStub(env, call.sessionId);
-  // Past the deadline the session's alarm has already answered with a timeout.
+  const owner = ownerOf(env, call);
+  // Past the deadline the session's (or task's) alarm has already answered with a timeout.
   if (Date.now() > call.deadline) return message.ack();
   const tool = toolsFor(env).find((t) => t.name === call.tool);
   if (!tool) {
-    await session.deliverResult(call.callId, formatError(new Error(`Unknown tool ${call.tool}`)));
+    await owner.deliver(call.callId, { kind: 'result', result: formatError(new Error(`Unknown tool ${call.tool}`)) });
     return message.ack();
   }
   // A tool that ignores its abort signal is not waited for past the deadline: the session has answered
@@ -47,11 +53,17 @@ async function consumeToolCall(message: Message<unknown>, queue: string, env: En
     settled = true;
     done();
   };
+  // A call answered meanwhile (cancelled, timed out, its session ended) is no longer wanted: its tool's
+  // signal is aborted, so a tool that honours it stops instead of holding the consumer.
+  const cancelled = new AbortController();
+  const watch = setInterval(() => {
+    owner.isPending(call.callId).then((pending) => pending || cancelled.abort(), () => {});
+  }, CANCEL_CHECK_MS);
   const run = async () => {
     try {
       injectConsumerFailure(env);
-      const result = await invokeTool(tool, tool.input.parse(call.arguments), consumerContext(env, call));
-      await session.deliverResult(call.callId, result);
+      const outcome = await outcomeOf(() => invokeTool(tool, tool.input.parse(call.arguments), consumerContext(env, call, owner, cancelled.signal)));
+      await owner.deliver(call.callId, outcome);
       settle(() => message.ack());
     } catch (error) {
       console.error(JSON.stringify({ level: 'warn', tool: call.tool, callId: call.callId, attempt: message.attempts, error: String(error) }));
@@ -62,6 +74,7 @@ async function consumeToolCall(message: Message<unknown>, queue: string, env: En
   const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, call.deadline - Date.now()))));
   await Promise.race([run(), deadline]);
   clearTimeout(timer);
+  clearInterval(watch);
   settle(() => message.ack());
 }
 
@@ -70,28 +83,79 @@ export async function consumeDeadLetters(batch: MessageBatch<unknown>, env: Env)
   for (const message of batch.messages) {
     const parsed = ToolCallMessageSchema.safeParse(message.body);
     if (parsed.success) {
-      const { sessionId, callId, tool } = parsed.data;
-      await sessionStub(env, sessionId).deliverResult(callId, formatError(new Error(`Tool ${tool} failed repeatedly and was given up`)));
+      const { callId, tool } = parsed.data;
+      const result = formatError(new Error(`Tool ${tool} failed repeatedly and was given up`));
+      await ownerOf(env, parsed.data).deliver(callId, { kind: 'result', result });
     }
     message.ack();
   }
 }
 
-function consumerContext(env: Env, call: ToolCallMessage): ToolContext {
-  const session = sessionStub(env, call.sessionId);
+/** Where a queued call's outcome and notifications go: the 2025-era session, or the 2026-07-28 task. */
+interface CallOwner {
+  deliver(callId: string, outcome: TaskOutcome): Promise<unknown>;
+  relay(callId: string, notification: ServerNotification): Promise<unknown>;
+  isPending(callId: string): Promise<boolean>;
+}
+
+function ownerOf(env: Env, call: ToolCallMessage): CallOwner {
+  if (call.taskId !== undefined) {
+    const task = taskStub(env, call.taskId);
+    return {
+      deliver: (callId, outcome) => task.deliverOutcome(callId, outcome),
+      relay: (callId, n) => task.relayNotification(callId, n),
+      isPending: (callId) => task.isPending(callId),
+    };
+  }
+  const session = sessionStub(env, call.sessionId!);
+  return {
+    deliver: (callId, outcome) => session.deliverResult(callId, asToolResult(outcome)),
+    relay: (callId, n) => session.relayNotification(callId, n),
+    isPending: (callId) => session.isPending(callId),
+  };
+}
+
+/**
+ * A run's outcome. A tool that throws the SDK's ProtocolError ends with that JSON-RPC error (a task's
+ * "failed"), not retried; any other throw is left to the queue's retries.
+ */
+async function outcomeOf(run: () => Promise<CallToolResult | InputRequiredResultLike>): Promise<TaskOutcome> {
+  try {
+    const result = await run();
+    return isInputRequiredResult(result) ? { kind: 'input_required', inputRequests: result.inputRequests ?? {} } : { kind: 'result', result: result as CallToolResult };
+  } catch (error) {
+    if (error instanceof SdkProtocolError) return { kind: 'error', error: { code: error.code, message: error.message } };
+    throw error;
+  }
+}
+
+type InputRequiredResultLike = Parameters<typeof isInputRequiredResult>[0];
+
+/** A session's pending call takes a tool result: an input request goes back to the session's server, an error becomes an error result. */
+function asToolResult(outcome: TaskOutcome): CallToolResult {
+  switch (outcome.kind) {
+    case 'result':
+      return outcome.result;
+    case 'input_required':
+      return { resultType: 'input_required', inputRequests: outcome.inputRequests } as unknown as CallToolResult;
+    case 'error':
+      return formatError(new Error(outcome.error.message));
+  }
+}
+
+function consumerContext(env: Env, call: ToolCallMessage, owner: CallOwner, cancelled: AbortSignal): ToolContext {
   return {
     env,
-    sessionId: call.sessionId,
-    signal: AbortSignal.timeout(Math.max(1, call.deadline - Date.now())),
+    ...(call.sessionId === undefined ? {} : { sessionId: call.sessionId }),
+    signal: AbortSignal.any([AbortSignal.timeout(Math.max(1, call.deadline - Date.now())), cancelled]),
+    ...(call.inputResponses === undefined ? {} : { inputResponses: call.inputResponses }),
     progress: async (progress, total, message) => {
-      if (call.progressToken === undefined) return;
-      await session.relayNotification(call.callId, {
-        method: 'notifications/progress',
-        params: { progressToken: call.progressToken, progress, ...(total === undefined ? {} : { total }), ...(message ? { message } : {}) },
-      });
+      // A session relays progress only to a client that asked for it; a task keeps it as its status message.
+      if (call.progressToken === undefined && call.taskId === undefined) return;
+      await owner.relay(call.callId, progressNotification(call.progressToken ?? call.callId, progress, total, message));
     },
     log: async (level, data) => {
-      await session.relayNotification(call.callId, { method: 'notifications/message', params: { level, data } });
+      await owner.relay(call.callId, { method: 'notifications/message', params: { level, data } });
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { Env } from '../env';
 import { n8nConnection } from '../n8n/client';
 import { QUEUE_TEST_TOOLS } from './conformance/queueTools';
+import { TASK_TEST_TOOLS } from './conformance/taskTools';
 import { CONFORMANCE_TOOLS } from './conformance/tools';
 import { getNodeDetails } from './nodes/getNodeDetails';
 import { N8N_TOOLS } from './n8n';
@@ -20,6 +21,6 @@ export function toolsFor(env: Env): readonly ToolDefinition[] {
   return [
     ...CORE_TOOLS,
     ...(n8nConnection(env) ? N8N_TOOLS : []),
-    ...(env.CONFORMANCE_PACK === 'on' ? [...CONFORMANCE_TOOLS, ...QUEUE_TEST_TOOLS] : []),
+    ...(env.CONFORMANCE_PACK === 'on' ? [...CONFORMANCE_TOOLS, ...QUEUE_TEST_TOOLS, ...TASK_TEST_TOOLS] : []),
   ];
 }

@@ -1,6 +1,7 @@
-import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { SERVER_NAME, SERVER_VERSION } from '../config';
+import { MODERN_PROTOCOL_VERSION } from '../protocol/era';
 import { TRANSPORTS } from '../transport/kinds';
 import { defineTool } from './tool';
 
@@ -23,6 +24,6 @@ export const serverInfo = defineTool({
     name: SERVER_NAME,
     version: SERVER_VERSION,
     transports: [...TRANSPORTS],
-    protocolVersions: [...SUPPORTED_PROTOCOL_VERSIONS],
+    protocolVersions: [MODERN_PROTOCOL_VERSION, ...SUPPORTED_PROTOCOL_VERSIONS],
   }),
 });

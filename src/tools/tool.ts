@@ -1,4 +1,4 @@
-import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { InputRequiredResult, ToolAnnotations } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
 import type { Scope } from '../auth/scopes';
 import type { Env } from '../env';
@@ -12,6 +12,11 @@ export interface ToolContext {
   /** The 2025-era session the call belongs to; a 2026-07-28 request has none. */
   sessionId?: string;
   signal: AbortSignal;
+  /**
+   * The client's answers to input requests this call made before (MRTR): on a 2026-07-28 retry, or a
+   * task's next run. A tool asks with `return inputRequired({ inputRequests })`.
+   */
+  inputResponses?: Record<string, unknown>;
   /** Sends notifications/progress when the client asked for it (a progressToken); otherwise does nothing. */
   progress(progress: number, total?: number, message?: string): Promise<void>;
   /** Sends a notifications/message log entry, subject to the client's logging/setLevel. */
@@ -36,6 +41,17 @@ export interface ToolDefinition<In extends z.ZodObject = z.ZodObject> {
   rateLimiter?: (env: Env) => RateLimit | undefined;
   /** Deadline of a queued call; default from TOOL_TIMEOUT_SECONDS, else 120 s. */
   timeoutMs?: number;
+  /**
+   * A queued tool runs as a task for a 2026-07-28 client that declares the tasks extension, and where
+   * its request arrived for any other. "required": only as a task; other clients get -32021.
+   */
+  taskSupport?: 'optional' | 'required';
+  /**
+   * What the call needs from the client before it can be queued at all: an input request to answer
+   * in a synchronous round first (MRTR), or undefined when nothing is missing. Checked where the
+   * request arrives, before a task is made.
+   */
+  inputFirst?(args: z.output<In>, inputResponses: Record<string, unknown>): InputRequiredResult | undefined;
   /**
    * Returns data (formatted by MessageFormatter) or a `rawResult(...)`. Throw a ToolError for an answer
    * the caller should see as an error; any other throw is a failure that a queued call retries.

@@ -1,0 +1,118 @@
+import { DurableObject } from 'cloudflare:workers';
+import type { ServerNotification } from '@modelcontextprotocol/server';
+import type { Env } from '../env';
+import { formatError } from '../protocol/MessageFormatter';
+import type { Delivery } from './PendingCalls';
+import { applyInput, isTerminal, runMessage, settle, TASK_TTL_MS, taskView, type TaskOutcome, type TaskRecord } from '../tasks/task';
+
+const RECORD_KEY = 'task';
+
+/**
+ * One task of the 2026-07-28 tasks extension: a queued tool call that a modern client polls instead
+ * of holding a stream. The object keeps the task's state, queues each run of its tool, and takes the
+ * first outcome of the run it waits on — a duplicate, late or cancelled delivery is ignored, as for a
+ * session's pending calls. Its alarm answers a run past its deadline and forgets the task after its TTL.
+ */
+export class TaskObject extends DurableObject<Env> {
+  private cached: TaskRecord | null | undefined;
+
+  /** Stores the task, then queues its first run: a task exists before the client hears of it. */
+  async create(task: TaskRecord): Promise<Record<string, unknown>> {
+    await this.save(task);
+    await this.queue(task);
+    return taskView((await this.load()) ?? task);
+  }
+
+  /** tasks/get: the task as its owner sees it; null for anyone else or an unknown task. */
+  async view(owner: string): Promise<Record<string, unknown> | null> {
+    const task = await this.owned(owner);
+    return task ? taskView(task) : null;
+  }
+
+  /** tasks/update: keeps the answers to outstanding input requests; queues the next run once all are in. */
+  async update(owner: string, responses: Record<string, unknown>): Promise<boolean> {
+    const task = await this.owned(owner);
+    if (!task) return false;
+    const next = applyInput(task, responses, Date.now(), crypto.randomUUID());
+    if (next === task) return true;
+    await this.save(next);
+    if (next.status === 'working') await this.queue(next);
+    return true;
+  }
+
+  /** tasks/cancel: a task not yet finished ends as cancelled, and whatever its run delivers later is ignored. */
+  async cancel(owner: string): Promise<boolean> {
+    const task = await this.owned(owner);
+    if (!task) return false;
+    if (!isTerminal(task.status)) await this.save({ ...task, status: 'cancelled', inputRequests: undefined, lastUpdatedAt: Date.now() });
+    return true;
+  }
+
+  /** The outcome of a run, from the queue consumer (or the dead-letter consumer). */
+  async deliverOutcome(callId: string, outcome: TaskOutcome): Promise<Delivery> {
+    const task = await this.load();
+    if (!task || task.callId !== callId || task.status !== 'working') return 'ignored';
+    await this.save(settle(task, outcome, Date.now()));
+    return 'delivered';
+  }
+
+  /** Whether the task still waits on this run (the consumer stops a run of a cancelled task). */
+  async isPending(callId: string): Promise<boolean> {
+    const task = await this.load();
+    return task?.callId === callId && task.status === 'working';
+  }
+
+  /** A running tool's progress becomes the task's status message (its log messages have nowhere to go). */
+  async relayNotification(callId: string, notification: ServerNotification): Promise<boolean> {
+    const task = await this.load();
+    if (!task || task.callId !== callId || task.status !== 'working' || notification.method !== 'notifications/progress') return false;
+    const { progress, total, message } = notification.params as { progress: number; total?: number; message?: string };
+    const statusMessage = message ?? (total ? `${progress} of ${total}` : String(progress));
+    await this.save({ ...task, statusMessage, lastUpdatedAt: Date.now() });
+    return true;
+  }
+
+  /** A run past its deadline is answered with a timeout; a task past its TTL is forgotten. Stored state decides. */
+  override async alarm(): Promise<void> {
+    const task = await this.load();
+    if (!task) return;
+    const now = Date.now();
+    if (task.status === 'working' && task.deadline <= now) {
+      await this.save(settle(task, { kind: 'result', result: formatError(new Error(`${task.tool} timed out: no result before its deadline`)) }, now));
+    } else if (task.lastUpdatedAt + TASK_TTL_MS <= now) {
+      this.cached = null;
+      await this.ctx.storage.deleteAll();
+    } else {
+      await this.schedule(task);
+    }
+  }
+
+  private async queue(task: TaskRecord): Promise<void> {
+    try {
+      await this.env.TOOL_CALLS.send(runMessage(task));
+    } catch (error) {
+      await this.save(settle(task, { kind: 'result', result: formatError(new Error(`Could not queue ${task.tool}: ${String(error)}`)) }, Date.now()));
+    }
+  }
+
+  private async owned(owner: string): Promise<TaskRecord | null> {
+    const task = await this.load();
+    return task?.owner === owner ? task : null;
+  }
+
+  private async load(): Promise<TaskRecord | null> {
+    if (this.cached === undefined) this.cached = (await this.ctx.storage.get<TaskRecord>(RECORD_KEY)) ?? null;
+    return this.cached;
+  }
+
+  private async save(task: TaskRecord): Promise<void> {
+    this.cached = task;
+    await this.ctx.storage.put(RECORD_KEY, task);
+    await this.schedule(task);
+  }
+
+  /** The next thing the alarm has to do: a working run's deadline, else the end of the TTL. */
+  private async schedule(task: TaskRecord): Promise<void> {
+    await this.ctx.storage.setAlarm(task.status === 'working' ? task.deadline : task.lastUpdatedAt + TASK_TTL_MS);
+  }
+}

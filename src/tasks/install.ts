@@ -1,0 +1,106 @@
+import {
+  MissingRequiredClientCapabilityError,
+  ProtocolError,
+  ProtocolErrorCode,
+  type ClientCapabilities,
+  type JSONRPCRequest,
+  type McpServer,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import { z } from 'zod';
+import type { Principal } from '../auth/principal';
+import type { Env } from '../env';
+import { callTimeoutMs, executionPolicy } from '../execution/policy';
+import type { ToolDefinition } from '../tools/tool';
+import { TASKS_EXTENSION, type TaskRecord } from './task';
+import { isTaskId, newTaskId, taskStub } from './taskId';
+
+type Handler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Record<string, unknown>>;
+
+const TaskIdParams = z.looseObject({ taskId: z.string() });
+const UpdateParams = z.looseObject({ taskId: z.string(), inputResponses: z.record(z.string(), z.unknown()).nullish() });
+
+/**
+ * The tasks extension (SEP-2663) on a 2026-07-28 server: a queued tool called by a client that
+ * declares the extension returns a task at once, its state in the task's Durable Object and its run
+ * on the tool-call queue; tasks/get polls it, tasks/update answers its input requests, tasks/cancel
+ * ends it. Every other call of a queued tool runs where it arrived, as before. Install before the
+ * tool guard, so scopes and rate limits are checked before a task is made.
+ */
+export function installTasks(server: McpServer, env: Env, tools: readonly ToolDefinition[], caller: () => Principal): void {
+  server.server.registerCapabilities({ extensions: { [TASKS_EXTENSION]: {} } });
+  const task = async (taskId: string, ctx: ServerContext) => {
+    if (!declaresTasks(ctx)) throw tasksRequired();
+    if (!isTaskId(taskId)) throw unknownTask(taskId);
+    return taskStub(env, taskId);
+  };
+
+  server.server.setRequestHandler('tasks/get', { params: TaskIdParams }, async ({ taskId }, ctx) => {
+    const view = await (await task(taskId, ctx)).view(caller().id);
+    if (!view) throw unknownTask(taskId);
+    return view;
+  });
+  server.server.setRequestHandler('tasks/update', { params: UpdateParams }, async ({ taskId, inputResponses }, ctx) => {
+    // The SDK lifts a request's inputResponses out of its params (the MRTR field), as it does on tools/call.
+    const responses = inputResponses ?? ctx.mcpReq.inputResponses ?? {};
+    if (!(await (await task(taskId, ctx)).update(caller().id, responses))) throw unknownTask(taskId);
+    return {};
+  });
+  server.server.setRequestHandler('tasks/cancel', { params: TaskIdParams }, async ({ taskId }, ctx) => {
+    if (!(await (await task(taskId, ctx)).cancel(caller().id))) throw unknownTask(taskId);
+    return {};
+  });
+
+  const handlers = (server.server as unknown as { _requestHandlers: Map<string, Handler> })._requestHandlers;
+  const call = handlers.get('tools/call');
+  if (!call) throw new Error('installTasks: register the tools first');
+  const queued = new Map(tools.filter((tool) => executionPolicy(tool, env) === 'queued').map((tool) => [tool.name, tool]));
+  handlers.set('tools/call', async (request, ctx) => {
+    const tool = queued.get(String(request.params?.name));
+    if (!tool) return call(request, ctx);
+    if (!declaresTasks(ctx)) {
+      if (tool.taskSupport === 'required') throw tasksRequired();
+      return call(request, ctx);
+    }
+    const args = (request.params?.arguments ?? {}) as Record<string, unknown>;
+    const parsed = tool.input.safeParse(args);
+    // Arguments the tool refuses are answered as the SDK answers them, with no task made.
+    if (!parsed.success) return call(request, ctx);
+    const inputResponses = ctx.mcpReq.inputResponses ?? {};
+    const first = tool.inputFirst?.(parsed.data, inputResponses);
+    if (first) return first as unknown as Record<string, unknown>;
+    return createTask(env, tool, args, inputResponses, caller());
+  });
+}
+
+async function createTask(env: Env, tool: ToolDefinition, args: Record<string, unknown>, inputResponses: Record<string, unknown>, principal: Principal) {
+  const now = Date.now();
+  const timeoutMs = callTimeoutMs(tool, env);
+  const record: TaskRecord = {
+    taskId: newTaskId(),
+    owner: principal.id,
+    tool: tool.name,
+    arguments: args,
+    status: 'working',
+    createdAt: now,
+    lastUpdatedAt: now,
+    callId: crypto.randomUUID(),
+    deadline: now + timeoutMs,
+    timeoutMs,
+    inputResponses,
+  };
+  const view = (await taskStub(env, record.taskId).create(record)) as Record<string, unknown>;
+  return { ...view, resultType: 'task' };
+}
+
+/** Whether this request's client declares the tasks extension (each 2026-07-28 request says so itself). */
+function declaresTasks(ctx: ServerContext): boolean {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  const capabilities = envelope?.['io.modelcontextprotocol/clientCapabilities'] as ClientCapabilities | undefined;
+  const extensions = capabilities?.extensions as Record<string, unknown> | undefined;
+  return extensions?.[TASKS_EXTENSION] !== undefined;
+}
+
+const tasksRequired = () => new MissingRequiredClientCapabilityError({ requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } });
+
+const unknownTask = (taskId: string) => new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown task: ${taskId}`);

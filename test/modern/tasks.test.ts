@@ -1,0 +1,95 @@
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { taskStub } from '../../src/tasks/taskId';
+import { createKey } from '../support/keys';
+import { modern, pollTask, withTasks } from '../support/modern';
+
+/**
+ * The tasks extension through the real Worker, task Durable Objects and the tool-call queue in
+ * workerd: a queued tool becomes a task for a client that declares the extension, and its answer
+ * keeps the queue's rules (exactly once, deadline, dead letters).
+ */
+async function startTask(name: string, args: Record<string, unknown>, headers: Record<string, string> = {}) {
+  const { body } = await modern('tools/call', { name, arguments: args }, { capabilities: withTasks, headers });
+  expect(body.result).toMatchObject({ resultType: 'task', status: 'working', taskId: expect.any(String), ttlMs: expect.any(Number) });
+  expect(body.result).not.toHaveProperty('requestState');
+  return body.result.taskId as string;
+}
+
+describe('tasks for queued tools (MCP 2026-07-28)', () => {
+  it('runs a queued tool as a task and polls it to its result', async () => {
+    const taskId = await startTask('test_queued_echo', { text: 'task' });
+    const task = await pollTask(taskId);
+    expect(task).toMatchObject({ taskId, status: 'completed', result: { structuredContent: { echo: 'task' } } });
+  });
+
+  it('runs the same tool where the request arrived for a client without the extension, and refuses a task-only tool', async () => {
+    const plain = await modern('tools/call', { name: 'test_queued_echo', arguments: { text: 'inline' } });
+    expect(plain.body.result).toMatchObject({ resultType: 'complete', structuredContent: { echo: 'inline' } });
+    const refused = await modern('tools/call', { name: 'failing_job', arguments: {} });
+    expect(refused.body.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } } });
+    const gate = await modern('tasks/get', { taskId: 'gate-test' });
+    expect(gate.body.error.code).toBe(-32021);
+  });
+
+  it('shows a task to the caller that made it only', async () => {
+    const taskId = await startTask('test_queued_echo', { text: 'mine' });
+    const { key } = await createKey(['*']);
+    const other = await modern('tasks/get', { taskId }, { capabilities: withTasks, headers: { authorization: `Bearer ${key}` } });
+    expect(other.body.error.code).toBe(-32602);
+    expect((await modern('tasks/get', { taskId: 'no-such-task' }, { capabilities: withTasks })).body.error.code).toBe(-32602);
+  });
+
+  it('takes the first outcome of a run only; a cancelled task ignores what its run delivers later', async () => {
+    const taskId = await startTask('slow_compute', { seconds: 30, label: 'cancel' });
+    const cancel = await modern('tasks/cancel', { taskId }, { capabilities: withTasks });
+    expect(cancel.body.result).toEqual(expect.objectContaining({ resultType: 'complete' }));
+    expect(cancel.body.result).not.toHaveProperty('status');
+    expect(await pollTask(taskId)).toMatchObject({ status: 'cancelled' });
+    const again = await modern('tasks/cancel', { taskId }, { capabilities: withTasks });
+    expect(again.body.result).toMatchObject({ resultType: 'complete' });
+    // The consumer sees the run is no longer wanted and stops it; what the stopped run delivers is ignored.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(await pollTask(taskId)).toMatchObject({ status: 'cancelled' });
+
+    const echo = await startTask('test_queued_slow', { ms: 300 });
+    const record = await waitForWorking(echo);
+    const first = { kind: 'result' as const, result: { content: [{ type: 'text' as const, text: 'first' }] } };
+    expect(await taskStub(env, echo).deliverOutcome(record, first)).toBe('delivered');
+    expect(await taskStub(env, echo).deliverOutcome(record, { kind: 'result', result: { content: [{ type: 'text', text: 'second' }] } })).toBe('ignored');
+    expect(await pollTask(echo)).toMatchObject({ status: 'completed', result: { content: [{ text: 'first' }] } });
+  });
+
+  it('answers a run past its deadline with a timeout result', async () => {
+    const taskId = await startTask('test_queued_slow', { ms: 3000 });
+    expect(await pollTask(taskId)).toMatchObject({ status: 'completed', result: { isError: true, content: [{ text: expect.stringMatching(/timed out/) }] } });
+  });
+
+  it('fails a task whose tool throws a protocol error, and answers a tool that keeps throwing from the dead-letter queue', async () => {
+    expect(await pollTask(await startTask('protocol_error_job', {}))).toMatchObject({ status: 'failed', error: { code: -32603 } });
+    expect(await pollTask(await startTask('test_queued_fail', {}))).toMatchObject({
+      status: 'completed',
+      result: { isError: true, content: [{ text: expect.stringMatching(/failed repeatedly/) }] },
+    });
+  }, 30_000);
+
+  it('waits in input_required, keeps partial answers, and runs again once all are in', async () => {
+    const taskId = await startTask('multi_input', {});
+    const waiting = await pollTask(taskId, {}, (task) => task.status === 'input_required');
+    expect(Object.keys(waiting.inputRequests as object)).toEqual(['first', 'second']);
+    const accept = (name: string) => ({ action: 'accept', content: { name, confirm: true } });
+    await modern('tasks/update', { taskId, inputResponses: { first: accept('one'), unknown: accept('ignored') } }, { capabilities: withTasks });
+    const partial = await modern('tasks/get', { taskId }, { capabilities: withTasks });
+    expect(partial.body.result).toMatchObject({ status: 'input_required' });
+    expect(Object.keys(partial.body.result.inputRequests)).toEqual(['second']);
+    await modern('tasks/update', { taskId, inputResponses: { second: accept('two') } }, { capabilities: withTasks });
+    expect(await pollTask(taskId)).toMatchObject({ status: 'completed', result: { content: [{ text: 'Got one and two' }] } });
+  });
+});
+
+/** The run id a working task waits on, read the way the consumer checks it. */
+async function waitForWorking(taskId: string): Promise<string> {
+  const stub = taskStub(env, taskId);
+  const { runInDurableObject } = await import('cloudflare:test');
+  return runInDurableObject(stub, async (_object, state) => ((await state.storage.get('task')) as { callId: string }).callId);
+}
