@@ -14,6 +14,18 @@ import { requestStateCodec } from './requestState';
 import { toolsFor } from '../tools/registry';
 import { installTasks } from '../tasks/install';
 
+/**
+ * A deployment's tools, resources and prompts never change while it runs (configuration decides them),
+ * so no list is announced as changing: the SDK would otherwise advertise listChanged, and 2026-07-28
+ * clients would hold subscriptions/listen streams waiting for notifications that never come.
+ */
+function declareStaticLists(server: McpServer): void {
+  const capabilities = server.server.getCapabilities();
+  for (const list of ['tools', 'resources', 'prompts'] as const) {
+    if (capabilities[list]) server.server.registerCapabilities({ [list]: { ...capabilities[list], listChanged: false } });
+  }
+}
+
 const INSTRUCTIONS =
   'Tools for building n8n workflows: look up the nodes that exist and what they take, and manage an n8n instance.';
 
@@ -65,8 +77,9 @@ export function createMcpServer(env: Env, { execute, caller, era }: ServerSetup)
   // The node-spec resources are the knowledge tools' catalog: the same scope.
   if (allows(caller().scopes, 'nodes:read')) installCatalogResources(server, env);
   if (env.CONFORMANCE_PACK === 'on') {
-    installConformancePack(server);
+    installConformancePack(server, era);
     if (stateCodec) installMrtrPack(server, stateCodec);
   }
+  declareStaticLists(server);
   return server;
 }

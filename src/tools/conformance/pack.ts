@@ -7,7 +7,7 @@ import { PNG_BASE64 } from './tools';
  * the MCP conformance suite exercises. Test-only, like ./tools.ts; these use SDK features no real tool
  * of this server needs, so they are registered on the SDK server directly.
  */
-export function installConformancePack(server: McpServer): void {
+export function installConformancePack(server: McpServer, era: 'legacy' | 'modern'): void {
   server.registerResource(
     'static-text',
     'test://static-text',
@@ -37,11 +37,14 @@ export function installConformancePack(server: McpServer): void {
     }),
   );
 
-  // Subscriptions are tracked per session object; no resource here ever changes, so none is notified.
-  const subscribed = new Set<string>();
-  server.server.registerCapabilities({ resources: { subscribe: true, listChanged: true } });
-  server.server.setRequestHandler('resources/subscribe', ({ params }) => (subscribed.add(params.uri), {}));
-  server.server.setRequestHandler('resources/unsubscribe', ({ params }) => (subscribed.delete(params.uri), {}));
+  // 2025-era subscriptions are tracked per session object; no resource here ever changes, so none is
+  // notified. The 2026-07-28 revision has no resources/subscribe.
+  if (era === 'legacy') {
+    const subscribed = new Set<string>();
+    server.server.registerCapabilities({ resources: { subscribe: true } });
+    server.server.setRequestHandler('resources/subscribe', ({ params }) => (subscribed.add(params.uri), {}));
+    server.server.setRequestHandler('resources/unsubscribe', ({ params }) => (subscribed.delete(params.uri), {}));
+  }
 
   server.registerPrompt('test_simple_prompt', { description: 'A prompt without arguments' }, () => ({
     messages: [{ role: 'user', content: { type: 'text', text: 'This is a simple prompt for testing.' } }],
