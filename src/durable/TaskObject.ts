@@ -6,6 +6,8 @@ import type { Delivery } from './PendingCalls';
 import { applyInput, isTerminal, runMessage, settle, TASK_TTL_MS, taskView, type TaskOutcome, type TaskRecord } from '../tasks/task';
 
 const RECORD_KEY = 'task';
+/** Who asks to watch a task (the Worker sets it from the authenticated caller). */
+export const OWNER_HEADER = 'x-task-owner';
 
 /**
  * One task of the 2026-07-28 tasks extension: a queued tool call that a modern client polls instead
@@ -21,6 +23,22 @@ export class TaskObject extends DurableObject<Env> {
     await this.save(task);
     await this.queue(task);
     return taskView((await this.load()) ?? task);
+  }
+
+  /**
+   * A watcher of the task (a Worker holding a client's subscriptions/listen stream) connects with a
+   * WebSocket the object accepts with the hibernation API: it gets the task now and at every change,
+   * and the socket closes when the task ends. Between changes the object can sleep; the client's
+   * stream lives in the Worker.
+   */
+  override async fetch(request: Request): Promise<Response> {
+    const task = await this.owned(request.headers.get(OWNER_HEADER) ?? '');
+    if (!task || request.headers.get('upgrade') !== 'websocket') return new Response(null, { status: 404 });
+    const [client, server] = Object.values(new WebSocketPair()) as [WebSocket, WebSocket];
+    this.ctx.acceptWebSocket(server);
+    server.send(JSON.stringify(taskView(task)));
+    if (isTerminal(task.status)) server.close(1000, 'task ended');
+    return new Response(null, { status: 101, webSocket: client });
   }
 
   /** tasks/get: the task as its owner sees it; null for anyone else or an unknown task. */
@@ -109,6 +127,15 @@ export class TaskObject extends DurableObject<Env> {
     this.cached = task;
     await this.ctx.storage.put(RECORD_KEY, task);
     await this.schedule(task);
+    const view = JSON.stringify(taskView(task));
+    for (const watcher of this.ctx.getWebSockets()) {
+      try {
+        watcher.send(view);
+        if (isTerminal(task.status)) watcher.close(1000, 'task ended');
+      } catch {
+        // a watcher that went away; the runtime drops its socket
+      }
+    }
   }
 
   /** The next thing the alarm has to do: a working run's deadline, else the end of the TTL. */

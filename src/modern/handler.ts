@@ -3,6 +3,7 @@ import type { Principal } from '../auth/principal';
 import { MAX_BODY_BYTES } from '../config';
 import type { Env } from '../env';
 import { createMcpServer } from '../protocol/mcpServer';
+import { isTaskListen, listenToTasks } from '../tasks/listen';
 import { modernExecutor } from './execute';
 
 const handlers = new WeakMap<Env, McpHttpHandler>();
@@ -30,6 +31,7 @@ function modernHandler(env: Env): McpHttpHandler {
 
 /** Serves one 2026-07-28 request for a caller the Worker has authenticated and rate-limited. */
 export function serveModern(env: Env, request: Request, body: unknown, principal: Principal): Promise<Response> {
+  if (isTaskListen(request, body)) return listenToTasks(env, body, principal);
   const authInfo = { token: '', clientId: principal.id, scopes: [...principal.scopes], extra: { principal } };
   return modernHandler(env).fetch(request, { parsedBody: body, authInfo });
 }

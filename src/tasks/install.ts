@@ -30,7 +30,7 @@ const UpdateParams = z.looseObject({ taskId: z.string(), inputResponses: z.recor
 export function installTasks(server: McpServer, env: Env, tools: readonly ToolDefinition[], caller: () => Principal): void {
   server.server.registerCapabilities({ extensions: { [TASKS_EXTENSION]: {} } });
   const task = async (taskId: string, ctx: ServerContext) => {
-    if (!declaresTasks(ctx)) throw tasksRequired();
+    if (!declaresTasks(ctx.mcpReq.envelope as Record<string, unknown> | undefined)) throw tasksRequired();
     if (!isTaskId(taskId)) throw unknownTask(taskId);
     return taskStub(env, taskId);
   };
@@ -58,7 +58,7 @@ export function installTasks(server: McpServer, env: Env, tools: readonly ToolDe
   handlers.set('tools/call', async (request, ctx) => {
     const tool = queued.get(String(request.params?.name));
     if (!tool) return call(request, ctx);
-    if (!declaresTasks(ctx)) {
+    if (!declaresTasks(ctx.mcpReq.envelope as Record<string, unknown> | undefined)) {
       if (tool.taskSupport === 'required') throw tasksRequired();
       return call(request, ctx);
     }
@@ -93,9 +93,8 @@ async function createTask(env: Env, tool: ToolDefinition, args: Record<string, u
   return { ...view, resultType: 'task' };
 }
 
-/** Whether this request's client declares the tasks extension (each 2026-07-28 request says so itself). */
-function declaresTasks(ctx: ServerContext): boolean {
-  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+/** Whether a request's client declares the tasks extension (each 2026-07-28 request says so itself, in its envelope). */
+export function declaresTasks(envelope: Record<string, unknown> | undefined): boolean {
   const capabilities = envelope?.['io.modelcontextprotocol/clientCapabilities'] as ClientCapabilities | undefined;
   const extensions = capabilities?.extensions as Record<string, unknown> | undefined;
   return extensions?.[TASKS_EXTENSION] !== undefined;

@@ -2,6 +2,7 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { taskStub } from '../../src/tasks/taskId';
 import { createKey } from '../support/keys';
+import { postJson, sseReader } from '../support/mcp';
 import { modern, pollTask, withTasks } from '../support/modern';
 
 /**
@@ -84,6 +85,44 @@ describe('tasks for queued tools (MCP 2026-07-28)', () => {
     expect(Object.keys(partial.body.result.inputRequests)).toEqual(['second']);
     await modern('tasks/update', { taskId, inputResponses: { second: accept('two') } }, { capabilities: withTasks });
     expect(await pollTask(taskId)).toMatchObject({ status: 'completed', result: { content: [{ text: 'Got one and two' }] } });
+  });
+});
+
+describe('task status on a subscriptions/listen stream', () => {
+  it('acknowledges, then sends the whole task at each change until it ends, relayed from the task’s object', async () => {
+    const taskId = await startTask('test_queued_progress', {});
+    const { key } = await createKey(['*']);
+    const stranger = await startTask('test_queued_echo', { text: 'not yours' }, { authorization: `Bearer ${key}` });
+    const response = await postJson(
+      '/mcp',
+      {
+        jsonrpc: '2.0',
+        id: 'listen-1',
+        method: 'subscriptions/listen',
+        params: {
+          notifications: { taskIds: [taskId, stranger] },
+          _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': withTasks },
+        },
+      },
+      { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'subscriptions/listen' },
+    );
+    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const stream = sseReader(response);
+    const ack = JSON.parse((await stream.next()).data);
+    // Another caller's task is not watched, and not even said to exist.
+    expect(ack).toMatchObject({ method: 'notifications/subscriptions/acknowledged', params: { notifications: { taskIds: [taskId] }, _meta: { 'io.modelcontextprotocol/subscriptionId': 'listen-1' } } });
+    const statuses: string[] = [];
+    for (;;) {
+      const note = JSON.parse((await stream.next()).data);
+      expect(note).toMatchObject({ method: 'notifications/tasks', params: { taskId, _meta: { 'io.modelcontextprotocol/subscriptionId': 'listen-1' } } });
+      statuses.push(note.params.status);
+      if (note.params.status === 'completed') {
+        expect(note.params.result.content[0].text).toBe('done');
+        break;
+      }
+    }
+    expect(statuses[0]).toBe('working');
+    await expect(stream.next()).rejects.toThrow('stream ended');
   });
 });
 
