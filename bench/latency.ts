@@ -9,6 +9,10 @@
  *   modern     this project, MCP 2026-07-28 requests: no session, answered in the Worker
  *   queued     this project with EXECUTION_MODE=queued: the same tool through Cloudflare Queues
  *   no-auth    this project with ALLOW_ANONYMOUS=true and no key sent: the cost of the key check
+ *   modern-no-auth  the same, with 2026-07-28 requests
+ *   logged     `this` with LOG_LEVEL=info: the cost of a log line per request in `wrangler dev`
+ * This project's servers run with LOG_LEVEL=warn (failures only), as the references log nothing: in
+ * `wrangler dev` each line travels through wrangler's terminal and costs more than the request.
  * For this server, ping and tools/list at 1 session as well, to tell the session's round trip from the
  * tool call. Then 1,000 sessions opened and used at once against this server, direct and queued; every
  * call must get exactly one answer.
@@ -188,12 +192,19 @@ const SERVERS: [string, () => Promise<DevServer>][] = [
   ['mcp-agent', () => startWranglerDev({ config: 'bench/references/mcp-agent/wrangler.toml' })],
   ['node-sdk', startNodeSdk],
   // One API key drives every session: the per-principal rate limits are off, or they would be the benchmark.
-  ['this', () => startWranglerDev({ vars: { RATE_LIMITS: 'off' } })],
-  ['modern', () => startWranglerDev({ vars: { RATE_LIMITS: 'off' } })],
-  ['queued', () => startWranglerDev({ vars: { EXECUTION_MODE: 'queued', RATE_LIMITS: 'off' } })],
+  ['this', () => startThis()],
+  ['modern', () => startThis()],
+  ['queued', () => startThis({ EXECUTION_MODE: 'queued' })],
   // This server taking anonymous callers: what checking the API key (a KV read) costs each request.
-  ['no-auth', async () => ({ ...(await startWranglerDev({ vars: { ALLOW_ANONYMOUS: 'true', RATE_LIMITS: 'off' } })), apiKey: undefined })],
+  ['no-auth', async () => ({ ...(await startThis({ ALLOW_ANONYMOUS: 'true' })), apiKey: undefined })],
+  // The same for 2026-07-28 requests.
+  ['modern-no-auth', async () => ({ ...(await startThis({ ALLOW_ANONYMOUS: 'true' })), apiKey: undefined })],
+  ['logged', () => startThis({ LOG_LEVEL: 'info' })],
 ];
+
+function startThis(vars: Record<string, string> = {}): Promise<DevServer> {
+  return startWranglerDev({ vars: { RATE_LIMITS: 'off', LOG_LEVEL: 'warn', ...vars } });
+}
 const only = flags.only?.split(',');
 
 const runs: Run[] = [];
@@ -202,7 +213,7 @@ const many: Record<string, Awaited<ReturnType<typeof manySessions>>> = {};
 for (let pass = 1; pass <= ROUNDS; pass++) {
   for (const [name, start] of SERVERS.filter(([name]) => !only || only.includes(name))) {
     const server = await start();
-    const target = { url: `${server.url}/mcp`, apiKey: server.apiKey, era: name === 'modern' ? ('modern' as const) : ('legacy' as const) };
+    const target = { url: `${server.url}/mcp`, apiKey: server.apiKey, era: name.startsWith('modern') ? ('modern' as const) : ('legacy' as const) };
     const record = (run: Run) => {
       runs.push(run);
       console.error(`[${pass}/${ROUNDS}] ${name} ${run.method} ×${run.sessions}: p50 ${run.p50} ms, p99 ${run.p99} ms, ${run.rps} req/s, ${run.errors} errors`);
@@ -259,6 +270,9 @@ const ratios = {
   modernP50VsEcho1: ratio(get('modern', 1)?.p50, get('echo', 1)?.p50),
   modernRpsVsSessions50: ratio(get('modern', 50)?.rps, get('this', 50)?.rps),
   modernRpsVsMcpAgent50: ratio(get('modern', 50)?.rps, get('mcp-agent', 50)?.rps),
+  modernAuthAddedP50Ms: diff(get('modern', 1)?.p50, get('modern-no-auth', 1)?.p50),
+  logLineAddedP50Ms: diff(get('logged', 1)?.p50, get('this', 1)?.p50),
+  rpsLoggedVsNot50: ratio(get('logged', 50)?.rps, get('this', 50)?.rps),
 };
 const targets = {
   p50VsFloor1: '<= 1.25',
@@ -285,6 +299,8 @@ console.log(`queued adds at 1 session:            p50 ${ratios.queuedAddedP50Ms 
 console.log(`API key check adds at 1 session:     p50 ${ratios.authAddedP50Ms ?? '-'} ms; req/s with/without at 50 sessions: ${ratios.rpsWithAuthVsWithout50 ?? '-'}`);
 console.log(`p50 modern/echo at 1 request stream:  ${ratios.modernP50VsEcho1 ?? '-'}  (target ${targets.modernP50VsEcho1})`);
 console.log(`req/s modern/this (2025 sessions) at 50:  ${ratios.modernRpsVsSessions50 ?? '-'}  (target ${targets.modernRpsVsSessions50}); modern/mcp-agent: ${ratios.modernRpsVsMcpAgent50 ?? '-'}`);
+console.log(`API key check adds to a modern call:  p50 ${ratios.modernAuthAddedP50Ms ?? '-'} ms`);
+console.log(`a log line per request adds (wrangler dev): p50 ${ratios.logLineAddedP50Ms ?? '-'} ms; req/s with/without at 50: ${ratios.rpsLoggedVsNot50 ?? '-'}`);
 for (const [name, m] of Object.entries(many)) {
   console.log(
     `${name}: ${m.sessions} sessions at once, one call each: ${m.errors} errors (target ${targets.manySessionsErrors}), ${m.totalSeconds} s in all; ` +

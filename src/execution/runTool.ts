@@ -1,7 +1,6 @@
 import type { CallToolResult, LoggingLevel, ProgressToken, RequestId, ServerContext, ServerNotification } from '@modelcontextprotocol/server';
 import type { Env } from '../env';
 import { observe } from '../observability/events';
-import { executionPolicy } from './policy';
 import { formatError, formatToolResult } from '../protocol/MessageFormatter';
 import { ToolError, type ToolContext, type ToolDefinition } from '../tools/tool';
 
@@ -34,9 +33,9 @@ export function callRequestOf(ctx: ServerContext): CallRequest {
 
 /**
  * Runs a tool and formats its outcome. A ToolError is the tool's own answer (an isError result); any
- * other exception is thrown on, so the queue can retry it.
+ * other exception is thrown on, so the queue can retry it. `execution` says where it ran, for the metrics.
  */
-export async function invokeTool(tool: ToolDefinition, args: unknown, ctx: ToolContext): Promise<CallToolResult> {
+export async function invokeTool(tool: ToolDefinition, args: unknown, ctx: ToolContext, execution: 'direct' | 'queued' = 'queued'): Promise<CallToolResult> {
   const started = Date.now();
   let outcome: 'ok' | 'error' | 'failed' = 'failed';
   try {
@@ -48,14 +47,13 @@ export async function invokeTool(tool: ToolDefinition, args: unknown, ctx: ToolC
     outcome = 'error';
     return formatError(error);
   } finally {
-    const execution = executionPolicy(tool, ctx.env);
     observe(ctx.env, { kind: 'tool', tool: tool.name, execution, outcome, ms: Date.now() - started, ...(ctx.sessionId ? { session: ctx.sessionId } : {}) });
   }
 }
 
-/** Direct execution, in the session object: whatever happens becomes a tool result. */
+/** Direct execution, where the request arrived (a session's object, or the Worker): whatever happens becomes a tool result. */
 export function runDirect(tool: ToolDefinition, args: unknown, ctx: ToolContext): Promise<CallToolResult> {
-  return invokeTool(tool, args, ctx).catch(formatError);
+  return invokeTool(tool, args, ctx, 'direct').catch(formatError);
 }
 
 export function progressNotification(progressToken: ProgressToken, progress: number, total?: number, message?: string): ServerNotification {

@@ -39,15 +39,21 @@ export function dataPoint(event: ObservedEvent): AnalyticsEngineDataPoint {
 const row = (kind: string, blobs: string[], doubles: number[]): AnalyticsEngineDataPoint => ({ indexes: [kind], blobs: [kind, ...blobs], doubles });
 
 /**
- * Every event becomes a data point; a log line is written for every request and for tool runs that
- * did not go well. (One line per request is what `wrangler tail` needs; a line per tool run and search
- * on top cost a fifth of the throughput under load in `wrangler dev`, and the metrics have them.)
+ * Every event becomes a data point; a log line is written for every request (`info`, `warn` when it
+ * failed) and for tool runs that did not go well (`warn`). One line per request is what `wrangler tail`
+ * needs; with LOG_LEVEL=warn only the warnings are written. (A line per tool run and search on top cost
+ * a fifth of the throughput under load in `wrangler dev`, and the metrics have them.)
  */
 export function observe(env: Env, event: ObservedEvent): void {
-  if (event.kind === 'request' || (event.kind === 'tool' && event.outcome !== 'ok')) {
-    console.log(JSON.stringify({ level: event.kind === 'tool' ? 'warn' : 'info', ...event }));
-  }
+  const level = logLevelOf(event);
+  if (level === 'warn' || (level === 'info' && env.LOG_LEVEL !== 'warn')) console.log(JSON.stringify({ level, ...event }));
   env.METRICS?.writeDataPoint(dataPoint(event));
+}
+
+function logLevelOf(event: ObservedEvent): 'info' | 'warn' | undefined {
+  if (event.kind === 'request') return event.status >= 400 ? 'warn' : 'info';
+  if (event.kind === 'tool' && event.outcome !== 'ok') return 'warn';
+  return undefined;
 }
 
 /** The request's event: its route pattern (never the raw path of an unknown one), status, timing, and what it was about. */

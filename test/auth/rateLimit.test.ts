@@ -34,6 +34,24 @@ describe('rate limits', () => {
     expect((await withTinyLimiter(initialize(b))).status).toBe(200);
   });
 
+  it('counts 2026-07-28 requests against the same budget as the 2025 era', async () => {
+    const key = (await createKey(['*'])).key;
+    const discover = () =>
+      new Request(`${ORIGIN}/mcp`, {
+        method: 'POST',
+        headers: { ...bearer(key), 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'server/discover' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'server/discover',
+          params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } },
+        }),
+      });
+    const statuses = [(await withTinyLimiter(initialize(key))).status];
+    for (let i = 0; i < 3; i++) statuses.push((await withTinyLimiter(discover())).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+  });
+
   it('lets a deployment turn the limits off (RATE_LIMITS=off, for load tests)', async () => {
     const key = (await createKey(['*'])).key;
     for (let i = 0; i < 5; i++) expect((await withTinyLimiter(initialize(key), { RATE_LIMITS: 'off' })).status).toBe(200);

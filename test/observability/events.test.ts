@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { dataPoint } from '../../src/observability/events';
+import { dataPoint, observe } from '../../src/observability/events';
 import { loadCatalog } from '../support/catalog';
 import { call, messagesOf, openSession, postJson, sessionHeaders } from '../support/mcp';
 import { pendingCalls, waitFor } from '../support/sessionStorage';
@@ -77,10 +77,22 @@ describe('structured logs and metrics', () => {
     await call('/mcp', { method: 'POST', headers: { authorization: 'Bearer nope', 'content-type': 'application/json' }, body: '{}' });
     await call('/some/secret-looking/path?token=abc');
     const [refused, unknown] = of('request');
-    expect(refused).toMatchObject({ route: '/mcp', status: 401 });
+    expect(refused).toMatchObject({ level: 'warn', route: '/mcp', status: 401 });
     expect(refused).not.toHaveProperty('principal');
     expect(unknown).toMatchObject({ route: 'other', status: 404 });
     expect(JSON.stringify(lines)).not.toContain('secret-looking');
+  });
+
+  it('with LOG_LEVEL=warn, write failures only: the metrics still count every request', async () => {
+    const quiet = { ...env, LOG_LEVEL: 'warn' };
+    observe(quiet, { kind: 'request', route: '/mcp', httpMethod: 'POST', status: 200, ms: 3 });
+    observe(quiet, { kind: 'request', route: '/mcp', httpMethod: 'POST', status: 429, ms: 1 });
+    observe(quiet, { kind: 'tool', tool: 't', execution: 'direct', outcome: 'failed', ms: 1 });
+    expect(lines.map((l) => [l.kind, l.level, l.status])).toEqual([
+      ['request', 'warn', 429],
+      ['tool', 'warn', undefined],
+    ]);
+    expect(points).toHaveLength(3);
   });
 
   it('report how long a queued call waited and how its run went', async () => {
