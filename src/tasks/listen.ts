@@ -4,7 +4,6 @@ import type { Env } from '../env';
 import { OWNER_HEADER } from '../durable/TaskObject';
 import { SseStream } from '../http/sse';
 import { declaresTasks } from './install';
-import { isTerminal, type TaskStatus } from './task';
 import { isTaskId, taskStub } from './taskId';
 
 /** At most this many tasks on one stream: each is a WebSocket to its object. */
@@ -49,23 +48,21 @@ export async function listenToTasks(env: Env, body: ListenBody, principal: Princ
   const send = (method: string, params: Record<string, unknown>) =>
     stream.send({ event: 'message', data: JSON.stringify({ jsonrpc: '2.0', method, params: { ...params, _meta: meta } }) });
 
+  // A task the caller does not own (or that does not exist) is simply not watched, and not named back.
   const watched = (
     await Promise.all(
       taskIds.map(async (taskId) => {
         const response = await taskStub(env, taskId).fetch('https://task/watch', { headers: { upgrade: 'websocket', [OWNER_HEADER]: principal.id } });
-        return response.webSocket ?? undefined;
+        return response.webSocket ? { taskId, socket: response.webSocket } : undefined;
       }),
     )
-  ).filter((socket): socket is WebSocket => socket !== undefined);
-  send('notifications/subscriptions/acknowledged', { notifications: { taskIds: watched.length === taskIds.length ? taskIds : taskIds.slice(0, watched.length) } });
+  ).filter((watch) => watch !== undefined);
+  send('notifications/subscriptions/acknowledged', { notifications: { taskIds: watched.map((watch) => watch.taskId) } });
   let open = watched.length;
-  for (const socket of watched) {
+  for (const { socket } of watched) {
     sockets.push(socket);
     socket.accept();
-    socket.addEventListener('message', (event) => {
-      const task = JSON.parse(String(event.data)) as Record<string, unknown> & { status: TaskStatus };
-      send('notifications/tasks', task);
-    });
+    socket.addEventListener('message', (event) => send('notifications/tasks', JSON.parse(String(event.data)) as Record<string, unknown>));
     socket.addEventListener('close', () => {
       if (--open === 0) stream.close();
     });

@@ -1,3 +1,4 @@
+import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { taskStub } from '../../src/tasks/taskId';
@@ -61,6 +62,12 @@ describe('tasks for queued tools (MCP 2026-07-28)', () => {
     expect(await pollTask(echo)).toMatchObject({ status: 'completed', result: { content: [{ text: 'first' }] } });
   });
 
+  it('keeps its task when the task’s object is reset mid-run: the run’s result reaches the fresh instance', async () => {
+    const taskId = await startTask('test_queued_slow', { ms: 400 });
+    await runInDurableObject(taskStub(env, taskId), (_object, state) => state.abort('eviction (test)')).catch(() => {});
+    expect(await pollTask(taskId)).toMatchObject({ status: 'completed', result: { content: [{ text: 'slept 400 ms' }] } });
+  });
+
   it('answers a run past its deadline with a timeout result', async () => {
     const taskId = await startTask('test_queued_slow', { ms: 3000 });
     expect(await pollTask(taskId)).toMatchObject({ status: 'completed', result: { isError: true, content: [{ text: expect.stringMatching(/timed out/) }] } });
@@ -92,7 +99,7 @@ describe('task status on a subscriptions/listen stream', () => {
   it('acknowledges, then sends the whole task at each change until it ends, relayed from the task’s object', async () => {
     const taskId = await startTask('test_queued_progress', {});
     const { key } = await createKey(['*']);
-    const stranger = await startTask('test_queued_echo', { text: 'not yours' }, { authorization: `Bearer ${key}` });
+    const stranger = await startTask('test_queued_slow', { ms: 200 }, { authorization: `Bearer ${key}` });
     const response = await postJson(
       '/mcp',
       {
@@ -100,7 +107,7 @@ describe('task status on a subscriptions/listen stream', () => {
         id: 'listen-1',
         method: 'subscriptions/listen',
         params: {
-          notifications: { taskIds: [taskId, stranger] },
+          notifications: { taskIds: [stranger, taskId] },
           _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': withTasks },
         },
       },
@@ -129,6 +136,5 @@ describe('task status on a subscriptions/listen stream', () => {
 /** The run id a working task waits on, read the way the consumer checks it. */
 async function waitForWorking(taskId: string): Promise<string> {
   const stub = taskStub(env, taskId);
-  const { runInDurableObject } = await import('cloudflare:test');
   return runInDurableObject(stub, async (_object, state) => ((await state.storage.get('task')) as { callId: string }).callId);
 }
