@@ -100,6 +100,7 @@ export function declaresTasks(envelope: Record<string, unknown> | undefined): bo
   return extensions?.[TASKS_EXTENSION] !== undefined;
 }
 
-const tasksRequired = () => new MissingRequiredClientCapabilityError({ requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } });
+/** -32021: the request needs the client to declare the tasks extension. */
+export const tasksRequired = () => new MissingRequiredClientCapabilityError({ requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } });
 
 const unknownTask = (taskId: string) => new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown task: ${taskId}`);

@@ -3,7 +3,7 @@ import type { Principal } from '../auth/principal';
 import type { Env } from '../env';
 import { OWNER_HEADER } from '../durable/TaskObject';
 import { SseStream } from '../http/sse';
-import { declaresTasks } from './install';
+import { declaresTasks, tasksRequired } from './install';
 import { isTaskId, taskStub } from './taskId';
 
 /** At most this many tasks on one stream: each is a WebSocket to its object. */
@@ -32,7 +32,7 @@ export function isTaskListen(request: Request, body: unknown): body is ListenBod
     body,
   });
   // Anything the SDK's validation ladder refuses is left to it to answer.
-  return outcome.kind === 'modern' && declaresTasks(candidate.params._meta);
+  return outcome.kind === 'modern';
 }
 
 /**
@@ -41,6 +41,10 @@ export function isTaskListen(request: Request, body: unknown): body is ListenBod
  * when every watched task has ended (or at once, when none of them is the caller's).
  */
 export async function listenToTasks(env: Env, body: ListenBody, principal: Principal): Promise<Response> {
+  if (!declaresTasks(body.params._meta)) {
+    const { code, message, data } = tasksRequired();
+    return Response.json({ jsonrpc: '2.0', id: body.id, error: { code, message, data } }, { status: 400 });
+  }
   const taskIds = [...new Set(body.params.notifications.taskIds.filter((id): id is string => typeof id === 'string' && isTaskId(id)))].slice(0, MAX_WATCHED);
   const meta = { [SUBSCRIPTION_ID]: body.id };
   const sockets: WebSocket[] = [];

@@ -131,6 +131,12 @@ describe('task status on a subscriptions/listen stream', () => {
     expect(statuses[0]).toBe('working');
     await expect(stream.next()).rejects.toThrow('stream ended');
   });
+
+  it('refuses a task listen from a client that does not declare the tasks extension', async () => {
+    const { status, body } = await modern('subscriptions/listen', { notifications: { taskIds: ['x'.repeat(43)] } });
+    expect(status).toBe(400);
+    expect(body.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } } });
+  });
 });
 
 /** The run id a working task waits on, read the way the consumer checks it. */
