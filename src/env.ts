@@ -44,10 +44,7 @@ export interface Env {
   PUBLIC_CATALOG?: string;
   /** Secret: lets the operator approve OAuth clients on the consent page without an API key. */
   OPERATOR_PASSWORD?: string;
-  /**
-   * "warn": log only failed requests and tool runs; unset or "info": a line for every request too.
-   * (In `wrangler dev` every line travels through wrangler's terminal, which costs more than the request.)
-   */
+  /** "warn": log only failed requests and tool runs; unset or "info": a line for every request too. */
   LOG_LEVEL?: string;
   /** "on" only for the load harness's fault runs (src/faults): never in a deployment. */
   FAULT_INJECTION?: string;

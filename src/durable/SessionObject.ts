@@ -12,7 +12,8 @@ import { OneShotTransport } from '../transport/OneShotTransport';
 import { StreamableHttpTransport, type StreamableSessionState } from '../transport/StreamableHttpTransport';
 import { serveQueryRequest } from '../transport/sseQuery';
 import { callTimeoutMs, executionPolicy } from '../execution/policy';
-import { runDirect, toolContext } from '../execution/runTool';
+import { runDirect, toolContext, type CallRequest } from '../execution/runTool';
+import type { ToolDefinition } from '../tools/tool';
 import { createMcpServer, type ToolExecutor } from '../protocol/mcpServer';
 import { PendingCalls, type Delivery, type PendingCall } from './PendingCalls';
 
@@ -87,7 +88,7 @@ export class SessionObject extends DurableObject<Env> {
     return (tool, args, request) => this.execute(sessionId, tool, args, request);
   }
 
-  private execute(sessionId: string, ...[tool, args, request]: Parameters<ToolExecutor>): ReturnType<ToolExecutor> {
+  private execute(sessionId: string, tool: ToolDefinition, args: unknown, request: CallRequest): Promise<CallToolResult> {
     // A cancelled request gets no response (MCP), so its POST stream is closed instead of left hanging.
     request.signal.addEventListener('abort', () => {
       if (this.live?.kind === 'streamable-http') this.live.transport.closeSSEStream(request.requestId);

@@ -68,22 +68,21 @@ export class TaskObject extends DurableObject<Env> {
 
   /** The outcome of a run, from the queue consumer (or the dead-letter consumer). */
   async deliverOutcome(callId: string, outcome: TaskOutcome): Promise<Delivery> {
-    const task = await this.load();
-    if (!task || task.callId !== callId || task.status !== 'working') return 'ignored';
+    const task = await this.waitingOn(callId);
+    if (!task) return 'ignored';
     await this.save(settle(task, outcome, Date.now()));
     return 'delivered';
   }
 
   /** Whether the task still waits on this run (the consumer stops a run of a cancelled task). */
   async isPending(callId: string): Promise<boolean> {
-    const task = await this.load();
-    return task?.callId === callId && task.status === 'working';
+    return (await this.waitingOn(callId)) !== null;
   }
 
   /** A running tool's progress becomes the task's status message (its log messages have nowhere to go). */
   async relayNotification(callId: string, notification: ServerNotification): Promise<boolean> {
-    const task = await this.load();
-    if (!task || task.callId !== callId || task.status !== 'working' || notification.method !== 'notifications/progress') return false;
+    const task = await this.waitingOn(callId);
+    if (!task || notification.method !== 'notifications/progress') return false;
     const { progress, total, message } = notification.params as { progress: number; total?: number; message?: string };
     const statusMessage = message ?? (total ? `${progress} of ${total}` : String(progress));
     await this.save({ ...task, statusMessage, lastUpdatedAt: Date.now() });
@@ -111,6 +110,12 @@ export class TaskObject extends DurableObject<Env> {
     } catch (error) {
       await this.save(settle(task, { kind: 'result', result: formatError(new Error(`Could not queue ${task.tool}: ${String(error)}`)) }, Date.now()));
     }
+  }
+
+  /** The task, while it is working on this run; null once it has moved on (answered, cancelled, a later run). */
+  private async waitingOn(callId: string): Promise<TaskRecord | null> {
+    const task = await this.load();
+    return task?.callId === callId && task.status === 'working' ? task : null;
   }
 
   private async owned(owner: string): Promise<TaskRecord | null> {

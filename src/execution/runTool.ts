@@ -56,6 +56,7 @@ export function runDirect(tool: ToolDefinition, args: unknown, ctx: ToolContext)
   return invokeTool(tool, args, ctx, 'direct').catch(formatError);
 }
 
+/** A notifications/progress for the client's progress token. */
 export function progressNotification(progressToken: ProgressToken, progress: number, total?: number, message?: string): ServerNotification {
   return {
     method: 'notifications/progress',

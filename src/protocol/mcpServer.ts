@@ -32,12 +32,6 @@ const INSTRUCTIONS =
 /** Runs a validated tools/call: directly, through the queue, or as a task (the caller of createMcpServer decides). */
 export type ToolExecutor = (tool: ToolDefinition, args: unknown, call: CallRequest) => Promise<CallToolResult>;
 
-/**
- * The one MCP server definition both protocol eras are served from: a 2025-era session's object
- * connects it to its transport, and a 2026-07-28 request gets a fresh one in the Worker. The SDK
- * answers the protocol (initialize or server/discover, ping, listing, tools/call validation, logging);
- * `caller` (who sent the request being served) decides which tools it lists and runs.
- */
 export interface ServerSetup {
   execute: ToolExecutor;
   /** Who sent the request being served. */
@@ -46,6 +40,12 @@ export interface ServerSetup {
   era: 'legacy' | 'modern';
 }
 
+/**
+ * The one MCP server definition both protocol eras are served from: a 2025-era session's object
+ * connects it to its transport, and a 2026-07-28 request gets a fresh one in the Worker. The SDK
+ * answers the protocol (initialize or server/discover, ping, listing, tools/call validation, logging);
+ * `caller` (who sent the request being served) decides which tools it lists and runs.
+ */
 export function createMcpServer(env: Env, { execute, caller, era }: ServerSetup): McpServer {
   const stateCodec = requestStateCodec<Round>(env);
   const server = new McpServer(

@@ -19,7 +19,7 @@ const backoffSeconds = (attempts: number) => Math.min(60, 2 ** Math.max(0, attem
 
 /**
  * The "tool-calls" consumer: runs each call through the same registry as direct execution and hands the
- * outcome to the session's object (`deliverResult`). The calls of a batch run side by side, so one slow
+ * outcome to the object that owes the answer: the session's, or the task's (CallOwner). The calls of a batch run side by side, so one slow
  * tool does not hold the others past their deadlines (the load harness found that). Every message is
  * acked on its own; a tool that throws is retried with backoff, and after the queue's max_retries it
  * goes to the dead-letter queue.
@@ -119,17 +119,15 @@ function ownerOf(env: Env, call: ToolCallMessage): CallOwner {
  * A run's outcome. A tool that throws the SDK's ProtocolError ends with that JSON-RPC error (a task's
  * "failed"), not retried; any other throw is left to the queue's retries.
  */
-async function outcomeOf(run: () => Promise<CallToolResult | InputRequiredResultLike>): Promise<TaskOutcome> {
+async function outcomeOf(run: () => Promise<CallToolResult>): Promise<TaskOutcome> {
   try {
     const result = await run();
-    return isInputRequiredResult(result) ? { kind: 'input_required', inputRequests: result.inputRequests ?? {} } : { kind: 'result', result: result as CallToolResult };
+    return isInputRequiredResult(result) ? { kind: 'input_required', inputRequests: result.inputRequests ?? {} } : { kind: 'result', result };
   } catch (error) {
     if (error instanceof SdkProtocolError) return { kind: 'error', error: { code: error.code, message: error.message } };
     throw error;
   }
 }
-
-type InputRequiredResultLike = Parameters<typeof isInputRequiredResult>[0];
 
 /** A session's pending call takes a tool result: an input request goes back to the session's server, an error becomes an error result. */
 function asToolResult(outcome: TaskOutcome): CallToolResult {

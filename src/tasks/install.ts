@@ -1,21 +1,13 @@
-import {
-  MissingRequiredClientCapabilityError,
-  ProtocolError,
-  ProtocolErrorCode,
-  type ClientCapabilities,
-  type JSONRPCRequest,
-  type McpServer,
-  type ServerContext,
-} from '@modelcontextprotocol/server';
+import { MissingRequiredClientCapabilityError, ProtocolError, ProtocolErrorCode, type McpServer, type ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { Principal } from '../auth/principal';
 import type { Env } from '../env';
 import { callTimeoutMs, executionPolicy } from '../execution/policy';
+import { clientCapabilitiesOf } from '../protocol/envelope';
+import { wrapRequestHandler } from '../protocol/requestHandlers';
 import type { ToolDefinition } from '../tools/tool';
 import { TASKS_EXTENSION, type TaskRecord } from './task';
 import { isTaskId, newTaskId, taskStub } from './taskId';
-
-type Handler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Record<string, unknown>>;
 
 const TaskIdParams = z.looseObject({ taskId: z.string() });
 const UpdateParams = z.looseObject({ taskId: z.string(), inputResponses: z.record(z.string(), z.unknown()).nullish() });
@@ -30,7 +22,7 @@ const UpdateParams = z.looseObject({ taskId: z.string(), inputResponses: z.recor
 export function installTasks(server: McpServer, env: Env, tools: readonly ToolDefinition[], caller: () => Principal): void {
   server.server.registerCapabilities({ extensions: { [TASKS_EXTENSION]: {} } });
   const task = async (taskId: string, ctx: ServerContext) => {
-    if (!declaresTasks(ctx.mcpReq.envelope as Record<string, unknown> | undefined)) throw tasksRequired();
+    if (!declaresTasks(ctx.mcpReq.envelope)) throw tasksRequired();
     if (!isTaskId(taskId)) throw unknownTask(taskId);
     return taskStub(env, taskId);
   };
@@ -51,14 +43,11 @@ export function installTasks(server: McpServer, env: Env, tools: readonly ToolDe
     return {};
   });
 
-  const handlers = (server.server as unknown as { _requestHandlers: Map<string, Handler> })._requestHandlers;
-  const call = handlers.get('tools/call');
-  if (!call) throw new Error('installTasks: register the tools first');
   const queued = new Map(tools.filter((tool) => executionPolicy(tool, env) === 'queued').map((tool) => [tool.name, tool]));
-  handlers.set('tools/call', async (request, ctx) => {
+  wrapRequestHandler(server, 'tools/call', (call) => async (request, ctx) => {
     const tool = queued.get(String(request.params?.name));
     if (!tool) return call(request, ctx);
-    if (!declaresTasks(ctx.mcpReq.envelope as Record<string, unknown> | undefined)) {
+    if (!declaresTasks(ctx.mcpReq.envelope)) {
       if (tool.taskSupport === 'required') throw tasksRequired();
       return call(request, ctx);
     }
@@ -94,9 +83,8 @@ async function createTask(env: Env, tool: ToolDefinition, args: Record<string, u
 }
 
 /** Whether a request's client declares the tasks extension (each 2026-07-28 request says so itself, in its envelope). */
-export function declaresTasks(envelope: Record<string, unknown> | undefined): boolean {
-  const capabilities = envelope?.['io.modelcontextprotocol/clientCapabilities'] as ClientCapabilities | undefined;
-  const extensions = capabilities?.extensions as Record<string, unknown> | undefined;
+export function declaresTasks(envelope: unknown): boolean {
+  const extensions = clientCapabilitiesOf(envelope).extensions as Record<string, unknown> | undefined;
   return extensions?.[TASKS_EXTENSION] !== undefined;
 }
 

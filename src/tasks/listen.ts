@@ -1,4 +1,4 @@
-import { classifyInboundRequest } from '@modelcontextprotocol/server';
+import { classifyInboundRequest, SUBSCRIPTION_ID_META_KEY } from '@modelcontextprotocol/server';
 import type { Principal } from '../auth/principal';
 import type { Env } from '../env';
 import { OWNER_HEADER } from '../durable/TaskObject';
@@ -8,7 +8,6 @@ import { isTaskId, taskStub } from './taskId';
 
 /** At most this many tasks on one stream: each is a WebSocket to its object. */
 const MAX_WATCHED = 32;
-const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
 
 interface ListenBody {
   id: string | number;
@@ -46,7 +45,7 @@ export async function listenToTasks(env: Env, body: ListenBody, principal: Princ
     return Response.json({ jsonrpc: '2.0', id: body.id, error: { code, message, data } }, { status: 400 });
   }
   const taskIds = [...new Set(body.params.notifications.taskIds.filter((id): id is string => typeof id === 'string' && isTaskId(id)))].slice(0, MAX_WATCHED);
-  const meta = { [SUBSCRIPTION_ID]: body.id };
+  const meta = { [SUBSCRIPTION_ID_META_KEY]: body.id };
   const sockets: WebSocket[] = [];
   const stream = new SseStream(() => sockets.forEach((socket) => socket.close(1000, 'listener gone')));
   const send = (method: string, params: Record<string, unknown>) =>

@@ -2,12 +2,12 @@ import {
   acceptedContent,
   fromJsonSchema,
   inputRequired,
-  type ClientCapabilities,
   type InputRequests,
   type McpServer,
   type RequestStateCodec,
   type ServerContext,
 } from '@modelcontextprotocol/server';
+import { clientCapabilitiesOf } from '../../protocol/envelope';
 
 /**
  * The conformance suite's 2026-07-28 fixtures: multi-round-trip tools and prompt (MRTR), the
@@ -97,7 +97,7 @@ export function installMrtrPack(server: McpServer, codec: RequestStateCodec<Roun
   });
 
   server.registerTool('test_input_required_result_capabilities', { description: 'Asks only for what the client declared it can give' }, (ctx) => {
-    const capabilities = clientCapabilities(ctx);
+    const capabilities = clientCapabilitiesOf(ctx.mcpReq.envelope);
     const requests: InputRequests = {};
     if (capabilities.elicitation) requests.user_name = askName;
     if (capabilities.sampling) requests.question = inputRequired.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: 'Hi?' } }], maxTokens: 20 });
@@ -151,11 +151,6 @@ export function installMrtrPack(server: McpServer, codec: RequestStateCodec<Roun
 
 /** What one MRTR round leaves for the next, sealed into requestState. */
 export type Round = { step: 'confirm' | 'all' | 'name' } | { step: 'color'; name: string };
-
-function clientCapabilities(ctx: ServerContext): ClientCapabilities {
-  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-  return (envelope?.['io.modelcontextprotocol/clientCapabilities'] as ClientCapabilities | undefined) ?? {};
-}
 
 /** SEP-2243: a client mirrors `region` into `Mcp-Param-Region`, and the server checks the two agree. */
 const X_MCP_HEADER_SCHEMA = {
