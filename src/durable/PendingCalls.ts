@@ -101,6 +101,11 @@ export class PendingCalls {
     for (const call of await this.list()) await this.settle(call.callId, 'failed', formatError(new Error(reason)));
   }
 
+  /** The requests this instance is waiting to answer with a queued call's result. */
+  waitingRequestIds(): Set<string | number> {
+    return new Set([...this.waiters.values()].map((waiter) => waiter.request.requestId));
+  }
+
   async nextDeadline(): Promise<number | undefined> {
     const deadlines = (await this.list()).map((c) => c.deadline);
     return deadlines.length ? Math.min(...deadlines) : undefined;

@@ -7,9 +7,14 @@ import { faultsOn } from '../faults/inject';
 import { sessionNotFound, toErrorResponse } from '../http/errors';
 import type { JsonRpcErrorResponse } from '../protocol/jsonrpc';
 import type { TransportKind } from '../transport/kinds';
-import { LegacySseTransport } from '../transport/LegacySseTransport';
+import { PRINCIPAL_HEADER } from '../transport/handoff';
+import { LEGACY_STREAM_ID, LegacySseTransport } from '../transport/LegacySseTransport';
 import { OneShotTransport } from '../transport/OneShotTransport';
-import { StreamableHttpTransport, type StreamableSessionState } from '../transport/StreamableHttpTransport';
+import { replayInitialize } from '../transport/restore';
+import { StreamSockets } from '../transport/StreamSockets';
+import { STANDALONE_STREAM_ID, StreamableHttpTransport, type StreamableSessionState } from '../transport/StreamableHttpTransport';
+import { DurableEventStore } from '../transport/DurableEventStore';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { serveQueryRequest } from '../transport/sseQuery';
 import { callTimeoutMs, executionPolicy } from '../execution/policy';
 import { runDirect, toolContext, type CallRequest } from '../execution/runTool';
@@ -37,13 +42,18 @@ const RECORD_KEY = 'session';
 /**
  * One MCP session. Owns the SDK server and the transport state; persists what it needs in its own
  * storage so an evicted object restores itself; closes itself after the idle TTL (alarm).
+ *
+ * It holds no client stream while it waits: the Worker holds them, and this object sends their
+ * events over hibernatable WebSockets (src/transport/StreamSockets.ts), so an idle client's object
+ * sleeps, and wakes rebuilt from storage when a result, a request or its alarm arrives.
  */
 export class SessionObject extends DurableObject<Env> {
   private record: SessionRecord | null | undefined;
   private live: Live | undefined;
-  /** A Streamable HTTP server being set up; requests and late results arriving meanwhile share it. */
-  private starting: Promise<Live & { kind: 'streamable-http' }> | undefined;
+  /** A server being set up; requests and late results arriving meanwhile share it. */
+  private starting: Promise<Live> | undefined;
   private readonly pending: PendingCalls;
+  private readonly sockets: StreamSockets;
   /** Who sent the request being served; the SDK server's tool guard reads it. */
   private caller: Principal | undefined;
   private readonly currentCaller = (): Principal => {
@@ -53,6 +63,7 @@ export class SessionObject extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
+    this.sockets = new StreamSockets(ctx);
     this.pending = new PendingCalls(
       ctx.storage,
       () => this.scheduleAlarm(),
@@ -110,8 +121,10 @@ export class SessionObject extends DurableObject<Env> {
         deadline,
         ...(progressToken === undefined ? {} : { progressToken }),
       });
+      // Nothing here works on the call now: its stream goes to the Worker, and this object may sleep.
+      if (streamId !== undefined && this.live?.kind === 'streamable-http') this.live.transport.parkIfWaiting(streamId);
     });
-  };
+  }
 
   /**
    * POST/GET/DELETE /mcp. `create` is set by the Worker for an initialize without a session id;
@@ -134,30 +147,100 @@ export class SessionObject extends DurableObject<Env> {
     }
   }
 
-  /** GET /sse (and /mcp/sse without a query): opens the stream and creates the session. */
-  async openLegacySse(sessionId: string, principal: Principal): Promise<Response> {
+  /**
+   * The Worker's side of a client stream, as a WebSocket (src/transport/handoff.ts): `/stream` picks
+   * up a handed-off Streamable HTTP stream, `/legacy` opens a legacy SSE session's one stream.
+   */
+  override async fetch(request: Request): Promise<Response> {
+    try {
+      const url = new URL(request.url);
+      const principal = JSON.parse(request.headers.get(PRINCIPAL_HEADER) ?? 'null') as Principal | null;
+      if (request.headers.get('upgrade') !== 'websocket' || !principal) return new Response('expected a WebSocket from the Worker', { status: 426 });
+      if (url.pathname === '/legacy') return await this.openLegacySse(url.searchParams.get('session') ?? '', principal);
+      if (url.pathname === '/stream') return await this.attachStream(url.searchParams.get('id') ?? '', url.searchParams.get('after') ?? undefined, principal);
+      return new Response('not found', { status: 404 });
+    } catch (error) {
+      return toErrorResponse(error);
+    }
+  }
+
+  /** Opens a socket for a handed-off stream: what it missed since the handoff first, then what comes. */
+  private async attachStream(streamId: string, after: string | undefined, principal: Principal): Promise<Response> {
+    const record = await this.load();
+    if (record?.transport !== 'streamable-http' || record.principal?.id !== principal.id) return toErrorResponse(sessionNotFound());
+    const client = this.sockets.open(streamId, after);
+    for (const [id, message] of await new DurableEventStore(this.ctx.storage).eventsOn(streamId, after)) this.sockets.sendMessage(streamId, message, id);
+    if (streamId !== STANDALONE_STREAM_ID && !(await this.stillAnswering(streamId))) this.sockets.close(streamId);
+    return new Response(null, { status: 101, webSocket: client });
+  }
+
+  /** Whether a request stream still owes an answer: a queued call on it, or a request this instance serves. */
+  private async stillAnswering(streamId: string): Promise<boolean> {
+    if (this.live?.kind === 'streamable-http' && this.live.transport.isAnswering(streamId)) return true;
+    return (await this.pending.list()).some((call) => call.streamId === streamId);
+  }
+
+  /** GET /sse (and /mcp/sse without a query): creates the session, whose stream the Worker holds. */
+  private async openLegacySse(sessionId: string, principal: Principal): Promise<Response> {
     if (await this.load()) return toErrorResponse(sessionNotFound());
     this.caller = principal;
-    const transport = new LegacySseTransport(sessionId, `/messages?sessionId=${sessionId}`);
-    transport.onclose = () => void this.terminate();
-    const server = createMcpServer(this.env, { execute: this.executor(sessionId), caller: this.currentCaller, era: 'legacy' });
-    this.live = { kind: 'sse', server, transport };
+    const client = this.sockets.open(LEGACY_STREAM_ID);
     await this.save(this.newRecord(sessionId, 'sse', principal));
-    await server.connect(transport);
-    return transport.response;
+    const live = await this.legacy(sessionId);
+    live.transport.announce(`/messages?sessionId=${sessionId}`);
+    return new Response(null, { status: 101, webSocket: client });
   }
 
   /** POST /messages?sessionId=…: hands validated messages to the session's SSE transport. */
   async postLegacyMessage(messages: JSONRPCMessage[], principal: Principal): Promise<Response> {
-    if (!(await this.admits(principal, 'sse'))) return toErrorResponse(sessionNotFound());
-    if (this.live?.kind !== 'sse' || !this.live.transport.isOpen) {
-      // The stream died with an earlier instance of this object: the session cannot answer any more.
+    const record = await this.load();
+    if (!(await this.admits(principal, 'sse')) || !record) return toErrorResponse(sessionNotFound());
+    if (!this.sockets.has(LEGACY_STREAM_ID)) {
+      // The client's stream is gone: the session cannot answer any more.
       await this.terminate();
       return toErrorResponse(sessionNotFound());
     }
-    for (const message of messages) this.live.transport.receive(message);
+    const live = await this.legacy(record.id);
+    const initialize = messages.find(isInitializeRequest);
+    // Kept before it is served, so an instance woken later brings its server back to this client.
+    if (initialize && isInitializeRequest(initialize)) await this.save({ ...record, initialized: true, initializeParams: initialize.params });
+    for (const message of messages) live.transport.receive(message);
     await this.touch();
-    return new Response('Accepted', { status: 202 });
+    // No body: a body the client never reads would keep this object's response, and so the object, in flight.
+    return new Response(null, { status: 202 });
+  }
+
+  /** A legacy SSE session's server, rebuilt (client's initialize replayed) in an instance that woke without it. */
+  private async legacy(sessionId: string): Promise<Live & { kind: 'sse' }> {
+    if (this.live?.kind === 'sse') return this.live;
+    this.starting ??= this.startLegacy(sessionId).finally(() => (this.starting = undefined));
+    return this.starting as Promise<Live & { kind: 'sse' }>;
+  }
+
+  private async startLegacy(sessionId: string): Promise<Live & { kind: 'sse' }> {
+    const transport = new LegacySseTransport(sessionId, this.sockets);
+    transport.onclose = () => void this.terminate();
+    const server = createMcpServer(this.env, { execute: this.executor(sessionId), caller: this.currentCaller, era: 'legacy' });
+    await server.connect(transport);
+    if (this.record?.initializeParams) replayInitialize(transport.onmessage, this.record.initializeParams);
+    const live = { kind: 'sse' as const, server, transport };
+    this.live = live;
+    return live;
+  }
+
+  /** The Worker let go of a stream (its client left). A legacy session ends with its one stream. */
+  override async webSocketClose(socket: WebSocket): Promise<void> {
+    const legacy = this.ctx.getTags(socket).includes(LEGACY_STREAM_ID);
+    try {
+      socket.close(1000, 'closed');
+    } catch {
+      // already closed
+    }
+    if (legacy) await this.terminate();
+  }
+
+  override async webSocketError(socket: WebSocket): Promise<void> {
+    await this.webSocketClose(socket);
   }
 
   /**
@@ -188,7 +271,7 @@ export class SessionObject extends DurableObject<Env> {
     await this.pending.expire(now);
     const record = await this.load();
     if (!record) return;
-    const streamOpen = this.live?.kind === 'sse' && this.live.transport.isOpen;
+    const streamOpen = this.sockets.has(LEGACY_STREAM_ID);
     if (record.expiresAt > now) {
       await this.scheduleAlarm();
     } else if (streamOpen || (await this.pending.nextDeadline()) !== undefined) {
@@ -203,13 +286,14 @@ export class SessionObject extends DurableObject<Env> {
   private async streamable(sessionId: string): Promise<Live & { kind: 'streamable-http' }> {
     if (this.live?.kind === 'streamable-http') return this.live;
     this.starting ??= this.startStreamable(sessionId).finally(() => (this.starting = undefined));
-    return this.starting;
+    return this.starting as Promise<Live & { kind: 'streamable-http' }>;
   }
 
   private async startStreamable(sessionId: string): Promise<Live & { kind: 'streamable-http' }> {
-    const transport = new StreamableHttpTransport(sessionId, this.ctx.storage, {
+    const transport = new StreamableHttpTransport(sessionId, this.ctx.storage, this.sockets, {
       onInitialized: (state) => this.save({ ...(this.record ?? this.newRecord(sessionId, 'streamable-http', this.currentCaller())), ...state }),
       onClosed: () => this.terminate(),
+      waitingOnQueue: () => this.pending.waitingRequestIds(),
     });
     const server = createMcpServer(this.env, { execute: this.executor(sessionId), caller: this.currentCaller, era: 'legacy' });
     await server.connect(transport);
@@ -222,15 +306,21 @@ export class SessionObject extends DurableObject<Env> {
   }
 
   /**
-   * A queued call's result or progress that arrived after the object was evicted. Streamable HTTP
-   * keeps it in the event store for the client's resume; the legacy SSE and query-mode streams were
-   * single HTTP responses held by the evicted instance, so there is nobody left to tell.
+   * A queued call's result or progress that arrived after the object was evicted (or hibernated).
+   * Streamable HTTP sends it on the call's stream and keeps it in the event store for a resume; the
+   * legacy stream's socket outlives the instance. A query-mode stream was the evicted instance's own
+   * HTTP response, so there is nobody left to tell.
    */
   private async sendOrphaned(call: PendingCall, message: JSONRPCMessage): Promise<void> {
     const record = await this.load();
-    if (record?.transport !== 'streamable-http' || call.streamId === undefined) return;
+    if (!record) return;
     // No request brought a caller to this instance: the session's own principal stands in.
     this.caller ??= record.principal;
+    if (record.transport === 'sse') {
+      await (await this.legacy(record.id)).transport.send(message).catch(() => {});
+      return;
+    }
+    if (record.transport !== 'streamable-http' || call.streamId === undefined) return;
     const live = await this.streamable(record.id);
     live.transport.adopt(call.requestId, call.streamId);
     await live.transport.send(message, { relatedRequestId: call.requestId });
@@ -291,6 +381,7 @@ export class SessionObject extends DurableObject<Env> {
     this.live = undefined;
     this.record = null;
     await this.pending.failAll('The session ended before the call finished');
+    this.sockets.close(undefined, 'session ended');
     await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();
     await live?.server.close().catch(() => {});

@@ -1,4 +1,6 @@
+import type { Principal } from '../auth/principal';
 import type { Env } from '../env';
+import { PRINCIPAL_HEADER } from '../transport/handoff';
 import { ProtocolError } from '../protocol/errors';
 import { ErrorCode } from '../protocol/jsonrpc';
 
@@ -31,4 +33,13 @@ export async function onSession<T>(env: Env, sessionId: string, call: (session: 
     console.error(JSON.stringify({ level: 'warn', message: 'session object call failed', error: String(error) }));
     throw new ProtocolError(503, ErrorCode.InternalError, 'Service Unavailable: the session restarted; retry the request', { 'Retry-After': '1' });
   }
+}
+
+/**
+ * Asks a session's object for the socket of one of its client streams, which the Worker then holds:
+ * `/stream` for a handed-off Streamable HTTP stream, `/legacy` to open a legacy SSE session.
+ */
+export function sessionSocket(env: Env, sessionId: string, path: '/stream' | '/legacy', query: Record<string, string>, principal: Principal): Promise<Response> {
+  const url = `https://session${path}?${new URLSearchParams(query)}`;
+  return onSession(env, sessionId, (session) => session.fetch(url, { headers: { upgrade: 'websocket', [PRINCIPAL_HEADER]: JSON.stringify(principal) } }));
 }

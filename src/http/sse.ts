@@ -30,6 +30,14 @@ export function encodeSseEvent({ event, data, id }: SseEvent): Uint8Array {
 
 const KEEPALIVE = encoder.encode(': keepalive\n\n');
 
+export interface SseStreamOptions {
+  /** Status and headers of the response (SSE_HEADERS by default). */
+  status?: number;
+  headers?: HeadersInit;
+  /** Start the keepalive comments at once (default), or later with `keepAlive()`. */
+  keepalive?: boolean;
+}
+
 /**
  * A server-held SSE response body. `send` returns false once the client has gone away;
  * `onClose` runs once, whether the client disconnected or the server closed the stream.
@@ -37,18 +45,26 @@ const KEEPALIVE = encoder.encode(': keepalive\n\n');
 export class SseStream {
   readonly response: Response;
   private controller!: ReadableStreamDefaultController<Uint8Array>;
-  private readonly keepalive: ReturnType<typeof setInterval>;
+  private keepalive: ReturnType<typeof setInterval> | undefined;
   private done = false;
 
-  constructor(private readonly onClose: () => void = () => {}) {
+  constructor(
+    private readonly onClose: () => void = () => {},
+    { status = 200, headers = SSE_HEADERS, keepalive = true }: SseStreamOptions = {},
+  ) {
     const body = new ReadableStream<Uint8Array>({
       start: (controller) => {
         this.controller = controller;
       },
       cancel: () => this.finish(),
     });
-    this.response = new Response(body, { headers: SSE_HEADERS });
-    this.keepalive = setInterval(() => this.write(KEEPALIVE), SSE_KEEPALIVE_MS);
+    this.response = new Response(body, { status, headers });
+    if (keepalive) this.keepAlive();
+  }
+
+  /** Comments every SSE_KEEPALIVE_MS, so proxies do not cut a quiet stream (Cloudflare's edge after 100 s). */
+  keepAlive(): void {
+    this.keepalive ??= setInterval(() => this.write(KEEPALIVE), SSE_KEEPALIVE_MS);
   }
 
   get closed(): boolean {
@@ -59,17 +75,8 @@ export class SseStream {
     return this.write(encodeSseEvent(event));
   }
 
-  close(): void {
-    if (this.done) return;
-    try {
-      this.controller.close();
-    } catch {
-      // already errored or cancelled by the client
-    }
-    this.finish();
-  }
-
-  private write(chunk: Uint8Array): boolean {
+  /** Bytes that are already SSE (whole frames, or a body being forwarded). */
+  write(chunk: Uint8Array): boolean {
     if (this.done) return false;
     try {
       this.controller.enqueue(chunk);
@@ -78,6 +85,16 @@ export class SseStream {
       this.finish();
       return false;
     }
+  }
+
+  close(): void {
+    if (this.done) return;
+    try {
+      this.controller.close();
+    } catch {
+      // already errored or cancelled by the client
+    }
+    this.finish();
   }
 
   private finish(): void {

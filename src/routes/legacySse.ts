@@ -4,15 +4,16 @@ import type { WorkerRequest } from '../http/request';
 import type { Env } from '../env';
 import { readJsonBody } from '../http/body';
 import { sessionNotFound } from '../http/errors';
-import { isSessionId, newSessionId, onSession } from '../durable/sessionId';
+import { isSessionId, newSessionId, onSession, sessionSocket } from '../durable/sessionId';
+import { holdSocketStream } from '../http/heldStream';
 import { ProtocolError } from '../protocol/errors';
 import { ErrorCode } from '../protocol/jsonrpc';
 import { describeMessages, parse } from '../protocol/MessageParser';
 
-/** GET /sse: a new session whose stream opens with the `endpoint` event. */
-export function openSse(request: WorkerRequest, env: Env): Promise<Response> {
+/** GET /sse: a new session whose stream, held here, opens with the `endpoint` event. */
+export async function openSse(request: WorkerRequest, env: Env): Promise<Response> {
   const id = newSessionId();
-  return onSession(env, id, (session) => session.openLegacySse(id, principalOf(request)));
+  return holdSocketStream(await sessionSocket(env, id, '/legacy', { session: id }, principalOf(request)));
 }
 
 /** POST /messages?sessionId=…: the client half of the HTTP+SSE transport; results arrive on the stream. */

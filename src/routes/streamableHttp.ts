@@ -4,7 +4,9 @@ import type { Env } from '../env';
 import { normalizeAccept, sseToJson, wantsJsonOnly } from '../http/accept';
 import { readJsonBody } from '../http/body';
 import { sessionNotFound } from '../http/errors';
-import { isSessionId, newSessionId, onSession } from '../durable/sessionId';
+import { isSessionId, newSessionId, onSession, sessionSocket } from '../durable/sessionId';
+import { holdHandedOff } from '../http/heldStream';
+import type { Principal } from '../auth/principal';
 import { ProtocolError } from '../protocol/errors';
 import { ErrorCode } from '../protocol/jsonrpc';
 import { assertValidRequestParams, describeMessages, isInitializeRequest, parseJson, parseMessages } from '../protocol/MessageParser';
@@ -34,9 +36,9 @@ export async function postMcp(request: WorkerRequest, env: Env): Promise<Respons
   if (!create && !isSessionId(sessionId)) throw sessionNotFound();
   const id = sessionId ?? newSessionId();
   // The object gets the parsed messages, not the body: it is not read and parsed a second time.
-  const response = await onSession(env, id, (session) =>
-    session.streamableHttp(forward(request), id, create, principalOf(request), batch ? messages : messages[0]),
-  );
+  const principal = principalOf(request);
+  const answer = await onSession(env, id, (session) => session.streamableHttp(forward(request), id, create, principal, batch ? messages : messages[0]));
+  const response = holdHandedOff(answer, attachTo(env, id, principal));
   const sse = response.headers.get('content-type')?.startsWith('text/event-stream');
   return sse && wantsJsonOnly(request) ? sseToJson(response) : response;
 }
@@ -48,8 +50,16 @@ export async function getOrDeleteMcp(request: WorkerRequest, env: Env): Promise<
     throw new ProtocolError(400, ErrorCode.InvalidRequest, 'Bad Request: Mcp-Session-Id header is required');
   }
   if (!isSessionId(sessionId)) throw sessionNotFound();
-  return onSession(env, sessionId, (session) => session.streamableHttp(forward(request), sessionId, false, principalOf(request)));
+  const principal = principalOf(request);
+  const answer = await onSession(env, sessionId, (session) => session.streamableHttp(forward(request), sessionId, false, principal));
+  return holdHandedOff(answer, attachTo(env, sessionId, principal));
 }
+
+/** Picks up a stream the session's object handed off (src/transport/handoff.ts). */
+const attachTo =
+  (env: Env, sessionId: string, principal: Principal) =>
+  ({ streamId, after }: { streamId: string; after?: string }) =>
+    sessionSocket(env, sessionId, '/stream', { id: streamId, ...(after === undefined ? {} : { after }) }, principal);
 
 /** The request as the session object sees it: headers (Accept normalized, no credential), no body. */
 function forward(request: Request): Request {

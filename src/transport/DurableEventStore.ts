@@ -7,6 +7,14 @@ interface StoredEvent {
   m: JSONRPCMessage;
 }
 
+export interface EventStoreOptions {
+  /** Whether a client could ever ask for this event again; events nobody can resume to are not written. */
+  resumable?: (streamId: string, message: JSONRPCMessage) => boolean;
+  /** Called once an event is stored: a stream held over a socket is sent it there. */
+  onStored?: (streamId: string, eventId: string, message: JSONRPCMessage) => void;
+  clock?: () => number;
+}
+
 const PREFIX = 'event:';
 /** A client can resume a stream this long after an event; older events are pruned. */
 export const EVENT_RETENTION_MS = 10 * 60_000;
@@ -26,12 +34,18 @@ export class DurableEventStore implements EventStore {
   private last: number | undefined;
   private prunedAt = 0;
 
+  private readonly resumable: NonNullable<EventStoreOptions['resumable']>;
+  private readonly onStored: NonNullable<EventStoreOptions['onStored']>;
+  private readonly clock: () => number;
+
   constructor(
     private readonly storage: DurableObjectStorage,
-    /** Whether a client could ever ask for this event again; events nobody can resume to are not written. */
-    private readonly resumable: (streamId: string, message: JSONRPCMessage) => boolean = () => true,
-    private readonly clock: () => number = Date.now,
-  ) {}
+    { resumable = () => true, onStored = () => {}, clock = Date.now }: EventStoreOptions = {},
+  ) {
+    this.resumable = resumable;
+    this.onStored = onStored;
+    this.clock = clock;
+  }
 
   async storeEvent(streamId: string, message: JSONRPCMessage): Promise<string> {
     const now = this.clock();
@@ -41,6 +55,7 @@ export class DurableEventStore implements EventStore {
     const id = String(seq).padStart(16, '0');
     if (!this.resumable(streamId, message)) return id;
     await this.storage.put<StoredEvent>(PREFIX + id, { s: streamId, m: message });
+    this.onStored(streamId, id, message);
     if (now - this.prunedAt > PRUNE_EVERY_MS) await this.prune(now);
     return id;
   }
@@ -53,14 +68,21 @@ export class DurableEventStore implements EventStore {
   async replayEventsAfter(lastEventId: string, { send }: { send: (eventId: string, message: JSONRPCMessage) => Promise<void> }): Promise<string> {
     const streamId = await this.getStreamIdForEventId(lastEventId);
     if (streamId === undefined) throw new Error(`Unknown event id ${lastEventId}`);
-    const later = await this.storage.list<StoredEvent>({ prefix: PREFIX, start: PREFIX + lastEventId });
+    for (const [id, message] of await this.eventsOn(streamId, lastEventId)) await send(id, message);
+    return streamId;
+  }
+
+  /** The stored messages of one stream after an event id (all of them without one), oldest first. */
+  async eventsOn(streamId: string, after?: string): Promise<[string, JSONRPCMessage][]> {
+    const later = await this.storage.list<StoredEvent>({ prefix: PREFIX, ...(after ? { start: PREFIX + after } : {}) });
+    const events: [string, JSONRPCMessage][] = [];
     for (const [key, event] of later) {
       const id = key.slice(PREFIX.length);
       // Priming events (`{}`, no JSON-RPC) only hand the client a cursor; replaying one would be noise.
-      if (id === lastEventId || event.s !== streamId || !('jsonrpc' in event.m)) continue;
-      await send(id, event.m);
+      if (id === after || event.s !== streamId || !('jsonrpc' in event.m)) continue;
+      events.push([id, event.m]);
     }
-    return streamId;
+    return events;
   }
 
   /** The clock alone could repeat an id: a new instance may start within the same millisecond. */

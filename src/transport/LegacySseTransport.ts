@@ -1,36 +1,35 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
-import { SseStream } from '../http/sse';
+import { isRestoreReply } from './restore';
+import type { StreamSockets } from './StreamSockets';
+
+/** The tag of a legacy session's one stream socket. */
+export const LEGACY_STREAM_ID = 'legacy';
 
 /**
- * The 2024-11-05 HTTP+SSE server transport on web-standard streams (the SDK only has a Node one).
- * The GET stream opens with an `endpoint` event naming where to POST; every server message is a
- * `message` event on that stream; POSTed client messages arrive through `receive`.
+ * The 2024-11-05 HTTP+SSE server transport. The Worker holds the client's GET stream; this object
+ * sends it frames over the stream's hibernatable socket: first the `endpoint` event naming where to
+ * POST, then every server message as a `message` event. POSTed client messages arrive through `receive`.
  */
 export class LegacySseTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
-  private readonly stream: SseStream;
 
   constructor(
     readonly sessionId: string,
-    private readonly endpoint: string,
-  ) {
-    this.stream = new SseStream(() => this.onclose?.());
-  }
-
-  /** The streaming response to hand back for the GET. */
-  get response(): Response {
-    return this.stream.response;
-  }
+    private readonly sockets: StreamSockets,
+  ) {}
 
   get isOpen(): boolean {
-    return !this.stream.closed;
+    return this.sockets.has(LEGACY_STREAM_ID);
   }
 
-  async start(): Promise<void> {
-    this.stream.send({ event: 'endpoint', data: this.endpoint });
+  async start(): Promise<void> {}
+
+  /** The stream's first event, sent once when the session opens. */
+  announce(endpoint: string): void {
+    this.sockets.send(LEGACY_STREAM_ID, { event: 'endpoint', data: endpoint });
   }
 
   receive(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
@@ -38,12 +37,12 @@ export class LegacySseTransport implements Transport {
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
-    if (!this.stream.send({ event: 'message', data: JSON.stringify(message) })) {
-      throw new Error('SSE stream is closed');
-    }
+    if (isRestoreReply(message)) return;
+    if (!this.sockets.sendMessage(LEGACY_STREAM_ID, message)) throw new Error('SSE stream is closed');
   }
 
   async close(): Promise<void> {
-    this.stream.close();
+    this.sockets.close(LEGACY_STREAM_ID, 'session closed');
+    this.onclose?.();
   }
 }

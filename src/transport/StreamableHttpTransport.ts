@@ -12,6 +12,9 @@ import {
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 import { DurableEventStore } from './DurableEventStore';
+import { handoffComment } from './handoff';
+import { isRestoreReply, replayInitialize } from './restore';
+import type { StreamSockets } from './StreamSockets';
 
 /** What an evicted session object needs to carry its Streamable HTTP session on. */
 export interface StreamableSessionState {
@@ -25,20 +28,25 @@ export interface StreamableSessionHooks {
   onInitialized(state: StreamableSessionState): Promise<void>;
   /** The client sent DELETE. */
   onClosed(): Promise<void>;
+  /** Requests whose answer is a queued call's: nothing in this object is working on them. */
+  waitingOnQueue(): ReadonlySet<RequestId>;
 }
 
-const RESTORE_ID = '__restore_initialize__';
 /** The SDK's id for the standalone GET stream, which stays open for server notifications. */
-const STANDALONE_STREAM_ID = '_GET_stream';
+export const STANDALONE_STREAM_ID = '_GET_stream';
 /** Suggested to clients (SSE `retry`) for reconnecting a stream that dropped. */
 const RETRY_INTERVAL_MS = 1000;
 
 /** The SDK's private request ↔ stream bookkeeping, which resumption after eviction has to rebuild. */
 interface StreamBookkeeping {
   _requestToStreamMapping: Map<RequestId, string>;
-  _streamMapping: Map<string, { cleanup(): void }>;
+  _requestResponseMap: Map<RequestId, JSONRPCMessage>;
+  _streamMapping: Map<string, { cleanup(): void; controller?: ReadableStreamDefaultController<Uint8Array> }>;
   _resumableStreams: Set<string>;
+  writeSSEEvent(controller: ReadableStreamDefaultController<Uint8Array>, encoder: TextEncoder, message: JSONRPCMessage, eventId?: string): boolean;
 }
+
+const encoder = new TextEncoder();
 
 /**
  * The SDK's web-standard Streamable HTTP transport for one session id, restorable after the Durable
@@ -46,17 +54,33 @@ interface StreamBookkeeping {
  * into the new SDK server, whose answer to the replay is dropped. Every SSE event is kept in the
  * object's storage, so a client resumes a dropped stream with `Last-Event-ID`, and a queued call
  * still pending when the object was evicted is answered on its stream (`adopt`).
+ *
+ * No stream stays open in the object while it only waits: the session's GET stream at once, and a
+ * POST stream once all it still owes are queued calls, are handed to the Worker (`park`, src/transport/
+ * handoff.ts), and their later events go out over the stream's hibernatable socket.
  */
 export class StreamableHttpTransport extends WebStandardStreamableHTTPServerTransport {
   private readonly initialize: { params?: InitializeRequestParams };
   private readonly events: DurableEventStore;
+  /** The last event id each SDK stream carried in its HTTP body, where a socket picks up after a park. */
+  private readonly written = new WeakMap<ReadableStreamDefaultController<Uint8Array>, string>();
 
-  constructor(sessionId: string, storage: DurableObjectStorage, hooks: StreamableSessionHooks) {
+  constructor(
+    sessionId: string,
+    storage: DurableObjectStorage,
+    private readonly sockets: StreamSockets,
+    private readonly hooks: StreamableSessionHooks,
+  ) {
     // The SDK reports a new session before it dispatches the initialize, so its params are caught in handleRequest.
     const initialize: { params?: InitializeRequestParams } = {};
     // The store asks the transport, which does not exist yet while super() runs.
     const self: { transport?: StreamableHttpTransport } = {};
-    const events = new DurableEventStore(storage, (streamId, message) => self.transport!.resumable(streamId, message));
+    const events = new DurableEventStore(storage, {
+      resumable: (streamId, message) => self.transport!.resumable(streamId, message),
+      onStored: (streamId, eventId, message) => {
+        if ('jsonrpc' in message) sockets.sendMessage(streamId, message, eventId);
+      },
+    });
     super({
       sessionIdGenerator: () => sessionId,
       eventStore: events,
@@ -67,6 +91,44 @@ export class StreamableHttpTransport extends WebStandardStreamableHTTPServerTran
     this.initialize = initialize;
     this.events = events;
     self.transport = this;
+    const write = this.bookkeeping.writeSSEEvent.bind(this);
+    this.bookkeeping.writeSSEEvent = (controller, encoder, message, eventId) => {
+      const written = write(controller, encoder, message, eventId);
+      if (written && eventId !== undefined) this.written.set(controller, eventId);
+      return written;
+    };
+  }
+
+  /**
+   * Hands a stream to the Worker: its HTTP body ends with the handoff comment, and what the stream
+   * still carries is kept in the event store and sent on its socket. The SDK is left as after a
+   * client disconnect on a resumable stream, so it answers the stream's requests into the store.
+   */
+  private park(streamId: string): void {
+    const stream = this.bookkeeping._streamMapping.get(streamId);
+    if (!stream?.controller) return;
+    this.bookkeeping._resumableStreams.add(streamId);
+    const after = this.written.get(stream.controller);
+    stream.controller.enqueue(encoder.encode(handoffComment({ streamId, ...(after === undefined ? {} : { after }) })));
+    stream.cleanup();
+  }
+
+  /** Parks a POST stream once every request it still answers waits on a queued call. */
+  parkIfWaiting(streamId: string): void {
+    if (streamId === STANDALONE_STREAM_ID) return;
+    const waiting = this.hooks.waitingOnQueue();
+    const unanswered = this.unansweredOn(streamId);
+    if (unanswered.length > 0 && unanswered.every((id) => waiting.has(id))) this.park(streamId);
+  }
+
+  private unansweredOn(streamId: string): RequestId[] {
+    const { _requestToStreamMapping: requests, _requestResponseMap: answered } = this.bookkeeping;
+    return [...requests].filter(([id, stream]) => stream === streamId && !answered.has(id)).map(([id]) => id);
+  }
+
+  /** Whether a request is still being answered on the stream. */
+  isAnswering(streamId: string): boolean {
+    return this.unansweredOn(streamId).length > 0;
   }
 
   /**
@@ -77,7 +139,7 @@ export class StreamableHttpTransport extends WebStandardStreamableHTTPServerTran
    */
   private resumable(streamId: string, message: JSONRPCMessage): boolean {
     if (!isJSONRPCResultResponse(message) && !isJSONRPCErrorResponse(message)) return true;
-    if (this.bookkeeping._resumableStreams.has(streamId)) return true;
+    if (this.bookkeeping._resumableStreams.has(streamId) || this.sockets.has(streamId)) return true;
     return [...this.bookkeeping._requestToStreamMapping.values()].filter((id) => id === streamId).length > 1;
   }
 
@@ -95,17 +157,6 @@ export class StreamableHttpTransport extends WebStandardStreamableHTTPServerTran
     this.bookkeeping._resumableStreams.add(streamId);
   }
 
-  /**
-   * After a resumed request stream is replayed, closes it if no request is left to answer on it:
-   * the SDK would keep it open for good, and the client waits for it to end.
-   */
-  private async closeIfAnswered(lastEventId: string): Promise<void> {
-    const streamId = await this.events.getStreamIdForEventId(lastEventId);
-    if (streamId === undefined || streamId === STANDALONE_STREAM_ID) return;
-    const stillAnswering = [...this.bookkeeping._requestToStreamMapping.values()].includes(streamId);
-    if (!stillAnswering) this.bookkeeping._streamMapping.get(streamId)?.cleanup();
-  }
-
   private get bookkeeping(): StreamBookkeeping {
     return this as unknown as StreamBookkeeping;
   }
@@ -116,23 +167,47 @@ export class StreamableHttpTransport extends WebStandardStreamableHTTPServerTran
     this.sessionId = sessionId;
     // The SDK keeps this flag private; without it every request would be "Server not initialized".
     (this as unknown as { _initialized: boolean })._initialized = true;
-    if (state.initializeParams) {
-      this.onmessage?.({ jsonrpc: '2.0', id: RESTORE_ID, method: 'initialize', params: state.initializeParams });
-    }
+    if (state.initializeParams) replayInitialize(this.onmessage, state.initializeParams);
   }
 
   override async handleRequest(request: Request, options?: HandleRequestOptions): Promise<Response> {
     const messages = [options?.parsedBody ?? []].flat();
     const init = messages.find((m) => isInitializeRequest(m));
     if (init && isInitializeRequest(init)) this.initialize.params = init.params;
-    const response = await super.handleRequest(request, options);
     const lastEventId = request.headers.get('last-event-id');
-    if (request.method === 'GET' && lastEventId && response.ok) await this.closeIfAnswered(lastEventId);
+    if (request.method === 'GET' && !lastEventId && this.sockets.has(STANDALONE_STREAM_ID)) {
+      // The SDK's own rule, which it can no longer see once the stream is parked.
+      return Response.json({ jsonrpc: '2.0', error: { code: -32000, message: 'Conflict: Only one SSE stream is allowed per session' }, id: null }, { status: 409 });
+    }
+    const response = await super.handleRequest(request, options);
+    if (request.method !== 'GET' || !response.ok) return response;
+    if (!lastEventId) {
+      this.park(STANDALONE_STREAM_ID);
+      return response;
+    }
+    const streamId = await this.events.getStreamIdForEventId(lastEventId);
+    if (streamId === undefined) return response;
+    // A resumed request stream with nothing left to answer ends once replayed; one still waiting is parked.
+    if (streamId === STANDALONE_STREAM_ID || this.isAnswering(streamId)) this.park(streamId);
+    else this.bookkeeping._streamMapping.get(streamId)?.cleanup();
     return response;
   }
 
   override async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    if ('id' in message && message.id === RESTORE_ID) return;
+    if (isRestoreReply(message)) return;
+    const isResponse = isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message);
+    const requestId = isResponse ? message.id : options?.relatedRequestId;
+    const streamId = requestId === undefined ? undefined : this.streamOf(requestId);
     await super.send(message, options);
+    if (!isResponse || streamId === undefined) return;
+    if (!this.isAnswering(streamId)) this.sockets.close(streamId);
+    else this.parkIfWaiting(streamId);
+  }
+
+  /** Closes a request's stream, wherever it is held (the SDK's own, or the Worker's over a socket). */
+  override closeSSEStream(requestId: RequestId): void {
+    const streamId = this.streamOf(requestId);
+    super.closeSSEStream(requestId);
+    if (streamId !== undefined) this.sockets.close(streamId, 'closed by the server');
   }
 }

@@ -57,7 +57,7 @@ describe('DurableEventStore', () => {
   it('prunes events older than the retention window', () =>
     withStorage(async (storage) => {
       let now = Date.now();
-      const store = new DurableEventStore(storage, () => true, () => now);
+      const store = new DurableEventStore(storage, { clock: () => now });
       const old = await store.storeEvent('s', ping(1));
       now += EVENT_RETENTION_MS + 60_001;
       const recent = await store.storeEvent('s', ping(2));

@@ -18,7 +18,7 @@ describe.each(['/sse', '/mcp/sse'])('HTTP+SSE transport on GET %s', (path) => {
   it('opens with the endpoint event, takes POSTs with 202 and answers on the stream', async () => {
     const { stream, endpoint } = await openLegacy(path);
     const init = await postJson(endpoint, initializeRequest(1, '2024-11-05'));
-    expect([init.status, await init.text()]).toEqual([202, 'Accepted']);
+    expect([init.status, await init.text()]).toEqual([202, '']);
     const initReply = await stream.next((f) => f.event === 'message');
     expect(JSON.parse(initReply.data)).toMatchObject({ id: 1, result: { protocolVersion: '2024-11-05' } });
 
