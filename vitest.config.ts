@@ -15,6 +15,8 @@ export default defineConfig({
               bindings: {
                 CONFORMANCE_PACK: 'on',
                 SESSION_IDLE_TTL_SECONDS: '600',
+                // A key revoked in a test is refused at once; test/auth/keyCache.test.ts turns the cache on.
+                API_KEY_CACHE_SECONDS: '0',
                 OPERATOR_PASSWORD: 'operator password for tests',
                 // Seals multi-round-trip requestState (MCP 2026-07-28), so the MRTR fixtures are served.
                 REQUEST_STATE_KEY: 'request state key for tests, 32 bytes or more',

@@ -26,6 +26,8 @@ export interface Env {
   N8N_API_KEY?: string;
   /** API keys by SHA-256 (src/auth/apiKeys.ts; `npm run keys`). */
   API_KEYS: KVNamespace;
+  /** Seconds an isolate keeps a key record it read from API_KEYS (src/auth/keyCache.ts); "0" reads KV on every request. */
+  API_KEY_CACHE_SECONDS?: string;
   /** OAuth clients, grants and tokens (@cloudflare/workers-oauth-provider; hashed and encrypted by it). */
   OAUTH_KV: KVNamespace;
   /** Requests per principal (wrangler.toml [[ratelimits]]). */

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,8 @@ export interface DevServer {
   apiKey?: string;
   /** The local state (`--persist-to`): KV, Durable Objects, the dev key file. */
   stateDir: string;
+  /** workerd's inspector (Chrome DevTools Protocol), for CPU profiles (bench/profile.ts). */
+  inspectorPort?: number;
   /**
    * What wrangler printed since the server became ready (the startup banner, which shows the key, left
    * out); also appended to `<stateDir>/wrangler.log` as it comes, for other processes to read.
@@ -26,6 +28,11 @@ export interface DevServerOptions {
   config?: string;
   /** Extra environment for the dev script (e.g. CATALOGS=n8n). */
   env?: Record<string, string>;
+  /**
+   * REQUEST_LIMITER's budget per principal and minute, in place of wrangler.toml's: benchmarks keep
+   * the limiter on (every request still counted) with room for their request rates.
+   */
+  requestLimit?: number;
   port?: number;
 }
 
@@ -60,8 +67,11 @@ export async function startWranglerDev(options: DevServerOptions = {}): Promise<
 async function startOnce(port: number, options: DevServerOptions): Promise<DevServer> {
   const state = mkdtempSync(join(tmpdir(), 'wrangler-state-'));
   const args = ['--ip', '127.0.0.1', '--port', String(port), '--persist-to', state, '--log-level', 'warn'];
-  args.push('--inspector-port', String(await freePort()));
+  const inspectorPort = await freePort();
+  args.push('--inspector-port', String(inspectorPort));
   if (options.config) args.push('--config', options.config);
+  const limitedConfig = options.requestLimit === undefined ? undefined : withRequestLimit(options.requestLimit);
+  if (limitedConfig) args.push('--config', limitedConfig);
   for (const [name, value] of Object.entries(options.vars ?? {})) args.push('--var', `${name}:${value}`);
   // This project goes through `npm run dev` (catalog loaded, loopback hosts), so every caller serves what
   // a developer's `npm run dev` serves; other configs (benchmark references) get plain `wrangler dev`.
@@ -99,6 +109,7 @@ async function startOnce(port: number, options: DevServerOptions): Promise<DevSe
       });
     }
     rmSync(state, { recursive: true, force: true });
+    if (limitedConfig) rmSync(limitedConfig, { force: true });
   };
 
   const deadline = Date.now() + 90_000;
@@ -115,7 +126,7 @@ async function startOnce(port: number, options: DevServerOptions): Promise<DevSe
         appendFileSync(log, '');
         // Until stop() removes the state directory: wrangler may still print while it shuts down.
         for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk) => existsSync(state) && appendFileSync(log, chunk));
-        return { url, apiKey, stateDir: state, logs: () => output.slice(ready), stop };
+        return { url, apiKey, stateDir: state, inspectorPort, logs: () => output.slice(ready), stop };
       }
     } catch {
       // not listening yet
@@ -124,6 +135,19 @@ async function startOnce(port: number, options: DevServerOptions): Promise<DevSe
   }
   await stop();
   throw new Error(`wrangler dev did not become ready in 90 s:\n${output}`);
+}
+
+/**
+ * A copy of wrangler.toml beside it (its relative paths hold) with another REQUEST_LIMITER limit;
+ * removed when the server stops.
+ */
+function withRequestLimit(limit: number): string {
+  const config = readFileSync('wrangler.toml', 'utf8');
+  const changed = config.replace(/(name = "REQUEST_LIMITER"\n[^\n]*\nsimple = \{ limit = )\d+/, `$1${limit}`);
+  if (changed === config) throw new Error('wrangler.toml: REQUEST_LIMITER limit not found');
+  const path = `wrangler.limit-${process.pid}-${Date.now()}.toml`;
+  writeFileSync(path, changed);
+  return path;
 }
 
 /**

@@ -65,15 +65,24 @@ export const summary = ({ hash: _hash, ...rest }: ApiKeyRecord): ApiKeySummary =
 const isActive = (record: ApiKeyRecord, now = Date.now()): boolean =>
   record.revokedAt === undefined && (record.expiresAt === undefined || record.expiresAt > now);
 
+/** Reads the record stored under a key hash: null if there is none, or it is malformed or not that hash's. */
+export type KeyRecordReader = (hash: string) => Promise<ApiKeyRecord | null>;
+
+export const readKeyRecord =
+  (kv: KVNamespace): KeyRecordReader =>
+  async (hash) => {
+    const parsed = ApiKeyRecordSchema.safeParse(await kv.get(kvName(hash), 'json'));
+    return parsed.success && constantTimeEqual(parsed.data.hash, hash) ? parsed.data : null;
+  };
+
 /** The active record stored under a key hash, or null (unknown, malformed, revoked or expired). */
-export async function activeKeyByHash(kv: KVNamespace, hash: string): Promise<ApiKeyRecord | null> {
-  const parsed = ApiKeyRecordSchema.safeParse(await kv.get(kvName(hash), 'json'));
-  if (!parsed.success || !constantTimeEqual(parsed.data.hash, hash)) return null;
-  return isActive(parsed.data) ? parsed.data : null;
+export async function activeKeyByHash(read: KeyRecordReader, hash: string): Promise<ApiKeyRecord | null> {
+  const record = await read(hash);
+  return record && isActive(record) ? record : null;
 }
 
 /** The active record of a presented key, or null. Junk is refused before hashing or reading KV. */
-export async function verifyApiKey(kv: KVNamespace, presented: string): Promise<ApiKeyRecord | null> {
+export async function verifyApiKey(read: KeyRecordReader, presented: string): Promise<ApiKeyRecord | null> {
   if (!KEY_PATTERN.test(presented)) return null;
-  return activeKeyByHash(kv, await sha256Hex(presented));
+  return activeKeyByHash(read, await sha256Hex(presented));
 }

@@ -2,6 +2,7 @@ import type { Env } from '../env';
 import { ProtocolError } from '../protocol/errors';
 import { ErrorCode } from '../protocol/jsonrpc';
 import { KEY_PREFIX, verifyApiKey } from './apiKeys';
+import { cachedKeyRecords } from './keyCache';
 import { oauthPrincipal, resourceMetadataUrl } from './oauth';
 import type { Principal } from './principal';
 import { clientAddress } from './rateLimit';
@@ -31,7 +32,7 @@ export async function authenticate(request: Request, env: Env): Promise<Principa
 }
 
 async function keyPrincipal(env: Env, token: string): Promise<Principal | null> {
-  const key = await verifyApiKey(env.API_KEYS, token);
+  const key = await verifyApiKey(cachedKeyRecords(env), token);
   return key && { id: `key_${key.id}`, subject: `key_${key.id}`, scopes: key.scopes };
 }
 

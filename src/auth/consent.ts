@@ -2,7 +2,7 @@ import { AuthorizationError, authorizationErrorRedirect, CimdFetchError, type Au
 import type { IRequest } from 'itty-router';
 import type { Env } from '../env';
 import { html, htmlResponse, type Html } from '../http/html';
-import { constantTimeEqual, KEY_PREFIX, sha256Hex, verifyApiKey } from './apiKeys';
+import { constantTimeEqual, KEY_PREFIX, readKeyRecord, sha256Hex, verifyApiKey } from './apiKeys';
 import { authorizationServer, type GrantProps } from './oauth';
 import { clientAddress, RATE_LIMIT_PERIOD_SECONDS, withinLimit } from './rateLimit';
 import { isScope, narrow, type Scope } from './scopes';
@@ -74,7 +74,7 @@ interface Credential {
 
 async function checkCredential(env: Env, presented: string): Promise<Credential | null> {
   if (presented.startsWith(KEY_PREFIX)) {
-    const key = await verifyApiKey(env.API_KEYS, presented);
+    const key = await verifyApiKey(readKeyRecord(env.API_KEYS), presented);
     return key && { scopes: key.scopes, props: { subject: `key_${key.id}`, keyHash: key.hash }, label: `API key ${key.name}` };
   }
   if (!env.OPERATOR_PASSWORD || presented === '') return null;

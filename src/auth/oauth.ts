@@ -2,6 +2,7 @@ import { OAuthAuthorizationServer } from '@cloudflare/workers-oauth-provider';
 import { SERVER_NAME } from '../config';
 import type { Env } from '../env';
 import { activeKeyByHash, constantTimeEqual, sha256Hex } from './apiKeys';
+import { cachedKeyRecords } from './keyCache';
 import type { Principal } from './principal';
 import { narrow, SCOPES, type Scope } from './scopes';
 
@@ -112,7 +113,7 @@ export async function oauthPrincipal(env: Env, url: URL, token: string): Promise
 
 /** What the credential behind a grant allows now; null once it is revoked, expired or changed. */
 async function credentialScopes(env: Env, props: GrantProps): Promise<readonly string[] | null> {
-  if (props.keyHash) return (await activeKeyByHash(env.API_KEYS, props.keyHash))?.scopes ?? null;
+  if (props.keyHash) return (await activeKeyByHash(cachedKeyRecords(env), props.keyHash))?.scopes ?? null;
   if (props.operatorHash && env.OPERATOR_PASSWORD && constantTimeEqual(await sha256Hex(env.OPERATOR_PASSWORD), props.operatorHash)) return ['*'];
   return null;
 }

@@ -7,7 +7,7 @@ import { faultsOn } from '../faults/inject';
 import { sessionNotFound, toErrorResponse } from '../http/errors';
 import type { JsonRpcErrorResponse } from '../protocol/jsonrpc';
 import type { TransportKind } from '../transport/kinds';
-import { PRINCIPAL_HEADER } from '../transport/handoff';
+import { HANDOFF_HEADER, PRINCIPAL_HEADER } from '../transport/handoff';
 import { LEGACY_STREAM_ID, LegacySseTransport } from '../transport/LegacySseTransport';
 import { OneShotTransport } from '../transport/OneShotTransport';
 import { replayInitialize } from '../transport/restore';
@@ -16,7 +16,7 @@ import { STANDALONE_STREAM_ID, StreamableHttpTransport, type StreamableSessionSt
 import { DurableEventStore } from '../transport/DurableEventStore';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { serveQueryRequest } from '../transport/sseQuery';
-import { callTimeoutMs, executionPolicy } from '../execution/policy';
+import { callsQueuedTool, callTimeoutMs, executionPolicy } from '../execution/policy';
 import { runDirect, toolContext, type CallRequest } from '../execution/runTool';
 import type { ToolDefinition } from '../tools/tool';
 import { createMcpServer, type ToolExecutor } from '../protocol/mcpServer';
@@ -140,6 +140,9 @@ export class SessionObject extends DurableObject<Env> {
       }
       const live = await this.streamable(sessionId);
       const response = await live.transport.handleRequest(request, parsedBody === undefined ? undefined : { parsedBody });
+      // The streams this object may hand to the Worker: the GET stream, and a POST's that waits on a queued call.
+      const sse = response.headers.get('content-type')?.startsWith('text/event-stream');
+      if (sse && (request.method === 'GET' || callsQueuedTool(this.env, [parsedBody ?? []].flat()))) response.headers.set(HANDOFF_HEADER, '1');
       await this.touch();
       return response;
     } catch (error) {

@@ -1,4 +1,4 @@
-import { HANDOFF_TAIL_BYTES, handoffOf, type Handoff } from '../transport/handoff';
+import { HANDOFF_HEADER, HANDOFF_TAIL_BYTES, handoffOf, type Handoff } from '../transport/handoff';
 import { SseStream } from './sse';
 
 const encoder = new TextEncoder();
@@ -10,8 +10,11 @@ const decoder = new TextDecoder();
  * (src/transport/handoff.ts), `attach` opens the stream's socket and its frames follow.
  */
 export function holdHandedOff(response: Response, attach: (handoff: Handoff) => Promise<Response>): Response {
-  if (!response.body || !response.headers.get('content-type')?.startsWith('text/event-stream')) return response;
-  const relay = new SocketRelay({ status: response.status, headers: response.headers, keepalive: false });
+  // Most bodies cannot end with a handoff (no queued call in them): those pass through untouched.
+  if (!response.body || !response.headers.has(HANDOFF_HEADER)) return response;
+  const headers = new Headers(response.headers);
+  headers.delete(HANDOFF_HEADER);
+  const relay = new SocketRelay({ status: response.status, headers, keepalive: false });
   const forward = async (body: ReadableStream<Uint8Array>) => {
     const reader = body.getReader();
     let tail: Uint8Array = new Uint8Array(0);

@@ -19,7 +19,7 @@ export const N8N_TEST_KEY = 'n8n_api_e2e_key';
 /** One `wrangler dev` for the whole end-to-end project, driving a fake n8n held to n8n's OpenAPI. */
 export default async function setup(project: TestProject) {
   const n8n = await startFakeN8n(N8N_TEST_KEY);
-  const server = await startWranglerDev({ vars: { N8N_API_URL: n8n.url, N8N_API_KEY: N8N_TEST_KEY } });
+  const server = await startWranglerDev({ vars: { N8N_API_URL: n8n.url, N8N_API_KEY: N8N_TEST_KEY, API_KEY_CACHE_SECONDS: '0' } });
   project.provide('baseUrl', server.url);
   project.provide('apiKey', server.apiKey!);
   project.provide('stateDir', server.stateDir);
