@@ -66,7 +66,7 @@ export async function startWranglerDev(options: DevServerOptions = {}): Promise<
 
 async function startOnce(port: number, options: DevServerOptions): Promise<DevServer> {
   const state = mkdtempSync(join(tmpdir(), 'wrangler-state-'));
-  const args = ['--ip', '127.0.0.1', '--port', String(port), '--persist-to', state, '--log-level', 'warn'];
+  const args = ['--ip', '127.0.0.1', '--port', String(port), '--persist-to', state, '--log-level', options.logLevel ?? 'warn'];
   const inspectorPort = await freePort();
   args.push('--inspector-port', String(inspectorPort));
   if (options.config) args.push('--config', options.config);

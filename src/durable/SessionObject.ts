@@ -4,6 +4,7 @@ import type { CallToolResult, JSONRPCMessage, JSONRPCRequest, McpServer, ServerN
 import { idleTtlMs } from '../config';
 import type { Env } from '../env';
 import { faultsOn } from '../faults/inject';
+import { observe } from '../observability/events';
 import { sessionNotFound, toErrorResponse } from '../http/errors';
 import type { JsonRpcErrorResponse } from '../protocol/jsonrpc';
 import type { TransportKind } from '../transport/kinds';
@@ -275,6 +276,7 @@ export class SessionObject extends DurableObject<Env> {
     const record = await this.load();
     if (!record) return;
     const streamOpen = this.sockets.has(LEGACY_STREAM_ID);
+    let outcome: 'kept' | 'closed' = 'kept';
     if (record.expiresAt > now) {
       await this.scheduleAlarm();
     } else if (streamOpen || (await this.pending.nextDeadline()) !== undefined) {
@@ -283,7 +285,9 @@ export class SessionObject extends DurableObject<Env> {
       await this.save({ ...record, expiresAt: now + idleTtlMs(this.env) });
     } else {
       await this.terminate();
+      outcome = 'closed';
     }
+    observe(this.env, { kind: 'alarm', outcome, ms: Date.now() - now, session: record.id });
   }
 
   private async streamable(sessionId: string): Promise<Live & { kind: 'streamable-http' }> {

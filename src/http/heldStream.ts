@@ -53,9 +53,11 @@ class SocketRelay {
     if (!socket) return this.stream.close();
     this.socket = socket;
     socket.accept();
+    // The object sends frames as binary pieces; without this they would arrive as Blobs (standard binaryType).
+    socket.binaryType = 'arraybuffer';
     this.stream.keepAlive();
     socket.addEventListener('message', (event) => {
-      const frame = typeof event.data === 'string' ? encoder.encode(event.data) : new Uint8Array(event.data as ArrayBuffer);
+      const frame = typeof event.data === 'string' ? encoder.encode(event.data) : new Uint8Array(event.data);
       if (!this.stream.write(frame)) this.closeSocket();
     });
     socket.addEventListener('close', () => this.stream.close());

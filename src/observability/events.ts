@@ -15,7 +15,12 @@ export type ObservedEvent =
   /** A queued call picked up by the consumer: how long it waited in the queue, on which attempt. */
   | { kind: 'queue'; tool: string; waitMs: number; attempt: number }
   /** A search_nodes query (its size and result count, not its text). */
-  | { kind: 'search'; ms: number; hits: number; queryLength: number };
+  | { kind: 'search'; ms: number; hits: number; queryLength: number }
+  /**
+   * A session object's alarm: what an idle session still costs (bench/idle.ts). `outcome`: the session
+   * was kept (deadline not reached, a waiting call, an open legacy stream) or closed.
+   */
+  | { kind: 'alarm'; outcome: 'kept' | 'closed'; ms: number; session: string };
 
 /**
  * Analytics Engine rows, one layout for every kind so one SQL table serves them all:
@@ -33,6 +38,8 @@ export function dataPoint(event: ObservedEvent): AnalyticsEngineDataPoint {
       return row(event.kind, [event.tool, 'picked-up', ''], [event.waitMs, event.attempt]);
     case 'search':
       return row(event.kind, ['search_nodes', event.hits === 0 ? 'no-hits' : 'hits', ''], [event.ms, event.hits, event.queryLength]);
+    case 'alarm':
+      return row(event.kind, ['session', event.outcome, ''], [event.ms, 1]);
   }
 }
 
@@ -52,6 +59,7 @@ export function observe(env: Env, event: ObservedEvent): void {
 
 function logLevelOf(event: ObservedEvent): 'info' | 'warn' | undefined {
   if (event.kind === 'request') return event.status >= 400 ? 'warn' : 'info';
+  if (event.kind === 'alarm') return 'info';
   if (event.kind === 'tool' && event.outcome !== 'ok') return 'warn';
   return undefined;
 }

@@ -1,11 +1,12 @@
-import { encodeSseEvent } from '../http/sse';
+import { encodeSseEvent, type SseEvent } from '../http/sse';
 
 interface Attachment {
   /** The newest event sent on this socket; replays and live sends both skip what it already carried. */
   last?: string;
 }
 
-const decoder = new TextDecoder();
+/** Frames go out in binary messages of at most this size; the Worker writes them one after another. */
+const MAX_MESSAGE_BYTES = 64 * 1024;
 
 /**
  * A session object's side of the client streams the Worker holds: one hibernatable WebSocket per
@@ -32,14 +33,15 @@ export class StreamSockets {
     return this.send(streamId, { event: 'message', data: JSON.stringify(message), ...(eventId === undefined ? {} : { id: eventId }) });
   }
 
-  send(streamId: string, event: { event?: string; data: string; id?: string }): boolean {
+  send(streamId: string, event: SseEvent): boolean {
     const sockets = this.ctx.getWebSockets(streamId);
-    const frame = decoder.decode(encodeSseEvent(event));
+    const frame = encodeSseEvent(event);
     for (const socket of sockets) {
       const { last } = (socket.deserializeAttachment() ?? {}) as Attachment;
       if (event.id !== undefined && last !== undefined && event.id <= last) continue;
       try {
-        socket.send(frame);
+        // In pieces, so a large result (a big workflow) stays under the platform's message size limit.
+        for (let at = 0; at < frame.length; at += MAX_MESSAGE_BYTES) socket.send(frame.slice(at, at + MAX_MESSAGE_BYTES).buffer);
       } catch {
         continue; // closing: the Worker is gone, and webSocketClose tidies up
       }

@@ -1,5 +1,6 @@
 import { env } from 'cloudflare:workers';
-import { evictDurableObject, runInDurableObject } from 'cloudflare:test';
+import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
+import type { SessionRecord } from '../../src/durable/SessionObject';
 import { describe, expect, it } from 'vitest';
 import type { SessionObject } from '../../src/durable/SessionObject';
 import { sessionStub } from '../../src/durable/sessionId';
@@ -57,6 +58,30 @@ describe('idle clients cost their session object nothing', () => {
     await postJson(endpoint, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'server_info', arguments: {} } });
     expect(JSON.parse((await stream.next((frame) => frame.event === 'message')).data)).toMatchObject({ id: 3, result: { content: [{ type: 'text' }] } });
     await stream.cancel();
+  });
+
+  it('sends a result larger than one socket message whole, in pieces the Worker joins', async () => {
+    const sessionId = await openSession(VERSION);
+    const text = 'é'.repeat(40_000); // 80 KB of UTF-8, twice in the result: three 64 KB messages
+    const params = { name: 'test_queued_echo', arguments: { text } };
+    const post = sseReader(await postJson('/mcp', { jsonrpc: '2.0', id: 3, method: 'tools/call', params }, sessionHeaders(sessionId, VERSION)));
+    const answer = JSON.parse((await post.next((frame) => frame.data !== '')).data);
+    expect(answer.result.structuredContent.echo === text).toBe(true);
+    expect(answer.result.content[0].text).toBe(JSON.stringify({ echo: text }));
+  });
+
+  it('ends the client’s held stream when the session closes at its idle deadline', async () => {
+    const sessionId = await openSession(VERSION);
+    const stub = sessionStub(env, sessionId);
+    const standalone = sseReader(await call('/mcp', { headers: { accept: 'text/event-stream', ...sessionHeaders(sessionId, VERSION) } }));
+    await waitFor(() => sockets(sessionId), (n) => n === 1);
+    await runInDurableObject(stub, async (_: SessionObject, state) => {
+      const record = (await state.storage.get<SessionRecord>('session'))!;
+      await state.storage.put('session', { ...record, expiresAt: Date.now() - 1 });
+    });
+    await evictDurableObject(stub); // an idle object, woken by its alarm alone
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    await expect(standalone.next()).rejects.toThrow('stream ended');
   });
 
   it('refuses a second GET stream while the first is held, as the SDK does', async () => {

@@ -119,5 +119,10 @@ describe('structured logs and metrics', () => {
       blobs: ['queue', 'list_workflows', 'picked-up', ''],
       doubles: [12, 2],
     });
+    expect(dataPoint({ kind: 'alarm', outcome: 'closed', ms: 3, session: 'x' })).toEqual({
+      indexes: ['alarm'],
+      blobs: ['alarm', 'session', 'closed', ''],
+      doubles: [3, 1],
+    });
   });
 });
