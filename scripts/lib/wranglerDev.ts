@@ -33,6 +33,8 @@ export interface DevServerOptions {
    * the limiter on (every request still counted) with room for their request rates.
    */
   requestLimit?: number;
+  /** wrangler's own log level (`warn` by default); the Worker's console.log lines show from `log` on. */
+  logLevel?: 'warn' | 'log';
   port?: number;
 }
 

@@ -1,6 +1,6 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { Principal } from '../auth/principal';
-import type { CallToolResult, JSONRPCMessage, JSONRPCRequest, McpServer, ServerNotification } from '@modelcontextprotocol/server';
+import type { CallToolResult, JSONRPCMessage, JSONRPCRequest, JSONRPCResponse, McpServer, ServerNotification } from '@modelcontextprotocol/server';
 import { idleTtlMs } from '../config';
 import type { Env } from '../env';
 import { faultsOn } from '../faults/inject';
@@ -16,7 +16,9 @@ import { StreamSockets } from '../transport/StreamSockets';
 import { STANDALONE_STREAM_ID, StreamableHttpTransport, type StreamableSessionState } from '../transport/StreamableHttpTransport';
 import { DurableEventStore } from '../transport/DurableEventStore';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { serveQueryRequest } from '../transport/sseQuery';
+import { ONESHOT_STREAM_ID, PARKED, queryReply, queryResponseEvent, serveQueryRequest } from '../transport/sseQuery';
+import { jsonRpcError } from '../protocol/errors';
+import { ErrorCode } from '../protocol/jsonrpc';
 import { callsQueuedTool, callTimeoutMs, executionPolicy } from '../execution/policy';
 import { runDirect, toolContext, type CallRequest } from '../execution/runTool';
 import type { ToolDefinition } from '../tools/tool';
@@ -39,6 +41,14 @@ type Live =
   | { kind: 'sse'; server: McpServer; transport: LegacySseTransport };
 
 const RECORD_KEY = 'session';
+const ONESHOT_KEY = 'oneshot';
+
+/** A parked query-mode request, and its answer once it came while the Worker was not yet there. */
+interface OneShotRecord {
+  principal: Principal;
+  request: JSONRPCRequest;
+  reply?: unknown;
+}
 
 /**
  * One MCP session. Owns the SDK server and the transport state; persists what it needs in its own
@@ -55,6 +65,8 @@ export class SessionObject extends DurableObject<Env> {
   private starting: Promise<Live> | undefined;
   private readonly pending: PendingCalls;
   private readonly sockets: StreamSockets;
+  /** Set while a query-mode request is served: its tool call was queued. */
+  private oneShotQueued: (() => void) | undefined;
   /** Who sent the request being served; the SDK server's tool guard reads it. */
   private caller: Principal | undefined;
   private readonly currentCaller = (): Principal => {
@@ -124,6 +136,7 @@ export class SessionObject extends DurableObject<Env> {
       });
       // Nothing here works on the call now: its stream goes to the Worker, and this object may sleep.
       if (streamId !== undefined && this.live?.kind === 'streamable-http') this.live.transport.parkIfWaiting(streamId);
+      this.oneShotQueued?.();
     });
   }
 
@@ -170,6 +183,7 @@ export class SessionObject extends DurableObject<Env> {
 
   /** Opens a socket for a handed-off stream: what it missed since the handoff first, then what comes. */
   private async attachStream(streamId: string, after: string | undefined, principal: Principal): Promise<Response> {
+    if (streamId === ONESHOT_STREAM_ID) return this.attachOneShot(principal);
     const record = await this.load();
     if (record?.transport !== 'streamable-http' || record.principal?.id !== principal.id) return toErrorResponse(sessionNotFound());
     const client = this.sockets.open(streamId, after);
@@ -234,13 +248,15 @@ export class SessionObject extends DurableObject<Env> {
 
   /** The Worker let go of a stream (its client left). A legacy session ends with its one stream. */
   override async webSocketClose(socket: WebSocket): Promise<void> {
-    const legacy = this.ctx.getTags(socket).includes(LEGACY_STREAM_ID);
+    const [tag] = this.ctx.getTags(socket);
     try {
       socket.close(1000, 'closed');
     } catch {
       // already closed
     }
-    if (legacy) await this.terminate();
+    if (tag === LEGACY_STREAM_ID) await this.terminate();
+    // A query's client left before its answer: nothing is owed to anyone, the late result is ignored.
+    if (tag === ONESHOT_STREAM_ID) await this.ctx.storage.deleteAll();
   }
 
   override async webSocketError(socket: WebSocket): Promise<void> {
@@ -249,21 +265,58 @@ export class SessionObject extends DurableObject<Env> {
 
   /**
    * One /mcp/sse query-mode request, on a server that lives only for it, in an object addressed by a
-   * throwaway id (queued results find their way back by it). Nothing outlives the request.
+   * throwaway id (queued results find their way back by it). Nothing outlives the request. When the
+   * request waits on a queued call, the answer is `parked`: the Worker, which holds the client's
+   * stream, picks the answer up over a socket, and this object may sleep until the result comes.
    */
-  async oneShot(request: JSONRPCRequest, id: string, principal: Principal): Promise<JSONRPCMessage | JsonRpcErrorResponse> {
+  async oneShot(request: JSONRPCRequest, id: string, principal: Principal): Promise<JSONRPCMessage | JsonRpcErrorResponse | typeof PARKED> {
     this.caller = principal;
     const server = createMcpServer(this.env, { execute: this.executor(id), caller: this.currentCaller, era: 'legacy' });
     const transport = new OneShotTransport();
     await server.connect(transport);
-    try {
-      const initialized = await transport.initialize('mcp-sse-query');
-      return await serveQueryRequest(transport, request, initialized);
-    } finally {
-      await server.close();
-      // Nothing outlives the request: not the counters, nor the object's storage.
-      await this.ctx.storage.deleteAll();
+    const queued = new Promise<typeof PARKED>((resolve) => (this.oneShotQueued = () => resolve(PARKED)));
+    const answer = transport.initialize('mcp-sse-query').then((initialized) => serveQueryRequest(transport, request, initialized));
+    const first = await Promise.race([answer, queued]).catch(async (error: unknown) => {
+      await this.endOneShot(server);
+      throw error;
+    });
+    if (first !== PARKED) {
+      await this.endOneShot(server);
+      return first;
     }
+    await this.ctx.storage.put(ONESHOT_KEY, { principal, request } satisfies OneShotRecord);
+    answer
+      .catch(() => jsonRpcError(request.id, ErrorCode.InternalError, 'Internal error'))
+      .then((reply) => this.answerOneShot(reply))
+      .finally(() => server.close().catch(() => {}));
+    return PARKED;
+  }
+
+  /** The query's answer: on the Worker's socket if it is there, else kept until it comes for it. */
+  private async answerOneShot(reply: unknown): Promise<void> {
+    const record = await this.ctx.storage.get<OneShotRecord>(ONESHOT_KEY);
+    if (!record) return;
+    if (this.sockets.send(ONESHOT_STREAM_ID, queryResponseEvent(reply, record.request.id))) {
+      this.sockets.close(ONESHOT_STREAM_ID, 'answered');
+      await this.ctx.storage.deleteAll();
+    } else {
+      await this.ctx.storage.put(ONESHOT_KEY, { ...record, reply } satisfies OneShotRecord);
+    }
+  }
+
+  /** The Worker's socket for a parked query's answer (the answer at once if it is already there). */
+  private async attachOneShot(principal: Principal): Promise<Response> {
+    const record = await this.ctx.storage.get<OneShotRecord>(ONESHOT_KEY);
+    if (record?.principal.id !== principal.id) return toErrorResponse(sessionNotFound());
+    const client = this.sockets.open(ONESHOT_STREAM_ID);
+    if ('reply' in record) await this.answerOneShot(record.reply);
+    return new Response(null, { status: 101, webSocket: client });
+  }
+
+  /** Nothing outlives a query: not the server, the counters, nor the object's storage. */
+  private async endOneShot(server: McpServer): Promise<void> {
+    await server.close().catch(() => {});
+    await this.ctx.storage.deleteAll();
   }
 
   /**
@@ -320,7 +373,11 @@ export class SessionObject extends DurableObject<Env> {
    */
   private async sendOrphaned(call: PendingCall, message: JSONRPCMessage): Promise<void> {
     const record = await this.load();
-    if (!record) return;
+    if (!record) {
+      const query = await this.ctx.storage.get<OneShotRecord>(ONESHOT_KEY);
+      if (query && 'id' in message && ('result' in message || 'error' in message)) await this.answerOneShot(queryReply(query.request, message as JSONRPCResponse));
+      return;
+    }
     // No request brought a caller to this instance: the session's own principal stands in.
     this.caller ??= record.principal;
     if (record.transport === 'sse') {

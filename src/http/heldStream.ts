@@ -39,7 +39,7 @@ export function holdSocketStream(upgrade: Response): Response {
 }
 
 /** An SSE stream fed by a socket: each message is SSE text; the stream ends when the socket closes, and the other way round. */
-class SocketRelay {
+export class SocketRelay {
   readonly stream: SseStream;
   private socket: WebSocket | undefined;
 

@@ -1,17 +1,18 @@
 import { principalOf } from '../auth/principal';
 import type { WorkerRequest } from '../http/request';
 import type { Env } from '../env';
-import { SseStream } from '../http/sse';
-import { newSessionId, onSession } from '../durable/sessionId';
+import { SocketRelay } from '../http/heldStream';
+import { newSessionId, onSession, sessionSocket } from '../durable/sessionId';
 import { jsonRpcError, ProtocolError } from '../protocol/errors';
 import { ErrorCode } from '../protocol/jsonrpc';
-import { parseQueryRequest } from '../transport/sseQuery';
+import { ONESHOT_STREAM_ID, PARKED, parseQueryRequest, queryResponseEvent } from '../transport/sseQuery';
 import { openSse } from './legacySse';
 
 /**
  * GET /mcp/sse. Without a `method` query parameter it is the legacy SSE transport (what n8n's
  * "SSE Endpoint" field connects to). With one, it is seed 004's query mode: one request, answered by
  * one `mcpResponse` event, then the stream closes. Errors are error events, never a broken stream.
+ * The stream is held here; a request waiting on a queued call gets its answer over the object's socket.
  */
 export function getMcpSse(request: WorkerRequest, env: Env, ctx: ExecutionContext): Promise<Response> | Response {
   const url = new URL(request.url);
@@ -19,7 +20,7 @@ export function getMcpSse(request: WorkerRequest, env: Env, ctx: ExecutionContex
   request.rpc = url.searchParams.get('method')!.slice(0, 64);
 
   const principal = principalOf(request);
-  const stream = new SseStream();
+  const relay = new SocketRelay();
   const answer = async () => {
     let reply: unknown;
     let id: string | number | null = null;
@@ -28,6 +29,7 @@ export function getMcpSse(request: WorkerRequest, env: Env, ctx: ExecutionContex
       id = message.id;
       const oneShotId = newSessionId();
       reply = await onSession(env, oneShotId, (session) => session.oneShot(message, oneShotId, principal));
+      if (reply === PARKED) return relay.follow(await sessionSocket(env, oneShotId, '/stream', { id: ONESHOT_STREAM_ID }, principal));
     } catch (error) {
       reply =
         error instanceof ProtocolError
@@ -36,9 +38,9 @@ export function getMcpSse(request: WorkerRequest, env: Env, ctx: ExecutionContex
       if (error instanceof ProtocolError) id = error.id;
       else console.error(JSON.stringify({ level: 'error', route: '/mcp/sse', error: String(error) }));
     }
-    stream.send({ event: 'mcpResponse', data: JSON.stringify(reply), ...(id === null ? {} : { id: String(id) }) });
-    stream.close();
+    relay.stream.send(queryResponseEvent(reply, id));
+    relay.stream.close();
   };
   ctx.waitUntil(answer());
-  return stream.response;
+  return relay.stream.response;
 }

@@ -1,4 +1,5 @@
 import type { InitializeResult, JSONRPCRequest, JSONRPCResponse, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { SseEvent } from '../http/sse';
 import { jsonRpcError, ProtocolError } from '../protocol/errors';
 import { ErrorCode, JsonRpcRequestSchema, type JsonRpcErrorResponse, type RequestId } from '../protocol/jsonrpc';
 import { assertValidParams } from '../protocol/methodParams';
@@ -65,16 +66,40 @@ export async function serveQueryRequest(
         method: 'tools/call',
         params: { name: toolId, arguments: inputs ?? {} },
       });
-      if (!('result' in called)) return called as JsonRpcErrorResponse;
-      const result = called.result as { content?: { type: string; text?: string }[]; structuredContent?: unknown; isError?: boolean };
-      const text = (result.content ?? []).flatMap((c) => (c.type === 'text' && c.text !== undefined ? [c.text] : [])).join('\n');
-      if (result.isError) return jsonRpcError(id, ErrorCode.ToolFailed, text || `Tool ${toolId} failed`, { content: result.content });
-      return { jsonrpc: '2.0', id, result: { outputs: result.structuredContent ?? parseOrText(text), content: result.content } };
+      return queryReply(request, called);
     }
     default:
       return transport.request(request);
   }
 }
+
+/**
+ * The answer to a query-mode tools/call or mcp/executeTool, from the tools/call response; the latter
+ * in seed 004's shape (`outputs`, or an error naming the tool). Also used for a queued call's answer
+ * that reaches the object after it slept.
+ */
+export function queryReply(request: JSONRPCRequest, called: JSONRPCResponse): JSONRPCResponse | JsonRpcErrorResponse {
+  if (request.method !== 'mcp/executeTool' || !('result' in called)) return called;
+  const { id } = request;
+  const toolId = String(request.params?.toolId);
+  const result = called.result as { content?: { type: string; text?: string }[]; structuredContent?: unknown; isError?: boolean };
+  const text = (result.content ?? []).flatMap((c) => (c.type === 'text' && c.text !== undefined ? [c.text] : [])).join('\n');
+  if (result.isError) return jsonRpcError(id, ErrorCode.ToolFailed, text || `Tool ${toolId} failed`, { content: result.content });
+  return { jsonrpc: '2.0', id, result: { outputs: result.structuredContent ?? parseOrText(text), content: result.content } };
+}
+
+/** The one event a query-mode stream carries. */
+export const queryResponseEvent = (reply: unknown, id: RequestId | null): SseEvent => ({
+  event: 'mcpResponse',
+  data: JSON.stringify(reply),
+  ...(id === null ? {} : { id: String(id) }),
+});
+
+/** The tag of a query-mode object's one socket, for an answer that waits on a queued call. */
+export const ONESHOT_STREAM_ID = 'oneshot';
+
+/** What the object's `oneShot` answers when the query waits on a queued call: the Worker then opens that socket. */
+export const PARKED = 'parked';
 
 function parseOrText(text: string): unknown {
   try {

@@ -3,9 +3,11 @@ import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from 'c
 import type { SessionRecord } from '../../src/durable/SessionObject';
 import { describe, expect, it } from 'vitest';
 import type { SessionObject } from '../../src/durable/SessionObject';
-import { sessionStub } from '../../src/durable/sessionId';
-import { pendingCalls, sleep, waitFor } from '../support/sessionStorage';
-import { call, initializeRequest, ORIGIN, openSession, postJson, sessionHeaders, sseReader } from '../support/mcp';
+import { newSessionId, sessionStub } from '../../src/durable/sessionId';
+import { PRINCIPAL_HEADER } from '../../src/transport/handoff';
+import { PARKED } from '../../src/transport/sseQuery';
+import { inSessionStorage, pendingCalls, sleep, waitFor } from '../support/sessionStorage';
+import { call, initializeRequest, ORIGIN, openSession, parseSse, postJson, sessionHeaders, sseReader } from '../support/mcp';
 
 /**
  * The Worker holds the clients' streams; a session object only keeps hibernatable sockets to it. So
@@ -68,6 +70,30 @@ describe('idle clients cost their session object nothing', () => {
     const answer = JSON.parse((await post.next((frame) => frame.data !== '')).data);
     expect(answer.result.structuredContent.echo === text).toBe(true);
     expect(answer.result.content[0].text).toBe(JSON.stringify({ echo: text }));
+  });
+
+  it('lets a query-mode object sleep while its queued call runs; the answer waits for the Worker’s socket', async () => {
+    const id = newSessionId();
+    const stub = sessionStub(env, id);
+    const principal = { id: 'key_hibernation', subject: 'key_hibernation', scopes: ['*'] };
+    const request = { jsonrpc: '2.0' as const, id: 9, method: 'mcp/executeTool', params: { toolId: 'test_queued_slow', inputs: { ms: 300 } } };
+    expect(await stub.oneShot(request, id, principal)).toBe(PARKED);
+    await evictDurableObject(stub);
+    expect(await pendingCalls(id)).toHaveLength(1);
+    await waitFor(() => pendingCalls(id), (p) => p.length === 0); // answered while nobody held the socket
+    const upgrade = await stub.fetch('https://session/stream?id=oneshot', { headers: { upgrade: 'websocket', [PRINCIPAL_HEADER]: JSON.stringify(principal) } });
+    const socket = upgrade.webSocket!;
+    socket.accept();
+    socket.binaryType = 'arraybuffer';
+    const frames: string[] = [];
+    const closed = new Promise((resolve) => socket.addEventListener('close', resolve));
+    socket.addEventListener('message', (event) => frames.push(new TextDecoder().decode(event.data as ArrayBuffer)));
+    await closed;
+    const [event] = parseSse(frames.join(''));
+    expect(event).toMatchObject({ event: 'mcpResponse', id: '9' });
+    expect(JSON.parse(event!.data)).toMatchObject({ id: 9, result: { outputs: { text: 'slept 300 ms' } } });
+    // Nothing outlives the query.
+    expect(await inSessionStorage(id, async (storage) => [...(await storage.list()).keys()])).toEqual([]);
   });
 
   it('ends the client’s held stream when the session closes at its idle deadline', async () => {
