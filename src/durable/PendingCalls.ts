@@ -87,13 +87,15 @@ export class PendingCalls {
     return true;
   }
 
-  /** Answers every call past its deadline with a timeout error. */
-  async expire(now: number): Promise<void> {
+  /** Answers every call past its deadline with a timeout error; how many it answered. */
+  async expire(now: number): Promise<number> {
+    let answered = 0;
     for (const call of await this.list()) {
       if (call.deadline <= now) {
-        await this.settle(call.callId, 'timedOut', formatError(new Error(`${call.tool} timed out: no result before its deadline`)));
+        if (await this.settle(call.callId, 'timedOut', formatError(new Error(`${call.tool} timed out: no result before its deadline`)))) answered++;
       }
     }
+    return answered;
   }
 
   /** The session is ending: every pending call is answered with an error and forgotten. */

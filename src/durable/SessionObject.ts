@@ -89,7 +89,10 @@ export class SessionObject extends DurableObject<Env> {
     // A result for a session that is gone is dropped without writing anything into the empty object.
     // The record is cached after the first load, so a live session pays no extra read here.
     if (!(await this.load()) && !(await this.pending.has(callId))) return 'ignored';
-    return this.pending.deliver(callId, result);
+    const delivery = await this.pending.deliver(callId, result);
+    // An answer is activity: the client acts on it next, so the idle clock starts again here.
+    if (delivery === 'delivered') await this.touch();
+    return delivery;
   }
 
   /** Whether a queued call is still owed an answer (the consumer stops a run nobody waits for). */
@@ -325,7 +328,10 @@ export class SessionObject extends DurableObject<Env> {
    */
   override async alarm(): Promise<void> {
     const now = Date.now();
-    await this.pending.expire(now);
+    // A timeout answered now is activity too (the load harness found a session closed right after
+    // answering its client's call with a timeout, when the idle deadline and the call's coincided).
+    await this.load();
+    if ((await this.pending.expire(now)) > 0) await this.touch();
     const record = await this.load();
     if (!record) return;
     const streamOpen = this.sockets.has(LEGACY_STREAM_ID);

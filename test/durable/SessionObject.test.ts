@@ -3,7 +3,7 @@ import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from 'c
 import { describe, expect, it } from 'vitest';
 import type { SessionObject, SessionRecord } from '../../src/durable/SessionObject';
 import { sessionStub } from '../../src/durable/sessionId';
-import { call, openSession, postJson, rpc, sessionHeaders } from '../support/mcp';
+import { call, messagesOf, openSession, postJson, rpc, sessionHeaders } from '../support/mcp';
 import { pendingCalls, waitFor } from '../support/sessionStorage';
 
 const readRecord = (sessionId: string) =>
@@ -82,6 +82,24 @@ describe('idle expiry by alarm', () => {
     await runInDurableObject(stub, (_: SessionObject, state) => state.abort('reset (test)')).catch(() => {});
     expect(await runDurableObjectAlarm(sessionStub(env, sessionId))).toBe(true); // a new stub: the old one went with the reset
     expect((await readRecord(sessionId))!.expiresAt).toBeGreaterThan(Date.now());
+    expect((await rpc(sessionId, 'ping')).reply).toEqual({ jsonrpc: '2.0', id: 2, result: {} });
+  });
+
+  it('keeps a session whose alarm answers its call with a timeout as the idle deadline passes (found by the load harness)', async () => {
+    const sessionId = await openSession();
+    const stub = sessionStub(env, sessionId);
+    const answer = messagesOf(await postJson('/mcp', { jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 'test_queued_slow', arguments: { ms: 3000 } } }, sessionHeaders(sessionId)));
+    await waitFor(() => pendingCalls(sessionId), (p) => p.length === 1);
+    // Both deadlines due at once: the call's (1 s) and the session's idle one.
+    await runInDurableObject(stub, async (_: SessionObject, state) => {
+      const record = (await state.storage.get<SessionRecord>('session'))!;
+      await state.storage.put('session', { ...record, expiresAt: Date.now() - 1 });
+    });
+    await evictDurableObject(stub); // the stream waits in the Worker: nothing holds the object
+    // The object's alarm, set for the call's deadline, answers it with a timeout.
+    await waitFor(() => pendingCalls(sessionId), (p) => p.length === 0);
+    expect(await answer).toContainEqual(expect.objectContaining({ id: 6, result: expect.objectContaining({ isError: true }) }));
+    // The client acts on that answer next: its session is still there.
     expect((await rpc(sessionId, 'ping')).reply).toEqual({ jsonrpc: '2.0', id: 2, result: {} });
   });
 
