@@ -8,7 +8,7 @@ import { observe } from '../observability/events';
 import { sessionNotFound, toErrorResponse } from '../http/errors';
 import type { JsonRpcErrorResponse } from '../protocol/jsonrpc';
 import type { TransportKind } from '../transport/kinds';
-import { HANDOFF_HEADER, PRINCIPAL_HEADER } from '../transport/handoff';
+import { PRINCIPAL_HEADER } from '../transport/handoff';
 import { LEGACY_STREAM_ID, LegacySseTransport } from '../transport/LegacySseTransport';
 import { OneShotTransport } from '../transport/OneShotTransport';
 import { replayInitialize } from '../transport/restore';
@@ -19,7 +19,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { ONESHOT_STREAM_ID, PARKED, queryReply, queryResponseEvent, serveQueryRequest } from '../transport/sseQuery';
 import { jsonRpcError } from '../protocol/errors';
 import { ErrorCode } from '../protocol/jsonrpc';
-import { callsQueuedTool, callTimeoutMs, executionPolicy } from '../execution/policy';
+import { callTimeoutMs, executionPolicy } from '../execution/policy';
 import { runDirect, toolContext, type CallRequest } from '../execution/runTool';
 import type { ToolDefinition } from '../tools/tool';
 import { createMcpServer, type ToolExecutor } from '../protocol/mcpServer';
@@ -157,9 +157,6 @@ export class SessionObject extends DurableObject<Env> {
       }
       const live = await this.streamable(sessionId);
       const response = await live.transport.handleRequest(request, parsedBody === undefined ? undefined : { parsedBody });
-      // The streams this object may hand to the Worker: the GET stream, and a POST's that waits on a queued call.
-      const sse = response.headers.get('content-type')?.startsWith('text/event-stream');
-      if (sse && (request.method === 'GET' || callsQueuedTool(this.env, [parsedBody ?? []].flat()))) response.headers.set(HANDOFF_HEADER, '1');
       await this.touch();
       return response;
     } catch (error) {

@@ -1,6 +1,5 @@
 import type { Env } from '../env';
 import type { ExecutionPolicy, ToolDefinition } from '../tools/tool';
-import { toolsFor } from '../tools/registry';
 
 /** Seed 001's PendingCallsManager default. */
 export const DEFAULT_CALL_TIMEOUT_MS = 120_000;
@@ -17,11 +16,3 @@ export function callTimeoutMs(tool: ToolDefinition, env: Env): number {
   return tool.timeoutMs ?? (Number.isFinite(deployment) && deployment > 0 ? deployment : DEFAULT_CALL_TIMEOUT_MS);
 }
 
-/** Whether any of these JSON-RPC messages calls a tool that runs queued here. */
-export function callsQueuedTool(env: Env, messages: readonly unknown[]): boolean {
-  const names = messages.flatMap((message) => {
-    const { method, params } = (message ?? {}) as { method?: unknown; params?: { name?: unknown } };
-    return method === 'tools/call' && typeof params?.name === 'string' ? [params.name] : [];
-  });
-  return names.length > 0 && toolsFor(env).some((tool) => names.includes(tool.name) && executionPolicy(tool, env) === 'queued');
-}

@@ -1,4 +1,4 @@
-import { HANDOFF_HEADER, HANDOFF_TAIL_BYTES, handoffOf, type Handoff } from '../transport/handoff';
+import { HANDOFF_TAIL_BYTES, handoffOf, type Handoff } from '../transport/handoff';
 import { SseStream } from './sse';
 
 const encoder = new TextEncoder();
@@ -7,14 +7,14 @@ const decoder = new TextDecoder();
 /**
  * A client's SSE stream held here, in the Worker, so no session object stays awake for it: the
  * object's own SSE body is forwarded as it comes, and if it ends with a handoff
- * (src/transport/handoff.ts), `attach` opens the stream's socket and its frames follow.
+ * (src/transport/handoff.ts), `attach` opens the stream's socket and its frames follow. Every SSE
+ * body goes through here, not only those that may hand off: when the object is reset mid-answer, the
+ * client's stream then ends cleanly (the runtime failed a passed-through body's request outright, a
+ * 500 the load harness found under faults).
  */
 export function holdHandedOff(response: Response, attach: (handoff: Handoff) => Promise<Response>): Response {
-  // Most bodies cannot end with a handoff (no queued call in them): those pass through untouched.
-  if (!response.body || !response.headers.has(HANDOFF_HEADER)) return response;
-  const headers = new Headers(response.headers);
-  headers.delete(HANDOFF_HEADER);
-  const relay = new SocketRelay({ status: response.status, headers, keepalive: false });
+  if (!response.body || !response.headers.get('content-type')?.startsWith('text/event-stream')) return response;
+  const relay = new SocketRelay({ status: response.status, headers: response.headers, keepalive: false });
   const forward = async (body: ReadableStream<Uint8Array>) => {
     const reader = body.getReader();
     let tail: Uint8Array = new Uint8Array(0);

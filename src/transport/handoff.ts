@@ -27,8 +27,5 @@ export function handoffOf(tail: string): Handoff | undefined {
   return after === NONE ? { streamId: streamId! } : { streamId: streamId!, after: after! };
 }
 
-/** On the object's SSE responses that may end with a handoff; other bodies go to the client untouched. */
-export const HANDOFF_HEADER = 'x-session-handoff';
-
 /** Headers of the object's socket request, sent only by the Worker. */
 export const PRINCIPAL_HEADER = 'x-session-principal';
