@@ -14,7 +14,7 @@ interface Cached {
 /** Per isolate: key hash → the record KV held for it. Unknown keys are never kept. */
 const records = new Map<string, Cached>();
 
-export function keyCacheMs(env: Env): number {
+function keyCacheMs(env: Env): number {
   const seconds = Number(env.API_KEY_CACHE_SECONDS ?? DEFAULT_CACHE_SECONDS);
   return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 0;
 }

@@ -219,10 +219,11 @@ export class SessionObject extends DurableObject<Env> {
       return toErrorResponse(sessionNotFound());
     }
     const live = await this.legacy(record.id);
-    const initialize = messages.find(isInitializeRequest);
-    // Kept before it is served, so an instance woken later brings its server back to this client.
-    if (initialize && isInitializeRequest(initialize)) await this.save({ ...record, initialized: true, initializeParams: initialize.params });
-    for (const message of messages) live.transport.receive(message);
+    for (const message of messages) {
+      // Kept before it is served, so an instance woken later brings its server back to this client.
+      if (isInitializeRequest(message)) await this.save({ ...record, initialized: true, initializeParams: message.params });
+      live.transport.receive(message);
+    }
     await this.touch();
     // No body: a body the client never reads would keep this object's response, and so the object, in flight.
     return new Response(null, { status: 202 });
@@ -371,8 +372,8 @@ export class SessionObject extends DurableObject<Env> {
   /**
    * A queued call's result or progress that arrived after the object was evicted (or hibernated).
    * Streamable HTTP sends it on the call's stream and keeps it in the event store for a resume; the
-   * legacy stream's socket outlives the instance. A query-mode stream was the evicted instance's own
-   * HTTP response, so there is nobody left to tell.
+   * legacy stream's socket outlives the instance; a parked query's answer goes to its socket, or waits
+   * for it (progress has nowhere to go in query mode).
    */
   private async sendOrphaned(call: PendingCall, message: JSONRPCMessage): Promise<void> {
     const record = await this.load();

@@ -15,4 +15,3 @@ export function callTimeoutMs(tool: ToolDefinition, env: Env): number {
   const deployment = Number(env.TOOL_TIMEOUT_SECONDS) * 1000;
   return tool.timeoutMs ?? (Number.isFinite(deployment) && deployment > 0 ? deployment : DEFAULT_CALL_TIMEOUT_MS);
 }
-

@@ -1,5 +1,5 @@
 import { HANDOFF_TAIL_BYTES, handoffOf, type Handoff } from '../transport/handoff';
-import { SseStream } from './sse';
+import { SseStream, type SseStreamOptions } from './sse';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -43,7 +43,7 @@ export class SocketRelay {
   readonly stream: SseStream;
   private socket: WebSocket | undefined;
 
-  constructor(options?: ConstructorParameters<typeof SseStream>[1]) {
+  constructor(options?: SseStreamOptions) {
     this.stream = new SseStream(() => this.closeSocket(), options);
   }
 

@@ -21,10 +21,6 @@ export class LegacySseTransport implements Transport {
     private readonly sockets: StreamSockets,
   ) {}
 
-  get isOpen(): boolean {
-    return this.sockets.has(LEGACY_STREAM_ID);
-  }
-
   async start(): Promise<void> {}
 
   /** The stream's first event, sent once when the session opens. */
