@@ -8,10 +8,22 @@ export async function readJsonBody(request: Request): Promise<string> {
   if (!/^application\/json\s*(;|$)/i.test(type)) {
     throw new ProtocolError(415, ErrorCode.InvalidRequest, 'Unsupported Media Type: Content-Type must be application/json');
   }
-  const declared = Number(request.headers.get('content-length'));
-  if (declared > MAX_BODY_BYTES) throw tooLarge();
-  if (!request.body) return '';
-  const reader = request.body.getReader();
+  const declared = request.headers.get('content-length');
+  if (Number(declared) > MAX_BODY_BYTES) throw tooLarge();
+  // A declared length bounds the body on the wire, so it is read in one go; otherwise piece by piece.
+  const bytes = declared === null ? await readBounded(request.body) : new Uint8Array(await request.arrayBuffer());
+  if (bytes.byteLength > MAX_BODY_BYTES) throw tooLarge();
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    throw new ProtocolError(400, ErrorCode.ParseError, 'Parse error: body is not valid UTF-8');
+  }
+}
+
+/** The body's bytes, given up on as soon as they pass MAX_BODY_BYTES. */
+async function readBounded(body: ReadableStream<Uint8Array> | null): Promise<Uint8Array> {
+  if (!body) return new Uint8Array();
+  const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
@@ -30,11 +42,7 @@ export async function readJsonBody(request: Request): Promise<string> {
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  try {
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
-  } catch {
-    throw new ProtocolError(400, ErrorCode.ParseError, 'Parse error: body is not valid UTF-8');
-  }
+  return bytes;
 }
 
 const tooLarge = () =>

@@ -10,6 +10,7 @@ import { callRequestOf, type CallRequest } from '../execution/runTool';
 import type { ToolDefinition } from '../tools/tool';
 import { installConformancePack } from '../tools/conformance/pack';
 import { installMrtrPack, type Round } from '../tools/conformance/mrtrPack';
+import { convertedOnce } from './convertedOnce';
 import { requestStateCodec } from './requestState';
 import { toolsFor } from '../tools/registry';
 import { installTasks } from '../tasks/install';
@@ -65,8 +66,8 @@ export function createMcpServer(env: Env, { execute, caller, era }: ServerSetup)
       {
         title: tool.title,
         description: tool.description,
-        inputSchema: tool.input,
-        ...(tool.output ? { outputSchema: tool.output } : {}),
+        inputSchema: convertedOnce(tool.input),
+        ...(tool.output ? { outputSchema: convertedOnce(tool.output) } : {}),
         annotations: tool.annotations,
       },
       (args: unknown, ctx) => execute(tool, args, callRequestOf(ctx)),
