@@ -42,9 +42,14 @@ export function generateApiKey(): string {
   return KEY_PREFIX + body;
 }
 
+/** Each byte's two hex digits. */
+const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
+
 export async function sha256Hex(text: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+  let hex = '';
+  for (const byte of new Uint8Array(digest)) hex += HEX[byte];
+  return hex;
 }
 
 /** Equal-length strings compared without an early exit, so timing says nothing about where they differ. */

@@ -18,16 +18,16 @@ const BEARER = /^Bearer +([\x21-\x7e]{1,1024})$/i;
  */
 export async function authenticate(request: Request, env: Env): Promise<Principal> {
   const header = request.headers.get('authorization');
-  const url = new URL(request.url);
   if (header === null) {
     if (env.ALLOW_ANONYMOUS === 'true') {
       return { id: 'anonymous', subject: `ip_${clientAddress(request)}`, scopes: ['*'] };
     }
-    throw unauthorized(url, false);
+    throw unauthorized(new URL(request.url), false);
   }
   const token = BEARER.exec(header)?.[1];
-  const principal = token === undefined ? null : token.startsWith(KEY_PREFIX) ? await keyPrincipal(env, token) : await oauthPrincipal(env, url, token);
-  if (!principal) throw unauthorized(url, true);
+  const principal =
+    token === undefined ? null : token.startsWith(KEY_PREFIX) ? await keyPrincipal(env, token) : await oauthPrincipal(env, new URL(request.url), token);
+  if (!principal) throw unauthorized(new URL(request.url), true);
   return principal;
 }
 

@@ -67,8 +67,9 @@ function logLevelOf(event: ObservedEvent): 'info' | 'warn' | undefined {
 /** The request's event: its route pattern (never the raw path of an unknown one), status, timing, and what it was about. */
 export function requestEvent(request: WorkerRequest, response: Response): ObservedEvent {
   const route = request.route && request.route !== '*' ? request.route : 'other';
-  const candidates = [request.headers.get('mcp-session-id'), new URL(request.url).searchParams.get('sessionId'), response.headers.get('mcp-session-id')];
-  const session = candidates.find(isSessionId);
+  const named = [request.headers.get('mcp-session-id'), response.headers.get('mcp-session-id')].find(isSessionId);
+  // The URL is parsed only for the legacy routes that name the session in it.
+  const session = named ?? (request.url.includes('sessionId=') ? [new URL(request.url).searchParams.get('sessionId')].find(isSessionId) : undefined);
   return {
     kind: 'request',
     route,

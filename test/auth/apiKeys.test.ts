@@ -17,6 +17,10 @@ describe('API keys', () => {
     for (const count of counts.values()) expect(Math.abs(count - mean) / mean).toBeLessThan(0.15);
   });
 
+  it('hash to SHA-256 in lowercase hex (FIPS 180-2 test vector)', async () => {
+    expect(await sha256Hex('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+  });
+
   it('are stored only as their SHA-256, under it', async () => {
     const { key, record } = await createKey(['nodes:read']);
     const hash = await sha256Hex(key);

@@ -1,6 +1,8 @@
 import { env } from 'cloudflare:workers';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { dataPoint, observe } from '../../src/observability/events';
+import { dataPoint, observe, requestEvent } from '../../src/observability/events';
+import { newSessionId } from '../../src/durable/sessionId';
+import type { WorkerRequest } from '../../src/http/request';
 import { loadCatalog } from '../support/catalog';
 import { call, messagesOf, openSession, postJson, sessionHeaders } from '../support/mcp';
 import { pendingCalls, waitFor } from '../support/sessionStorage';
@@ -124,5 +126,19 @@ describe('structured logs and metrics', () => {
       blobs: ['alarm', 'session', 'closed', ''],
       doubles: [3, 1],
     });
+  });
+});
+
+describe('requestEvent', () => {
+  const id = newSessionId();
+  const sessionOf = (url: string, requestHeaders: Record<string, string> = {}, responseHeaders: Record<string, string> = {}) =>
+    (requestEvent(Object.assign(new Request(url, { headers: requestHeaders }), { route: '/x' }) as unknown as WorkerRequest, new Response(null, { headers: responseHeaders })) as { session?: string }).session;
+
+  it('names the session from the request header, the response header (initialize) or the legacy query, and only a well-formed one', () => {
+    expect(sessionOf('https://h/mcp', { 'mcp-session-id': id })).toBe(id);
+    expect(sessionOf('https://h/mcp', {}, { 'mcp-session-id': id })).toBe(id);
+    expect(sessionOf(`https://h/messages?sessionId=${id}`)).toBe(id);
+    expect(sessionOf('https://h/messages?sessionId=not-a-session')).toBeUndefined();
+    expect(sessionOf('https://h/mcp', { 'mcp-session-id': 'nope' })).toBeUndefined();
   });
 });
