@@ -328,7 +328,6 @@ export class SessionObject extends DurableObject<Env> {
     const now = Date.now();
     // A timeout answered now is activity too (the load harness found a session closed right after
     // answering its client's call with a timeout, when the idle deadline and the call's coincided).
-    await this.load();
     if ((await this.pending.expire(now)) > 0) await this.touch();
     const record = await this.load();
     if (!record) return;
@@ -435,7 +434,7 @@ export class SessionObject extends DurableObject<Env> {
    * does not pay a storage write on every request.
    */
   private async touch(): Promise<void> {
-    const record = this.record;
+    const record = await this.load();
     if (!record) return;
     const ttl = idleTtlMs(this.env);
     const now = Date.now();

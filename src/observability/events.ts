@@ -67,9 +67,9 @@ function logLevelOf(event: ObservedEvent): 'info' | 'warn' | undefined {
 /** The request's event: its route pattern (never the raw path of an unknown one), status, timing, and what it was about. */
 export function requestEvent(request: WorkerRequest, response: Response): ObservedEvent {
   const route = request.route && request.route !== '*' ? request.route : 'other';
-  const named = [request.headers.get('mcp-session-id'), response.headers.get('mcp-session-id')].find(isSessionId);
   // The URL is parsed only for the legacy routes that name the session in it.
-  const session = named ?? (request.url.includes('sessionId=') ? [new URL(request.url).searchParams.get('sessionId')].find(isSessionId) : undefined);
+  const inQuery = request.url.includes('sessionId=') ? new URL(request.url).searchParams.get('sessionId') : null;
+  const session = [request.headers.get('mcp-session-id'), response.headers.get('mcp-session-id'), inQuery].find(isSessionId);
   return {
     kind: 'request',
     route,
