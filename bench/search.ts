@@ -36,12 +36,13 @@ interface Engine {
 
 function specsAndDocs() {
   const specs = searchable(newestDescriptions(readN8nSpecs()).current);
-  const docs = specs.map((s, id) => ({ id, subtype: s.subtype, ...searchText(s) }));
-  return { specs, docs };
+  const usage = readNodeUsage();
+  const docs = specs.map((s, id) => ({ id, subtype: s.subtype, ...searchText(s, usage) }));
+  return { specs, docs, usage };
 }
 
 async function engines(): Promise<Record<string, Engine>> {
-  const { specs, docs } = specsAndDocs();
+  const { specs, docs, usage } = specsAndDocs();
 
   const miniOptions = { fields: FIELD_NAMES, storeFields: ['subtype'], searchOptions: { boost: FIELDS, fuzzy: 0.2, prefix: true } };
   const mini = new MiniSearch(miniOptions);
@@ -53,7 +54,7 @@ async function engines(): Promise<Record<string, Engine>> {
 
   return {
     ours: {
-      serialized: JSON.stringify(buildSearchIndex(specs, readNodeUsage())),
+      serialized: JSON.stringify(buildSearchIndex(specs, usage)),
       load: (s) => {
         const searcher = new Searcher(JSON.parse(s) as SearchIndex);
         return (q) => searcher.search(q, 10).map((h) => h.subtype);

@@ -1,6 +1,6 @@
 import { NODE_TYPES, NodeSpecSchema, type NodeSpec, type NodeType } from './nodeSpec';
 import { CURRENT_KEY, indexKey, manifestKey, olderSpecKey, specKey, typesKey } from './keys';
-import { buildSearchIndex } from './search/buildIndex';
+import { buildSearchIndex, type WorkflowUsage } from './search/buildIndex';
 
 /** `{TYPE: [subtypes]}` in the order get_node_types returns them. */
 export type TypesMap = Partial<Record<NodeType, string[]>>;
@@ -47,16 +47,15 @@ export function validateSpec(path: string, content: unknown): NodeSpec {
 
 /**
  * Turns validated specs (in catalog order) into KV entries under a content-derived version:
- * the same specs and usage always give the same version and the same entries. `usage` counts the
- * real workflows that use each node type (scripts/catalog/usage), which search ranks with.
+ * the same specs and usage always give the same version and the same entries. `usage` is what real
+ * workflows say of each node type (scripts/catalog/usage), which search ranks with.
  */
 export async function buildCatalog(
   specs: NodeSpec[],
-  options: { sources: string[]; usage?: Record<string, number> },
+  options: { sources: string[]; usage?: WorkflowUsage },
 ): Promise<CatalogBuild> {
   const { current, older } = newestDescriptions(specs);
-  const usage = options.usage ?? {};
-  const version = await contentVersion([specs, usage]);
+  const version = await contentVersion([specs, options.usage ?? null]);
   const types: TypesMap = {};
   for (const nodeType of NODE_TYPES) {
     const subtypes = current.filter((s) => s.node_type === nodeType).map((s) => s.subtype);
@@ -74,7 +73,7 @@ export async function buildCatalog(
       })),
     ),
     { key: typesKey(version), value: JSON.stringify(types) },
-    { key: indexKey(version), value: JSON.stringify(buildSearchIndex(searchable(current))) },
+    { key: indexKey(version), value: JSON.stringify(buildSearchIndex(searchable(current), options.usage)) },
     { key: manifestKey(version), value: JSON.stringify(manifest) },
     { key: CURRENT_KEY, value: version },
   ];

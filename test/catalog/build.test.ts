@@ -2,7 +2,8 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { buildCatalog, SpecError, validateSpec } from '../../src/catalog/build';
 import { Catalog, clearCatalogCache } from '../../src/catalog/catalog';
-import { CURRENT_KEY } from '../../src/catalog/keys';
+import { CURRENT_KEY, indexKey } from '../../src/catalog/keys';
+import type { SearchIndex } from '../../src/catalog/search/buildIndex';
 import { loadSeedCatalog } from '../../src/catalog/seed';
 import { loadCatalog, seedSpecs, spec } from '../support/catalog';
 
@@ -53,6 +54,20 @@ describe('catalog build', () => {
     const { entries, manifest } = await buildCatalog([spec('A')], { sources: ['seed'] });
     expect(entries.at(-1)).toEqual({ key: CURRENT_KEY, value: manifest.version });
     for (const { key } of entries.slice(0, -1)) expect(key.startsWith(`catalog:${manifest.version}:`)).toBe(true);
+  });
+
+  it('builds the search index with what real workflows say of each node, and versions by it', async () => {
+    const specs = [spec('A', { description: 'Talks to an API' }), spec('B', { description: 'Talks to an API' })];
+    const usage = { counts: { A: 30 }, names: { B: { 'Shorten link': 2 } } };
+    const built = await buildCatalog(specs, { sources: ['seed'], usage });
+    const plain = await buildCatalog(specs, { sources: ['seed'] });
+    expect(built.manifest.version).not.toBe(plain.manifest.version);
+    const index = JSON.parse(built.entries.find((e) => e.key === indexKey(built.manifest.version))!.value) as SearchIndex;
+    expect(index.usage).toEqual([100, 0]);
+    expect(index.terms).toContain('shorten');
+    const unused = JSON.parse(plain.entries.find((e) => e.key === indexKey(plain.manifest.version))!.value) as SearchIndex;
+    expect(unused.usage).toEqual([0, 0]);
+    expect(unused.terms).not.toContain('shorten');
   });
 
   it('refuses a subtype that appears twice', async () => {

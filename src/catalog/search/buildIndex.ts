@@ -1,4 +1,5 @@
 import type { NodeSpec, Parameter } from '../nodeSpec';
+import { builderWords } from './builderNames';
 import { nodeName, VENDOR_WORDS } from './names';
 import { stem, tokenize } from './tokenize';
 
@@ -24,12 +25,22 @@ export interface SearchIndex {
   usage: number[];
 }
 
+/** What real workflows say of node types (scripts/catalog/usage): how many use each, and the names they give it. */
+export interface WorkflowUsage {
+  /** Node type → how many workflows use it. */
+  counts: Record<string, number>;
+  /** Node type → name a builder gave one of its nodes → how many workflows use that name. */
+  names: Record<string, Record<string, number>>;
+}
+
+const NO_USAGE: WorkflowUsage = { counts: {}, names: {} };
+
 export const TRIGGER = 1;
 /** n8n leaves the node out of its panel: deprecated or internal. */
 export const HIDDEN = 2;
 
-/** Field weights: names and aliases above descriptions above what the node does, parameters last. */
-export const FIELDS = { title: 6, aliases: 4, description: 2, actions: 1.5, operations: 1.2, categories: 1, parameters: 0.3 } as const;
+/** Field weights: names and aliases above descriptions above what the node does and what its users call it, parameters last. */
+export const FIELDS = { title: 6, aliases: 4, description: 2, actions: 1.5, operations: 1.2, categories: 1, builderNames: 1, parameters: 0.3 } as const;
 export type Field = keyof typeof FIELDS;
 const K1 = 1.2;
 const B = 0.6;
@@ -40,7 +51,7 @@ const CAPABILITY_PARAMETERS = /^(resource|operation|mode|events?|topic|triggerOn
 const MODEL_PARAMETERS = /^model(Name|Id)?$/;
 
 /** The text of each searchable field of a spec (also what the benchmark gives other engines). */
-export function searchText(spec: NodeSpec): Record<Field, string> {
+export function searchText(spec: NodeSpec, usage: WorkflowUsage = NO_USAGE): Record<Field, string> {
   const local = spec.subtype.slice(spec.subtype.lastIndexOf('.') + 1);
   const capability = spec.parameters.filter((p) => CAPABILITY_PARAMETERS.test(p.name));
   const name = nodeName(spec.display_name);
@@ -51,6 +62,7 @@ export function searchText(spec: NodeSpec): Record<Field, string> {
     actions: (spec.actions ?? []).join(' '),
     operations: capability.flatMap((p) => p.enum_values ?? []).join(' '),
     categories: spec.categories.join(' '),
+    builderNames: builderWords(spec, usage.names[spec.subtype], usage.names[`${spec.subtype}Tool`]).join(' '),
     parameters: spec.parameters.filter((p) => !CAPABILITY_PARAMETERS.test(p.name)).flatMap(labels).join(' '),
   };
 }
@@ -67,17 +79,18 @@ function modelName(value: unknown): string | undefined {
   return typeof name === 'string' && name.length > 0 ? name : undefined;
 }
 
-function fields(spec: NodeSpec): Record<Field, string[]> {
-  const text = searchText(spec);
+function fields(spec: NodeSpec, usage: WorkflowUsage): Record<Field, string[]> {
+  const text = searchText(spec, usage);
   return Object.fromEntries(Object.entries(text).map(([f, t]) => [f, tokenize(t)])) as Record<Field, string[]>;
 }
 
 /**
- * Builds the index over `specs`. `usage` counts, per node type, the real workflows that use it
- * (scripts/catalog/usage): search prefers what n8n users actually build with.
+ * Builds the index over `specs`. `usage` says what real workflows do with each node type
+ * (scripts/catalog/usage): search prefers what n8n users actually build with, and knows the words
+ * they name its nodes by.
  */
-export function buildSearchIndex(specs: NodeSpec[], usage: Record<string, number> = {}): SearchIndex {
-  const perDoc = specs.map(fields);
+export function buildSearchIndex(specs: NodeSpec[], usage: WorkflowUsage = NO_USAGE): SearchIndex {
+  const perDoc = specs.map((spec) => fields(spec, usage));
   const fieldNames = Object.keys(FIELDS) as Field[];
   const avg = Object.fromEntries(fieldNames.map((f) => [f, perDoc.reduce((n, d) => n + d[f].length, 0) / Math.max(1, specs.length) || 1])) as Record<Field, number>;
 
@@ -120,7 +133,7 @@ export function buildSearchIndex(specs: NodeSpec[], usage: Record<string, number
     ...sortedPostings(postings),
     names: names.map((name) => [name.words.map(stem), name.forms.map(stem)]),
     nameWords,
-    usage: usagePrior(specs, usage),
+    usage: usagePrior(specs, usage.counts),
   };
 }
 

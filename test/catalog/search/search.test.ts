@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildSearchIndex, usagePrior } from '../../../src/catalog/search/buildIndex';
+import { builderWords } from '../../../src/catalog/search/builderNames';
 import type { NodeSpec } from '../../../src/catalog/nodeSpec';
 import { Searcher } from '../../../src/catalog/search/search';
 import { seedSpecs, spec } from '../../support/catalog';
@@ -62,6 +63,7 @@ const catalog: NodeSpec[] = [
   n8n('code', 'Code', { description: 'Run custom JavaScript or Python code' }),
   n8n('function', 'Function', { description: 'Run custom JavaScript code', hidden: true }),
   spec('@n8n/n8n-nodes-langchain.toolCode', { node_type: 'TOOL_NODE', display_name: 'Code Tool', source: 'n8n', description: 'Write a tool in JavaScript or Python code' }),
+  n8n('crypto', 'Crypto', { description: 'Provide cryptographic utilities' }),
   n8n('mailgun', 'Mailgun', { description: 'Send an email with Mailgun' }),
   n8n('mailjet', 'Mailjet', { description: 'Send an email with Mailjet' }),
 ];
@@ -117,8 +119,41 @@ describe('search over n8n-shaped nodes', () => {
 
   it('breaks near-ties by how much real workflows use a node', () => {
     expect(top('send an email').slice(0, 2)).toEqual(['mailgun', 'mailjet']);
-    const used = new Searcher(buildSearchIndex(catalog, { 'n8n-nodes-base.mailjet': 40, 'n8n-nodes-base.mailgun': 1 }));
+    const used = new Searcher(buildSearchIndex(catalog, { counts: { 'n8n-nodes-base.mailjet': 40, 'n8n-nodes-base.mailgun': 1 }, names: {} }));
     expect(top('send an email', used).slice(0, 2)).toEqual(['mailjet', 'mailgun']);
+  });
+
+  it('finds a node by what builders name it in real workflows', () => {
+    expect(top('generate a uuid')[0]).not.toBe('crypto');
+    const names = { 'n8n-nodes-base.crypto': { 'Generate UUID': 3, Crypto: 40 } };
+    expect(top('generate a uuid', new Searcher(buildSearchIndex(catalog, { counts: {}, names })))[0]).toBe('crypto');
+  });
+});
+
+describe('builderWords', () => {
+  const crypto = n8n('crypto', 'Crypto');
+  const loop = n8n('splitInBatches', 'Loop Over Items (Split in Batches)');
+
+  it("leaves out names that are the node's default name, written any way", () => {
+    expect(builderWords(crypto, { Crypto: 9, crypto: 2, 'CRYPTO ': 1 })).toEqual([]);
+    expect(builderWords(loop, { 'Loop Over Items': 9, 'Split In Batches': 4, splitInBatches: 1, 'loop over items (split in batches)': 1 })).toEqual([]);
+  });
+
+  it('orders words by how many workflows use them, repeated by log₂ of that, at most 3 times', () => {
+    expect(builderWords(crypto, { 'Generate UUID': 5, 'Generate hash': 2, 'Hash password': 1 })).toEqual(['generate', 'generate', 'generate', 'uuid', 'uuid', 'uuid', 'hash', 'hash', 'password']);
+    expect(builderWords(crypto, { uuid: 1000 })).toEqual(['uuid', 'uuid', 'uuid']);
+  });
+
+  it("counts the names of the node's tool variant with its own", () => {
+    expect(builderWords(crypto, { 'Hash it': 1 }, { 'Hash it': 1 }, undefined)).toEqual(['hash', 'hash']);
+  });
+
+  it('keeps the 40 most used words', () => {
+    const many = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`word${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}`, 60 - i]));
+    const words = new Set(builderWords(crypto, many));
+    expect(words.size).toBe(40);
+    expect(words.has('wordaa')).toBe(true);
+    expect(words.has('wordhc')).toBe(false);
   });
 });
 
