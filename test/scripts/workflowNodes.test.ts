@@ -55,14 +55,22 @@ describe('countUsage', () => {
 });
 
 describe('countNames', () => {
-  it('counts, per type, the workflows that give a node each name, without n8n’s copy numbers', () => {
+  it('counts, per type, the workflows that give a node each name', () => {
     const names = countNames([
-      [{ type: 'a.wait', name: 'Wait 5 minutes' }, { type: 'a.wait', name: 'Wait' }, { type: 'a.wait', name: 'Wait1' }],
-      [{ type: 'a.wait', name: 'Wait 5 minutes' }, { type: 'a.wait', name: 'Wait  2' }],
-      [{ type: 'a.crypto', name: 'Generate UUID2' }, { type: 'a.x', name: '' }],
+      [{ type: 'a.wait', name: 'Wait 5 minutes' }, { type: 'a.wait', name: 'Wait' }, { type: 'a.crypto', name: 'Hash it' }],
+      [{ type: 'a.wait', name: 'Wait  5 minutes ' }, { type: 'a.x', name: '' }, { type: 'a.x', name: '  ' }],
     ]);
-    expect(names).toEqual({ 'a.crypto': { 'Generate UUID': 1 }, 'a.wait': { 'Wait 5 minutes': 2, Wait: 1, 'Wait 2': 1 } });
-    expect(Object.keys(names['a.wait']!)).toEqual(['Wait 5 minutes', 'Wait', 'Wait 2']);
+    expect(names).toEqual({ 'a.crypto': { 'Hash it': 1 }, 'a.wait': { 'Wait 5 minutes': 2, Wait: 1 } });
+    expect(Object.keys(names['a.wait']!)).toEqual(['Wait 5 minutes', 'Wait']);
+  });
+
+  it('drops n8n’s copy number only where the name without it is also given to the type', () => {
+    const names = countNames([
+      [{ type: 'a.wait', name: 'Wait' }, { type: 'a.wait', name: 'Wait1' }],
+      [{ type: 'a.wait', name: 'Wait2' }, { type: 'a.s3', name: 'AWS S3' }, { type: 'a.alert', name: 'SIGNL4' }],
+      [{ type: 'a.s3', name: 'Upload2' }],
+    ]);
+    expect(names).toEqual({ 'a.alert': { SIGNL4: 1 }, 'a.s3': { 'AWS S3': 1, Upload2: 1 }, 'a.wait': { Wait: 2 } });
   });
 
   it('leaves out sticky notes, whose names head notes about other steps', () => {

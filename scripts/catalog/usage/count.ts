@@ -38,15 +38,25 @@ interface Source {
   workflows: WorkflowNode[][];
 }
 
+/** `text` split at the last `separator`: [before, after], or [text, undefined] without one. */
+function splitLast(text: string, separator: string): [string, string | undefined] {
+  const at = text.lastIndexOf(separator);
+  return at < 0 ? [text, undefined] : [text.slice(0, at), text.slice(at + 1)];
+}
+
 function fromGit(arg: string): Source {
-  const [location, named] = arg.split('=') as [string, string | undefined];
-  const [dir, rev = 'HEAD'] = location.split('@') as [string, string | undefined];
+  const [location, named] = splitLast(arg, '=');
+  // DIR@REV; an @ inside the directory's path is not a revision.
+  const [before, after] = splitLast(location, '@');
+  const [dir, rev] = after === undefined || after.includes('/') ? [location, 'HEAD'] : [before, after];
   const repo = named ?? git(dir, 'config', '--get', 'remote.origin.url').replace(/^.*github\.com[/:]/, '').replace(/\.git$/, '');
-  const commit = git(dir, 'rev-parse', rev);
-  const files = git(dir, 'ls-tree', '-r', '--name-only', commit).split('\n').filter((f) => f.endsWith('.json'));
+  const commit = git(dir, 'rev-parse', `${rev}^{commit}`);
+  // -z: paths as they are (git quotes names with other than ASCII in them otherwise).
+  const files = git(dir, 'ls-tree', '-r', '-z', '--name-only', commit).split('\0').filter((f) => f.endsWith('.json'));
   const workflows = files.flatMap((file) => {
+    const text = git(dir, 'show', `${commit}:${file}`);
     try {
-      return workflowNodes(JSON.parse(git(dir, 'show', `${commit}:${file}`)));
+      return workflowNodes(JSON.parse(text));
     } catch {
       return []; // not JSON after all: no workflow in it
     }

@@ -45,7 +45,7 @@ export function distinctWorkflows(workflows: WorkflowNode[][]): WorkflowNode[][]
 
 /** How many workflows use each node type, most used first. */
 export function countUsage(workflows: string[][]): Record<string, number> {
-  return sortedCounts(workflows.flatMap((types) => types));
+  return sortedCounts(workflows.flat());
 }
 
 /** A sticky note's name heads a note about the steps around it, not about the note. */
@@ -53,28 +53,39 @@ const NOT_A_STEP = new Set(['n8n-nodes-base.stickyNote']);
 
 /**
  * Per node type, the names builders give it and how many workflows use each: the words people use
- * for what a node does ("Generate UUID" for Crypto, "Take top 10" for Limit). n8n numbers copies of
- * a name ("Wait1"); that number is dropped.
+ * for what a node does ("Generate UUID" for Crypto, "Take top 10" for Limit). n8n numbers a copy of a
+ * node by appending to its name ("Wait1"); a number is taken for such a counter only where the name
+ * without it is also given to that type ("Wait"), so "AWS S3" and "SIGNL4" keep theirs. Names and
+ * types are ordered most used first (JSON lists names that are numbers first whatever their count).
  */
 export function countNames(workflows: WorkflowNode[][]): Record<string, Record<string, number>> {
+  const steps = workflows.map((nodes) => nodes.filter((n) => n.name.trim() && !NOT_A_STEP.has(n.type)));
+  const given = new Set(steps.flat().map((n) => key(n.type, spaced(n.name))));
   const names = new Map<string, string[]>();
-  for (const nodes of workflows) {
-    const once = new Set(nodes.filter((n) => n.name && !NOT_A_STEP.has(n.type)).map((n) => `${n.type}\t${baseName(n.name)}`));
-    for (const key of once) {
-      const [type, name] = key.split('\t') as [string, string];
-      if (!name) continue;
+  for (const nodes of steps) {
+    for (const once of new Set(nodes.map((n) => key(n.type, unnumbered(n.type, spaced(n.name), given))))) {
+      const [type, name] = once.split('\t') as [string, string];
       const list = names.get(type) ?? [];
       names.set(type, list);
       list.push(name);
     }
   }
-  return Object.fromEntries([...names].sort((a, b) => a[0].localeCompare(b[0])).map(([type, list]) => [type, sortedCounts(list)]));
+  return Object.fromEntries([...names].sort((a, b) => byText(a[0], b[0])).map(([type, list]) => [type, sortedCounts(list)]));
 }
 
-const baseName = (name: string) => name.replace(/(?<=[A-Za-z)])\d+$/, '').replace(/\s+/g, ' ').trim();
+const key = (type: string, name: string) => `${type}\t${name}`;
+const spaced = (name: string) => name.replace(/\s+/g, ' ').trim();
 
+function unnumbered(type: string, name: string, given: Set<string>): string {
+  const bare = name.replace(/(?<=[A-Za-z)])\d+$/, '');
+  return bare !== name && given.has(key(type, bare)) ? bare : name;
+}
+
+/** Counts of each value, most used first, ties in code-point order (the same on every machine). */
 function sortedCounts(values: string[]): Record<string, number> {
   const counts = new Map<string, number>();
   for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
-  return Object.fromEntries([...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])));
+  return Object.fromEntries([...counts].sort((a, b) => b[1] - a[1] || byText(a[0], b[0])));
 }
+
+const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

@@ -1,5 +1,5 @@
 import type { NodeSpec, Parameter } from '../nodeSpec';
-import { builderWords } from './builderNames';
+import { builderTerms } from './builderNames';
 import { nodeName, VENDOR_WORDS } from './names';
 import { stem, tokenize } from './tokenize';
 
@@ -50,7 +50,7 @@ const CAPABILITY_PARAMETERS = /^(resource|operation|mode|events?|topic|triggerOn
 /** Parameters that pick an AI model: their default says which family the node speaks to. */
 const MODEL_PARAMETERS = /^model(Name|Id)?$/;
 
-/** The text of each searchable field of a spec (also what the benchmark gives other engines). */
+/** The text of each searchable field of a spec (also what the benchmark gives other engines); the builders' names as index terms. */
 export function searchText(spec: NodeSpec, usage: WorkflowUsage = NO_USAGE): Record<Field, string> {
   const local = spec.subtype.slice(spec.subtype.lastIndexOf('.') + 1);
   const capability = spec.parameters.filter((p) => CAPABILITY_PARAMETERS.test(p.name));
@@ -62,7 +62,7 @@ export function searchText(spec: NodeSpec, usage: WorkflowUsage = NO_USAGE): Rec
     actions: (spec.actions ?? []).join(' '),
     operations: capability.flatMap((p) => p.enum_values ?? []).join(' '),
     categories: spec.categories.join(' '),
-    builderNames: builderWords(spec, usage.names[spec.subtype], usage.names[`${spec.subtype}Tool`]).join(' '),
+    builderNames: builderTerms(spec, usage.names[spec.subtype], usage.names[`${spec.subtype}Tool`]).join(' '),
     parameters: spec.parameters.filter((p) => !CAPABILITY_PARAMETERS.test(p.name)).flatMap(labels).join(' '),
   };
 }
@@ -81,7 +81,10 @@ function modelName(value: unknown): string | undefined {
 
 function fields(spec: NodeSpec, usage: WorkflowUsage): Record<Field, string[]> {
   const text = searchText(spec, usage);
-  return Object.fromEntries(Object.entries(text).map(([f, t]) => [f, tokenize(t)])) as Record<Field, string[]>;
+  const tokens = Object.fromEntries(Object.entries(text).map(([f, t]) => [f, tokenize(t)])) as Record<Field, string[]>;
+  // Already index terms: analyzed again, a digit-joined term ("base64") would yield its parts once more.
+  tokens.builderNames = text.builderNames.split(' ').filter(Boolean);
+  return tokens;
 }
 
 /**

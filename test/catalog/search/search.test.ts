@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildSearchIndex, usagePrior } from '../../../src/catalog/search/buildIndex';
-import { builderWords } from '../../../src/catalog/search/builderNames';
+import { builderTerms } from '../../../src/catalog/search/builderNames';
+import { stem } from '../../../src/catalog/search/tokenize';
 import type { NodeSpec } from '../../../src/catalog/nodeSpec';
 import { Searcher } from '../../../src/catalog/search/search';
 import { seedSpecs, spec } from '../../support/catalog';
@@ -130,30 +131,40 @@ describe('search over n8n-shaped nodes', () => {
   });
 });
 
-describe('builderWords', () => {
+describe('builderTerms', () => {
   const crypto = n8n('crypto', 'Crypto');
   const loop = n8n('splitInBatches', 'Loop Over Items (Split in Batches)');
+  const term = (word: string) => stem(word);
 
-  it("leaves out names that are the node's default name, written any way", () => {
-    expect(builderWords(crypto, { Crypto: 9, crypto: 2, 'CRYPTO ': 1 })).toEqual([]);
-    expect(builderWords(loop, { 'Loop Over Items': 9, 'Split In Batches': 4, splitInBatches: 1, 'loop over items (split in batches)': 1 })).toEqual([]);
+  it("leaves out names that are the node's display or type name, written any way", () => {
+    expect(builderTerms(crypto, { Crypto: 9, crypto: 2, 'CRYPTO ': 1 })).toEqual([]);
+    expect(builderTerms(loop, { 'Loop Over Items': 9, 'Split In Batches': 4, splitInBatches: 1, 'loop over items (split in batches)': 1 })).toEqual([]);
   });
 
-  it('orders words by how many workflows use them, repeated by log₂ of that, at most 3 times', () => {
-    expect(builderWords(crypto, { 'Generate UUID': 5, 'Generate hash': 2, 'Hash password': 1 })).toEqual(['generate', 'generate', 'generate', 'uuid', 'uuid', 'uuid', 'hash', 'hash', 'password']);
-    expect(builderWords(crypto, { uuid: 1000 })).toEqual(['uuid', 'uuid', 'uuid']);
+  it('orders terms by their uses, each repeated 1 + ⌊log₂ uses⌋ times, at most 3', () => {
+    expect(builderTerms(crypto, { 'Generate UUID': 5, 'Generate hash': 2, 'Hash password': 1 })).toEqual(
+      ['generate', 'generate', 'generate', 'uuid', 'uuid', 'uuid', 'hash', 'hash', 'password'].map(term),
+    );
+    expect(builderTerms(crypto, { uuid: 1000 })).toEqual(['uuid', 'uuid', 'uuid']);
+  });
+
+  it('gives index terms that are not analyzed again: a digit-joined word counts as often as it is used', () => {
+    expect(builderTerms(crypto, { 'To base64': 1 })).toEqual(['64', 'base', 'base64']);
+  });
+
+  it('keeps the 40 most used terms', () => {
+    const many = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`word${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}`, 60 - i]));
+    const terms = new Set(builderTerms(crypto, many));
+    expect(terms.size).toBe(40);
+    expect(terms.has(term('wordaa'))).toBe(true);
+    expect(terms.has(term('wordhc'))).toBe(false);
   });
 
   it("counts the names of the node's tool variant with its own", () => {
-    expect(builderWords(crypto, { 'Hash it': 1 }, { 'Hash it': 1 }, undefined)).toEqual(['hash', 'hash']);
-  });
-
-  it('keeps the 40 most used words', () => {
-    const many = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`word${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}`, 60 - i]));
-    const words = new Set(builderWords(crypto, many));
-    expect(words.size).toBe(40);
-    expect(words.has('wordaa')).toBe(true);
-    expect(words.has('wordhc')).toBe(false);
+    const hashing = (names: Record<string, Record<string, number>>) =>
+      new Searcher(buildSearchIndex(catalog, { counts: {}, names })).search('hash a password', 10).map((h) => h.subtype.replace(/^.*\./, ''))[0];
+    expect(hashing({})).not.toBe('crypto');
+    expect(hashing({ 'n8n-nodes-base.cryptoTool': { 'Hash password': 4 } })).toBe('crypto');
   });
 });
 
