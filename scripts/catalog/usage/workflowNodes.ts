@@ -23,6 +23,9 @@ export function workflowNodes(document: unknown): WorkflowNode[][] {
   return ['workflow', 'workflows', 'data'].flatMap((key) => (key in record ? workflowNodes(record[key]) : []));
 }
 
+/** A node's type and name as one string, for sets of them. */
+const key = (type: string, name: string) => `${type}\t${name}`;
+
 /** A workflow's node types, each once, sorted. */
 export const workflowTypes = (nodes: WorkflowNode[]): string[] => [...new Set(nodes.map((n) => n.type))].sort();
 
@@ -36,9 +39,9 @@ export function distinctWorkflows(workflows: WorkflowNode[][]): WorkflowNode[][]
   const seen = new Set<string>();
   return workflows.filter((nodes) => {
     if (nodes.every((n) => !n.name)) return true;
-    const key = JSON.stringify(nodes.map((n) => `${n.type}\t${n.name}`).sort());
-    if (seen.has(key)) return false;
-    seen.add(key);
+    const copy = JSON.stringify(nodes.map((n) => key(n.type, n.name)).sort());
+    if (seen.has(copy)) return false;
+    seen.add(copy);
     return true;
   });
 }
@@ -73,7 +76,6 @@ export function countNames(workflows: WorkflowNode[][]): Record<string, Record<s
   return Object.fromEntries([...names].sort((a, b) => byText(a[0], b[0])).map(([type, list]) => [type, sortedCounts(list)]));
 }
 
-const key = (type: string, name: string) => `${type}\t${name}`;
 const spaced = (name: string) => name.replace(/\s+/g, ' ').trim();
 
 function unnumbered(type: string, name: string, given: Set<string>): string {
