@@ -4,12 +4,15 @@
  *   echo       a plain Worker answering the canned result, no Durable Object (bench/references/echo)
  *   floor      Worker → Durable Object echo, no MCP work (bench/references/floor)
  *   mcp-agent  the `agents` package's McpAgent serving the same tool (bench/references/mcp-agent)
+ *   sdk-modern the MCP SDK 2.x's per-request entry serving the same tool to 2026-07-28 requests in a
+ *              plain Worker: the floor of any server built on the SDK's modern leg (bench/references/sdk-modern)
  *   node-sdk   the MCP SDK's StreamableHTTPServerTransport on node:http (context only)
  *   this       this project under `wrangler dev`, 2025-era sessions (initialize, then Mcp-Session-Id)
  *   modern     this project, MCP 2026-07-28 requests: no session, answered in the Worker
  *   queued     this project with EXECUTION_MODE=queued: the same tool through Cloudflare Queues
  *   no-auth    this project with ALLOW_ANONYMOUS=true and no key sent: the cost of the key check
  *   modern-no-auth  the same, with 2026-07-28 requests
+ *   modern-unlimited  2026-07-28 requests with RATE_LIMITS=off: the cost of the rate limiter's binding
  *   logged     `this` with LOG_LEVEL=info: the cost of a log line per request in `wrangler dev`
  * This project's servers run with LOG_LEVEL=warn (failures only), as the references log nothing: in
  * `wrangler dev` each line travels through wrangler's terminal and costs more than the request.
@@ -190,6 +193,7 @@ const SERVERS: [string, () => Promise<DevServer>][] = [
   ['echo', () => startWranglerDev({ config: 'bench/references/echo/wrangler.toml' })],
   ['floor', () => startWranglerDev({ config: 'bench/references/floor/wrangler.toml' })],
   ['mcp-agent', () => startWranglerDev({ config: 'bench/references/mcp-agent/wrangler.toml' })],
+  ['sdk-modern', () => startWranglerDev({ config: 'bench/references/sdk-modern/wrangler.toml' })],
   ['node-sdk', startNodeSdk],
   // One API key drives every session; its request limit is raised so the limiter counts without refusing (startThis).
   ['this', () => startThis()],
@@ -199,6 +203,8 @@ const SERVERS: [string, () => Promise<DevServer>][] = [
   ['no-auth', async () => ({ ...(await startThis({ ALLOW_ANONYMOUS: 'true' })), apiKey: undefined })],
   // The same for 2026-07-28 requests.
   ['modern-no-auth', async () => ({ ...(await startThis({ ALLOW_ANONYMOUS: 'true' })), apiKey: undefined })],
+  // 2026-07-28 requests with the rate limiter off: what miniflare's simulated binding costs a call.
+  ['modern-unlimited', () => startThis({ RATE_LIMITS: 'off' })],
   ['logged', () => startThis({ LOG_LEVEL: 'info' })],
 ];
 
@@ -214,7 +220,7 @@ const many: Record<string, Awaited<ReturnType<typeof manySessions>>> = {};
 for (let pass = 1; pass <= ROUNDS; pass++) {
   for (const [name, start] of SERVERS.filter(([name]) => !only || only.includes(name))) {
     const server = await start();
-    const target = { url: `${server.url}/mcp`, apiKey: server.apiKey, era: name.startsWith('modern') ? ('modern' as const) : ('legacy' as const) };
+    const target = { url: `${server.url}/mcp`, apiKey: server.apiKey, era: name.includes('modern') ? ('modern' as const) : ('legacy' as const) };
     const record = (run: Run) => {
       runs.push(run);
       console.error(`[${pass}/${ROUNDS}] ${name} ${run.method} ×${run.sessions}: p50 ${run.p50} ms, p99 ${run.p99} ms, ${run.rps} req/s, ${run.errors} errors`);
@@ -271,6 +277,10 @@ const ratios = {
   modernP50VsEcho1: ratio(get('modern', 1)?.p50, get('echo', 1)?.p50),
   modernRpsVsSessions50: ratio(get('modern', 50)?.rps, get('this', 50)?.rps),
   modernRpsVsMcpAgent50: ratio(get('modern', 50)?.rps, get('mcp-agent', 50)?.rps),
+  // The SDK's own modern leg against the plain Worker, and this server against the SDK's leg.
+  sdkModernP50VsEcho1: ratio(get('sdk-modern', 1)?.p50, get('echo', 1)?.p50),
+  modernP50VsSdkModern1: ratio(get('modern', 1)?.p50, get('sdk-modern', 1)?.p50),
+  modernRpsVsSdkModern50: ratio(get('modern', 50)?.rps, get('sdk-modern', 50)?.rps),
   modernAuthAddedP50Ms: diff(get('modern', 1)?.p50, get('modern-no-auth', 1)?.p50),
   logLineAddedP50Ms: diff(get('logged', 1)?.p50, get('this', 1)?.p50),
   rpsLoggedVsNot50: ratio(get('logged', 50)?.rps, get('this', 50)?.rps),
@@ -300,6 +310,7 @@ console.log(`queued adds at 1 session:            p50 ${ratios.queuedAddedP50Ms 
 console.log(`API key check adds at 1 session:     p50 ${ratios.authAddedP50Ms ?? '-'} ms; req/s with/without at 50 sessions: ${ratios.rpsWithAuthVsWithout50 ?? '-'}`);
 console.log(`p50 modern/echo at 1 request stream:  ${ratios.modernP50VsEcho1 ?? '-'}  (target ${targets.modernP50VsEcho1})`);
 console.log(`req/s modern/this (2025 sessions) at 50:  ${ratios.modernRpsVsSessions50 ?? '-'}  (target ${targets.modernRpsVsSessions50}); modern/mcp-agent: ${ratios.modernRpsVsMcpAgent50 ?? '-'}`);
+console.log(`p50 sdk-modern/echo (the SDK's modern floor): ${ratios.sdkModernP50VsEcho1 ?? '-'}; modern/sdk-modern: p50 ${ratios.modernP50VsSdkModern1 ?? '-'}, req/s at 50 ${ratios.modernRpsVsSdkModern50 ?? '-'}`);
 console.log(`API key check adds to a modern call:  p50 ${ratios.modernAuthAddedP50Ms ?? '-'} ms`);
 console.log(`a log line per request adds (wrangler dev): p50 ${ratios.logLineAddedP50Ms ?? '-'} ms; req/s with/without at 50: ${ratios.rpsLoggedVsNot50 ?? '-'}`);
 for (const [name, m] of Object.entries(many)) {

@@ -4,11 +4,12 @@
  * and the queue consumer run in one isolate, so one profile holds both sides of a call).
  *
  *   npm run bench:profile -- [--era legacy|modern] [--sessions 1] [--seconds 8] [--vars NAME=v,…]
+ *                            [--config bench/references/NAME/wrangler.toml]   (a reference instead)
  *
  * Samples are counted, not timed (see below), so figures are shares of the isolate's time in ms per call.
  * Prints self time grouped by where the code comes from (this project's folders, the MCP SDK, zod,
  * other packages, the runtime's own work) and the heaviest functions, per request; writes
- * bench/results/profile-<era>.json and the raw .cpuprofile for DevTools.
+ * bench/results/profile-<era>[-<reference>].json and the raw .cpuprofile for DevTools.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -23,6 +24,7 @@ const { values: flags } = parseArgs({
     sessions: { type: 'string', default: '1' },
     seconds: { type: 'string', default: '8' },
     vars: { type: 'string', default: '' },
+    config: { type: 'string' },
   },
 });
 const era = flags.era === 'modern' ? 'modern' : 'legacy';
@@ -100,8 +102,12 @@ function groupOf(module: string): string {
   return pkg ? `package ${pkg}` : module;
 }
 
+/** This project, or a benchmark reference to set beside it. */
+const serverName = flags.config ? (/references\/([^/]+)\//.exec(flags.config)?.[1] ?? 'reference') : 'this';
 // Rate limits on (each request counted), with a budget the load cannot exhaust.
-const server = await startWranglerDev({ vars: { LOG_LEVEL: 'warn', ...vars }, requestLimit: 10_000_000 });
+const server = await startWranglerDev(
+  flags.config ? { config: flags.config } : { vars: { LOG_LEVEL: 'warn', ...vars }, requestLimit: 10_000_000 },
+);
 try {
   const target = { url: `${server.url}/mcp`, apiKey: server.apiKey, era } as const;
   const sessions = await Promise.all(Array.from({ length: SESSIONS }, () => openSession(target)));
@@ -163,6 +169,7 @@ try {
   const busyUs = [...groups].filter(([g]) => g !== 'idle').reduce((sum, [, us]) => sum + us, 0);
   const perRequest = (us: number) => round(us / 1000 / requests, 3);
   const result = {
+    server: serverName,
     era,
     sessions: SESSIONS,
     requests,
@@ -172,14 +179,15 @@ try {
     groups: Object.fromEntries([...groups].sort((a, b) => b[1] - a[1]).map(([g, us]) => [g, perRequest(us)])),
     topFunctions: Object.fromEntries([...functions].sort((a, b) => b[1] - a[1]).slice(0, 25).map(([f, us]) => [f, perRequest(us)])),
   };
-  console.log(`${era}, ${SESSIONS} session(s): ${requests} calls in ${result.seconds} s (${result.rps}/s); isolate busy ${result.busyMsPerRequest} ms per call`);
+  console.log(`${serverName}, ${era}, ${SESSIONS} session(s): ${requests} calls in ${result.seconds} s (${result.rps}/s); isolate busy ${result.busyMsPerRequest} ms per call`);
   console.log('\nself time per call (ms), by origin:');
   for (const [group, ms] of Object.entries(result.groups)) console.log(`  ${String(ms).padStart(7)}  ${group}`);
   console.log('\nheaviest functions (ms per call):');
   for (const [name, ms] of Object.entries(result.topFunctions)) console.log(`  ${String(ms).padStart(7)}  ${name}`);
   mkdirSync('bench/results', { recursive: true });
-  writeFileSync(`bench/results/profile-${era}.json`, JSON.stringify(result, null, 2) + '\n');
-  writeFileSync(`bench/results/profile-${era}.cpuprofile`, JSON.stringify(profile));
+  const file = `bench/results/profile-${era}${serverName === 'this' ? '' : `-${serverName}`}`;
+  writeFileSync(`${file}.json`, JSON.stringify(result, null, 2) + '\n');
+  writeFileSync(`${file}.cpuprofile`, JSON.stringify(profile));
 } finally {
   await server.stop();
 }
