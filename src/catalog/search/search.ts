@@ -28,6 +28,8 @@ const EVENT_WORDS = new Set(
 );
 /** Prefixes that undo a verb ("unzip", "decompress"): the verb alone still finds the node. */
 const UNDO = /^(un|de)(?=[a-z]{3})/;
+/** Words after which a query says what it does not want ("…without an external database"). */
+const EXCLUDES = /\b(?:without|except|excluding|instead of|rather than)\b/i;
 /** How much an expanded term counts against an exact one. */
 const FUZZY = 0.7;
 const PREFIX = 0.6;
@@ -140,9 +142,11 @@ export class Searcher {
     return docs.map((doc) => this.hit(doc, 0)).sort((a, b) => a.display_name.localeCompare(b.display_name));
   }
 
-  /** The query's words, once each, and "schedule" when it speaks of times. Two adjacent words that together are a name ("one drive") count as that name. */
+  /** The query's words, once each (not those after "without"), and "schedule" when it speaks of times. Two adjacent words that together are a name ("one drive") count as that name. */
   private queryTokens(query: string): Token[] {
-    const analyzed = analyze(query);
+    // What follows "without" is what the node should not need: no evidence for it.
+    const wanted = query.split(EXCLUDES)[0]!;
+    const analyzed = analyze(wanted.trim() ? wanted : query);
     if (analyzed.some((t) => TIME_WORDS.test(t.word))) analyzed.push(SCHEDULE);
     const tokens = [...new Map(analyzed.map((t) => [t.term, t])).values()];
     const joined: Token[] = [];

@@ -124,6 +124,15 @@ describe('search over n8n-shaped nodes', () => {
     expect(top('send an email', used).slice(0, 2)).toEqual(['mailjet', 'mailgun']);
   });
 
+  it('takes no evidence from what the query says it does without', () => {
+    expect(top('store rows in postgres')[0]).toBe('postgres');
+    expect(top('store rows in google sheets without postgres')[0]).toBe('googleSheets');
+    expect(top('store rows in google sheets without postgres')).not.toContain('postgres');
+    expect(top('use google sheets instead of postgres')).not.toContain('postgres');
+    // A query that is all exclusion is searched as written rather than not at all.
+    expect(top('without postgres')[0]).toBe('postgres');
+  });
+
   it('finds a node by what builders name it in real workflows', () => {
     expect(top('generate a uuid')[0]).not.toBe('crypto');
     const names = { 'n8n-nodes-base.crypto': { 'Generate UUID': 3, Crypto: 40 } };
