@@ -1,6 +1,6 @@
 import type { NodeSpec, Parameter } from '../nodeSpec';
 import { builderTerms } from './builderNames';
-import { nodeName, VENDOR_WORDS } from './names';
+import { nodeName, typeName, VENDOR_WORDS } from './names';
 import { stem, tokenize } from './tokenize';
 
 /**
@@ -52,11 +52,10 @@ const MODEL_PARAMETERS = /^model(Name|Id)?$/;
 
 /** The text of each searchable field of a spec (also what the benchmark gives other engines); the builders' names as index terms. */
 export function searchText(spec: NodeSpec, usage: WorkflowUsage = NO_USAGE): Record<Field, string> {
-  const local = spec.subtype.slice(spec.subtype.lastIndexOf('.') + 1);
   const capability = spec.parameters.filter((p) => CAPABILITY_PARAMETERS.test(p.name));
   const name = nodeName(spec.display_name);
   return {
-    title: `${spec.display_name} ${local}`,
+    title: `${spec.display_name} ${typeName(spec.subtype)}`,
     aliases: [...spec.aliases, ...name.forms].join(' '),
     description: spec.description,
     actions: (spec.actions ?? []).join(' '),
@@ -81,10 +80,9 @@ function modelName(value: unknown): string | undefined {
 
 function fields(spec: NodeSpec, usage: WorkflowUsage): Record<Field, string[]> {
   const text = searchText(spec, usage);
-  const tokens = Object.fromEntries(Object.entries(text).map(([f, t]) => [f, tokenize(t)])) as Record<Field, string[]>;
-  // Already index terms: analyzed again, a digit-joined term ("base64") would yield its parts once more.
-  tokens.builderNames = text.builderNames.split(' ').filter(Boolean);
-  return tokens;
+  // The builders' names are index terms already: analyzed again, a digit-joined term ("base64") would yield its parts once more.
+  const terms = (field: string, t: string) => (field === 'builderNames' ? t.split(' ').filter(Boolean) : tokenize(t));
+  return Object.fromEntries(Object.entries(text).map(([f, t]) => [f, terms(f, t)])) as Record<Field, string[]>;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { NodeSpec } from '../nodeSpec';
+import { typeName } from './names';
 import { tokenize } from './tokenize';
 
 /** How many of a node's most used terms it is indexed by. */
@@ -31,9 +32,8 @@ export function builderTerms(spec: NodeSpec, ...names: (Record<string, number> |
 
 /** The names a node has in n8n's panel: its display name, with or without what is in brackets, and its type name. */
 function defaultNames(spec: NodeSpec): Set<string> {
-  const local = spec.subtype.slice(spec.subtype.lastIndexOf('.') + 1);
   const bracketed = /^(.*?)\s*\((.*)\)\s*$/.exec(spec.display_name);
-  return new Set([spec.display_name, local, ...(bracketed ? [bracketed[1]!, bracketed[2]!] : [])].map(plain));
+  return new Set([spec.display_name, typeName(spec.subtype), ...(bracketed ? [bracketed[1]!, bracketed[2]!] : [])].map(plain));
 }
 
 const plain = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();

@@ -7,6 +7,9 @@ const VENDOR_SHORT: Record<string, string> = { microsoft: 'ms', google: 'g', ama
 /** How vendors are written short as a word of their own ("msft to do"). */
 export const VENDOR_WORDS: Record<string, string[]> = { microsoft: ['ms', 'msft'] };
 
+/** A node's type name without its package: n8n-nodes-base.slackTrigger → slackTrigger. */
+export const typeName = (subtype: string): string => subtype.slice(subtype.lastIndexOf('.') + 1);
+
 export interface NodeName {
   /** Words of the name that tell the node apart, lowercased: "microsoft", "onedrive". */
   words: string[];
