@@ -1,6 +1,6 @@
 import { NODE_TYPES, NodeSpecSchema, type NodeSpec, type NodeType } from './nodeSpec';
 import { CURRENT_KEY, indexKey, manifestKey, olderSpecKey, specKey, typesKey } from './keys';
-import { buildSearchIndex, type WorkflowUsage } from './search/buildIndex';
+import { buildSearchIndex, INDEX_VERSION, type WorkflowUsage } from './search/buildIndex';
 
 /** `{TYPE: [subtypes]}` in the order get_node_types returns them. */
 export type TypesMap = Partial<Record<NodeType, string[]>>;
@@ -47,15 +47,15 @@ export function validateSpec(path: string, content: unknown): NodeSpec {
 
 /**
  * Turns validated specs (in catalog order) into KV entries under a content-derived version:
- * the same specs and usage always give the same version and the same entries. `usage` is what real
- * workflows say of each node type (scripts/catalog/usage), which search ranks with.
+ * the same specs, usage and index format always give the same version and the same entries. `usage`
+ * is what real workflows say of each node type (scripts/catalog/usage), which search ranks with.
  */
 export async function buildCatalog(
   specs: NodeSpec[],
   options: { sources: string[]; usage?: WorkflowUsage },
 ): Promise<CatalogBuild> {
   const { current, older } = newestDescriptions(specs);
-  const version = await contentVersion([specs, options.usage ?? null]);
+  const version = await contentVersion([specs, options.usage ?? null, INDEX_VERSION]);
   const types: TypesMap = {};
   for (const nodeType of NODE_TYPES) {
     const subtypes = current.filter((s) => s.node_type === nodeType).map((s) => s.subtype);

@@ -1,6 +1,6 @@
 import type { CatalogManifest, TypesMap } from './build';
 import { CURRENT_KEY, indexKey, manifestKey, olderSpecKey, specKey, typesKey } from './keys';
-import type { SearchIndex } from './search/buildIndex';
+import { INDEX_VERSION, type SearchIndex } from './search/buildIndex';
 import { Searcher } from './search/search';
 import type { NodeSpec } from './nodeSpec';
 
@@ -41,7 +41,8 @@ export class Catalog {
     if (version === null) return null;
     if (cache.searcher?.version !== version) {
       const index = await this.kv.get<SearchIndex>(indexKey(version), 'json');
-      if (!index) return null;
+      // An index built for other code (deployed before its catalog was rebuilt) is not read as this one.
+      if (index?.version !== INDEX_VERSION) return null;
       cache.searcher = { version, searcher: new Searcher(index) };
     }
     return cache.searcher.searcher;

@@ -89,6 +89,17 @@ describe('pointer flip', () => {
     expect(await catalog.types()).toEqual({ ACTION_NODE: ['NEW'] });
   });
 
+  it('reads an index of another format as no search index, rather than misreading it', async () => {
+    const { manifest } = await loadCatalog([spec('A', { description: 'Talks to an API' })]);
+    clearCatalogCache();
+    expect(await new Catalog(env.SPECS).searcher()).not.toBeNull();
+    const key = indexKey(manifest.version);
+    const index = JSON.parse((await env.SPECS.get(key))!) as SearchIndex;
+    await env.SPECS.put(key, JSON.stringify({ ...index, version: index.version - 1, names: index.names.map(([terms, forms]) => [terms, forms]) }));
+    clearCatalogCache();
+    expect(await new Catalog(env.SPECS).searcher()).toBeNull();
+  });
+
   it('reads nothing when no catalog was loaded', async () => {
     await env.SPECS.delete(CURRENT_KEY);
     clearCatalogCache();

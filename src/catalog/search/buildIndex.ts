@@ -9,16 +9,22 @@ import { stem, tokenize } from './tokenize';
  * adds numbers up. Postings are strings in an array beside the terms, decoded only for the terms a
  * query uses: a cold isolate parses that far faster than thousands of number arrays or object keys.
  */
+/** The index's format: a Worker loads only an index of its own format (another reads as no catalog). */
+export const INDEX_VERSION = 3;
+
 export interface SearchIndex {
-  version: 2;
+  version: typeof INDEX_VERSION;
   /** [node_type, subtype, display_name, short description, flags (TRIGGER | HIDDEN)] */
   docs: [string, string, string, string, number][];
   /** Every indexed term, sorted (looked up by binary search: nothing to build on load). */
   terms: string[];
   /** The postings of terms[i]: "doc score doc score …", numbers in base 36 (see decodePostings). */
   postings: string[];
-  /** Per doc: the terms of its name's distinctive words and of its short forms (names.ts). */
-  names: [string[], string[]][];
+  /**
+   * Per doc: the terms of its name's distinctive words, of its short forms (names.ts), and of each of
+   * its aliases that no other node has (n8n's other names for it: "2FA" for TOTP).
+   */
+  names: [string[], string[], string[][]][];
   /** Every word and short form of a name as written → its term: where typos and cut-short names are looked for. */
   nameWords: Record<string, string>;
   /** Per doc: how much real workflows use it, 0–100 (log-scaled; see usagePrior). */
@@ -123,19 +129,31 @@ export function buildSearchIndex(specs: NodeSpec[], usage: WorkflowUsage = NO_US
   });
 
   const names = specs.map((s) => nodeName(s.display_name));
+  const aliases = ownAliases(specs);
   const nameWords: Record<string, string> = {};
   for (const name of names) for (const word of [...name.words, ...name.forms]) nameWords[word] = stem(word);
   for (const [vendor, shorts] of Object.entries(VENDOR_WORDS)) {
     if (nameWords[vendor]) for (const short of shorts) nameWords[short] ??= nameWords[vendor];
   }
   return {
-    version: 2,
+    version: INDEX_VERSION,
     docs: specs.map((s) => [s.node_type, s.subtype, s.display_name, short(s.description), (s.node_type === 'TRIGGER_NODE' ? TRIGGER : 0) | (s.hidden ? HIDDEN : 0)]),
     ...sortedPostings(postings),
-    names: names.map((name) => [name.words.map(stem), name.forms.map(stem)]),
+    names: names.map((name, d) => [name.words.map(stem), name.forms.map(stem), aliases[d]!]),
     nameWords,
     usage: usagePrior(specs, usage.counts),
   };
+}
+
+/**
+ * Per spec, the terms of each alias no other spec has. An alias n8n gives one node names it; one it
+ * gives many ("Wait" on every human-in-the-loop node) only describes them, as the aliases field does.
+ */
+function ownAliases(specs: NodeSpec[]): string[][][] {
+  const perSpec = specs.map((s) => [...new Map(s.aliases.map((a) => tokenize(a)).filter((t) => t.length > 0).map((t) => [t.join(' '), t])).values()]);
+  const holders = new Map<string, number>();
+  for (const aliases of perSpec) for (const alias of aliases) holders.set(alias.join(' '), (holders.get(alias.join(' ')) ?? 0) + 1);
+  return perSpec.map((aliases) => aliases.filter((alias) => holders.get(alias.join(' ')) === 1));
 }
 
 function sortedPostings(postings: Record<string, number[]>): Pick<SearchIndex, 'terms' | 'postings'> {

@@ -39,6 +39,8 @@ const MAX_EXPANSIONS = 12;
 const COVERS = 0.65;
 /** A node whose whole name the query says ranks up to (1 + NAMED)× what its words alone give it. */
 const NAMED = 1.5;
+/** An alias of the node's own counts for this much of its name. */
+const ALIAS_NAMED = 0.5;
 /** Triggers when the query asks for one, and when it does not. */
 const TRIGGER_WANTED = 1.6;
 const TRIGGER_UNWANTED = 0.8;
@@ -57,6 +59,8 @@ export class Searcher {
   private readonly nameWeight = new Map<string, number>();
   /** A trigger's own action node: n8n-nodes-base.slackTrigger → n8n-nodes-base.slack. */
   private readonly actionOf = new Map<number, number>();
+  /** An agent tool's own step: "Code Tool" → "Code". */
+  private readonly stepOf = new Map<number, number>();
   /** Postings decoded so far. */
   private readonly decoded = new Map<string, number[]>();
 
@@ -74,6 +78,13 @@ export class Searcher {
     index.docs.forEach(([, subtype, , , flags], doc) => {
       const action = flags & TRIGGER && subtype.endsWith('Trigger') ? bySubtype.get(subtype.slice(0, -'Trigger'.length)) : undefined;
       if (action !== undefined) this.actionOf.set(doc, action);
+    });
+    // n8n names an agent tool that does what a step does after the step.
+    const steps = new Map<string, number>();
+    index.docs.forEach(([type, , name], doc) => type !== 'TOOL_NODE' && steps.set(name, doc));
+    index.docs.forEach(([type, , name], doc) => {
+      const step = type === 'TOOL_NODE' && name.endsWith(' Tool') ? steps.get(name.slice(0, -' Tool'.length)) : undefined;
+      if (step !== undefined) this.stepOf.set(doc, step);
     });
   }
 
@@ -131,6 +142,13 @@ export class Searcher {
       const other = relevance.get(action)!;
       relevance.set(doc, wantsTrigger ? Math.max(s, other * 1.1) : Math.min(s, other * 0.9));
     }
+    // Between a step and its agent tool, the step unless the query speaks of tools or agents.
+    if (!wantsTool) {
+      for (const [doc, s] of relevance) {
+        const step = this.stepOf.get(doc);
+        if (step !== undefined && relevance.has(step)) relevance.set(doc, Math.min(s, relevance.get(step)! * 0.9));
+      }
+    }
     const ranked = [...relevance].filter(([doc]) => nodeType === undefined || this.index.docs[doc]![0] === nodeType);
     ranked.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
     return ranked.slice(0, maxResults).map(([doc, score]) => this.hit(doc, Math.round(score) / 100));
@@ -185,11 +203,12 @@ export class Searcher {
     return [...found];
   }
 
-  /** How fully the query names `doc`, 0–1: its name's words (weighted by how telling) or a short form. */
+  /** How fully the query names `doc`, 0–1: its name's words (weighted by how telling), a short form, or an alias of its own. */
   private named(doc: number, matched: Map<string, number>): number {
-    const [terms, forms] = this.index.names[doc]!;
+    const [terms, forms, aliases] = this.index.names[doc]!;
     let form = 0;
     for (const f of forms) form = Math.max(form, matched.get(f) ?? 0);
+    for (const alias of aliases) form = Math.max(form, ALIAS_NAMED * Math.min(...alias.map((t) => matched.get(t) ?? 0)));
     let said = 0;
     let total = 0;
     for (const term of terms) {

@@ -67,6 +67,8 @@ const catalog: NodeSpec[] = [
   n8n('crypto', 'Crypto', { description: 'Provide cryptographic utilities' }),
   n8n('mailgun', 'Mailgun', { description: 'Send an email with Mailgun' }),
   n8n('mailjet', 'Mailjet', { description: 'Send an email with Mailjet' }),
+  n8n('totp', 'TOTP', { description: 'Time-based one-time passwords', aliases: ['2FA', 'MFA', 'Password'] }),
+  n8n('okta', 'Okta', { description: 'Manage Okta users, their MFA factors and MFA enrollment', aliases: ['Password'] }),
 ];
 
 describe('search over n8n-shaped nodes', () => {
@@ -77,6 +79,14 @@ describe('search over n8n-shaped nodes', () => {
     expect(top('onedrive')[0]).toBe('microsoftOneDrive');
     expect(top('one drive')[0]).toBe('microsoftOneDrive');
     expect(top('excel 365')[0]).toBe('microsoftExcel');
+  });
+
+  it("takes an alias n8n gives one node as that node's name, and one it gives several as a word", () => {
+    expect(top('mfa')[0]).toBe('totp');
+    const index = buildSearchIndex(catalog);
+    const aliases = (name: string) => index.names[index.docs.findIndex(([, subtype]) => subtype.endsWith(`.${name}`))]![2];
+    expect(aliases('totp')).toEqual([['2fa', 'fa'], ['mfa']]);
+    expect(aliases('okta')).toEqual([]);
   });
 
   it('finds a node by the short forms of its name', () => {
@@ -112,6 +122,8 @@ describe('search over n8n-shaped nodes', () => {
     expect(code).toContain('function');
     expect(code).toContain('toolCode');
     expect(top('code tool for an agent')[0]).toBe('toolCode');
+    // The tool n8n names after a step ("Code Tool") ranks below it unless tools are asked for.
+    expect(top('write python code').slice(0, 2)).toEqual(['code', 'toolCode']);
     // Hidden, the Function node keeps half the relevance it would have.
     const shown = new Searcher(buildSearchIndex(catalog.map((s) => ({ ...s, hidden: undefined }))));
     const score = (s: Searcher) => s.search('run javascript code', 10).find((h) => h.subtype.endsWith('.function'))!.relevance_score;
