@@ -11,6 +11,8 @@ describe('tokenize', () => {
     expect(stem('queries')).toBe(stem('query'));
     expect(stem('scheduling')).toBe(stem('schedule'));
     expect(stem('o365')).toBe('o365');
+    // A verb's particle says nothing of the node: "pull out links" is not about Split Out.
+    expect(tokenize('pull out all links')).toEqual(['pull', 'all', 'link']);
   });
 
   it('keeps each word as written beside its term, for typo tolerance and intent', () => {
