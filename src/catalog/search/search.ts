@@ -160,7 +160,11 @@ export class Searcher {
     return docs.map((doc) => this.hit(doc, 0)).sort((a, b) => a.display_name.localeCompare(b.display_name));
   }
 
-  /** The query's words, once each (not those after "without"), and "schedule" when it speaks of times. Two adjacent words that together are a name ("one drive") count as that name. */
+  /**
+   * The query's words, once each (not those after "without"), and "schedule" when it speaks of times.
+   * Two adjacent words that together are one word of a name ("one drive", "git hub") count as that
+   * word; not those that only join into a name's short form ("send email" is not "sendemail").
+   */
   private queryTokens(query: string): Token[] {
     // What follows "without" is what the node should not need: no evidence for it.
     const wanted = query.split(EXCLUDES)[0]!;
@@ -171,7 +175,7 @@ export class Searcher {
     for (let i = 0; i < tokens.length; i++) {
       const pair = i + 1 < tokens.length ? `${tokens[i]!.word}${tokens[i + 1]!.word}` : '';
       const term = this.index.nameWords[pair];
-      if (term && this.has(term) && !this.index.nameWords[tokens[i]!.word]) {
+      if (term && this.has(term) && this.nameWeight.has(term)) {
         joined.push({ word: pair, term });
         i++;
       } else joined.push(tokens[i]!);

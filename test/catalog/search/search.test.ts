@@ -52,6 +52,8 @@ const catalog: NodeSpec[] = [
   trigger('shopifyTrigger', 'Shopify Trigger', { parameters: [choices('topic', ['orders/create', 'orders/paid'])] }),
   n8n('microsoftExcel', 'Microsoft Excel 365', { description: 'Consume Microsoft Excel API: workbooks stored in OneDrive' }),
   n8n('microsoftOneDrive', 'Microsoft OneDrive', { description: 'Consume Microsoft OneDrive API' }),
+  n8n('googleDrive', 'Google Drive', { description: 'Access files on Google Drive one at a time or all in one go' }),
+  n8n('oneSimpleApi', 'One Simple API', { description: 'A toolbox of no-code utilities' }),
   n8n('microsoftSql', 'Microsoft SQL', { description: 'Get, add and update data in Microsoft SQL' }),
   n8n('mySql', 'MySQL', { description: 'Get, add and update data in MySQL' }),
   n8n('openAi', 'OpenAI', { description: 'Message an assistant', parameters: [{ name: 'modelId', type: 'string', required: false, description: 'Model', default_value: { mode: 'list', value: 'gpt-4o-mini' } }] }),
@@ -67,8 +69,8 @@ const catalog: NodeSpec[] = [
   n8n('crypto', 'Crypto', { description: 'Provide cryptographic utilities' }),
   n8n('mailgun', 'Mailgun', { description: 'Send an email with Mailgun' }),
   n8n('mailjet', 'Mailjet', { description: 'Send an email with Mailjet' }),
-  n8n('totp', 'TOTP', { description: 'Time-based one-time passwords', aliases: ['2FA', 'MFA', 'Password'] }),
-  n8n('okta', 'Okta', { description: 'Manage Okta users, their MFA factors and MFA enrollment', aliases: ['Password'] }),
+  n8n('totp', 'TOTP', { description: 'Time-based one-time codes', aliases: ['2FA', 'MFA', 'Auth'] }),
+  n8n('okta', 'Okta', { description: 'Manage Okta users, their MFA factors and MFA enrollment', aliases: ['Auth'] }),
 ];
 
 describe('search over n8n-shaped nodes', () => {
@@ -78,6 +80,9 @@ describe('search over n8n-shaped nodes', () => {
   it('puts the node the query names above nodes that only share its words', () => {
     expect(top('onedrive')[0]).toBe('microsoftOneDrive');
     expect(top('one drive')[0]).toBe('microsoftOneDrive');
+    // Written apart, "one drive" is OneDrive, however much more Google Drive is used.
+    const drives = new Searcher(buildSearchIndex(catalog, { counts: { 'n8n-nodes-base.googleDrive': 500, 'n8n-nodes-base.microsoftOneDrive': 1 }, names: {} }));
+    expect(top('one drive', drives)[0]).toBe('microsoftOneDrive');
     expect(top('excel 365')[0]).toBe('microsoftExcel');
   });
 
