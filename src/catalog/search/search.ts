@@ -20,6 +20,8 @@ const TRIGGER_WORDS = new Set(
  */
 const TIME_WORDS = /^(every|daily|hourly|weekly|monthly|yearly|nightly|cron|\d{1,2}(am|pm))$/;
 const SCHEDULE: Token = { word: 'schedule', term: stem('schedule') };
+/** A query that opens on an event ("on chat message", "after a form is submitted"), whose first word is a stop word. */
+const OPENS_ON_EVENT = /^\s*(on|upon|once|after)\s/i;
 /** Query words that ask for an AI agent's tool rather than a workflow step. */
 const TOOL_WORDS = new Set('tool tools agent agents'.split(' '));
 /** Verbs in the past ("order created", "card added"): they name an event to start on. */
@@ -122,7 +124,7 @@ export class Searcher {
         covered.set(doc, (covered.get(doc) ?? 0) + weight * Math.min(1, s / (COVERS * strongest)));
       }
     }
-    const wantsTrigger = tokens.some((t) => TRIGGER_WORDS.has(t.word) || EVENT_WORDS.has(t.word));
+    const wantsTrigger = OPENS_ON_EVENT.test(query) || tokens.some((t) => TRIGGER_WORDS.has(t.word) || EVENT_WORDS.has(t.word));
     const wantsTool = tokens.some((t) => TOOL_WORDS.has(t.word));
     const relevance = new Map<number, number>();
     for (const [doc, score] of scores) {

@@ -118,6 +118,8 @@ describe('search over n8n-shaped nodes', () => {
     expect(top('when a message is posted in slack')[0]).toBe('slackTrigger');
     expect(top('shopify order created')[0]).toBe('shopifyTrigger');
     expect(top('on new shopify order')[0]).toBe('shopifyTrigger');
+    expect(top('on slack message')[0]).toBe('slackTrigger');
+    expect(top('post a message on slack')[0]).toBe('slack');
     expect(top('create a shopify order')[0]).toBe('shopify');
   });
 
