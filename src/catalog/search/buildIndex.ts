@@ -1,5 +1,5 @@
 import type { NodeSpec, Parameter } from '../nodeSpec';
-import { builderTerms } from './builderNames';
+import { builderTerms, termUses } from './builderNames';
 import { nodeName, typeName, VENDOR_WORDS } from './names';
 import { stem, tokenize } from './tokenize';
 
@@ -29,6 +29,8 @@ export interface SearchIndex {
   nameWords: Record<string, string>;
   /** Per doc: how much real workflows use it, 0–100 (log-scaled; see usagePrior). */
   usage: number[];
+  /** Per term of builders' names: the nodes builders mostly mean by it, "doc share …" (share in %, see meantBy). */
+  meant: Record<string, string>;
 }
 
 /** What real workflows say of node types (scripts/catalog/usage): how many use each, and the names they give it. */
@@ -142,6 +144,7 @@ export function buildSearchIndex(specs: NodeSpec[], usage: WorkflowUsage = NO_US
     names: names.map((name, d) => [name.words.map(stem), name.forms.map(stem), aliases[d]!]),
     nameWords,
     usage: usagePrior(specs, usage.counts),
+    meant: meantBy(specs, usage),
   };
 }
 
@@ -163,6 +166,36 @@ function sortedPostings(postings: Record<string, number[]>): Pick<SearchIndex, '
 
 /** A term's postings as [doc, score, doc, score, …]. */
 export const decodePostings = (encoded: string): number[] => encoded.split(' ').map((n) => parseInt(n, 36));
+
+/** A node is meant by a term of builders' names when it has this share of the term's uses… */
+const MEANT_SHARE = 0.2;
+/** …in at least this many workflows. */
+const MEANT_USES = 2;
+
+/**
+ * Which nodes builders mean by a word: per term of the names they give nodes, each node that has a
+ * good share of the term's uses across all nodes ("loop": Loop Over Items, "fetch": HTTP Request),
+ * with that share. Where the index's builders' names field says what a node is called, this says
+ * which node a word calls up, which a word common to many descriptions ("api") otherwise cannot.
+ */
+function meantBy(specs: NodeSpec[], usage: WorkflowUsage): Record<string, string> {
+  const byTerm = new Map<string, [number, number][]>();
+  specs.forEach((spec, doc) => {
+    for (const [term, uses] of termUses(spec, usage.names[spec.subtype], usage.names[`${spec.subtype}Tool`])) {
+      const docs = byTerm.get(term) ?? [];
+      byTerm.set(term, docs);
+      docs.push([doc, uses]);
+    }
+  });
+  const meant: Record<string, string> = {};
+  for (const term of [...byTerm.keys()].sort()) {
+    const docs = byTerm.get(term)!;
+    const total = docs.reduce((n, [, uses]) => n + uses, 0);
+    const kept = docs.filter(([, uses]) => uses >= MEANT_USES && uses / total >= MEANT_SHARE);
+    if (kept.length > 0) meant[term] = kept.flatMap(([doc, uses]) => [doc, Math.round((100 * uses) / total)].map((n) => n.toString(36))).join(' ');
+  }
+  return meant;
+}
 
 /**
  * Usage as a 0–100 prior: log-scaled, so a node in many workflows leads one in a few without the

@@ -18,16 +18,24 @@ const MOST_REPEATS = 3;
  * most used kept.
  */
 export function builderTerms(spec: NodeSpec, ...names: (Record<string, number> | undefined)[]): string[] {
+  return [...termUses(spec, ...names)]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, MOST_USED)
+    .flatMap(([term, count]) => Array<string>(Math.min(MOST_REPEATS, 1 + Math.floor(Math.log2(count)))).fill(term));
+}
+
+/**
+ * How many workflows use each term of the names builders give a node, its display and type names left
+ * out: a term counts once per name, each name by its workflows.
+ */
+export function termUses(spec: NodeSpec, ...names: (Record<string, number> | undefined)[]): Map<string, number> {
   const defaults = defaultNames(spec);
   const uses = new Map<string, number>();
   for (const [name, count] of names.flatMap((n) => Object.entries(n ?? {}))) {
     if (defaults.has(plain(name))) continue;
     for (const term of new Set(tokenize(name))) uses.set(term, (uses.get(term) ?? 0) + count);
   }
-  return [...uses]
-    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-    .slice(0, MOST_USED)
-    .flatMap(([term, count]) => Array<string>(Math.min(MOST_REPEATS, 1 + Math.floor(Math.log2(count)))).fill(term));
+  return uses;
 }
 
 /** The names a node has in n8n's panel: its display name, with or without what is in brackets, and its type name. */

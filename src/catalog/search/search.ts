@@ -52,6 +52,8 @@ const TOOL_UNWANTED = 0.75;
 const HIDDEN_FACTOR = 0.5;
 /** The most used node ranks up to (1 + USED)× its relevance. */
 const USED = 0.35;
+/** A node builders mean by a query word matches it this well (×100, as postings), times its share of the word's uses. */
+const MEANT = 7;
 
 /** A loaded index, ready for queries; build once per isolate. */
 export class Searcher {
@@ -112,6 +114,12 @@ export class Searcher {
           const s = list[i + 1]! * weight;
           if (s > (best.get(doc) ?? 0)) best.set(doc, s);
         }
+      }
+      // The nodes builders mean by the word, however common it is in descriptions.
+      const meant = this.index.meant[token.term];
+      if (meant) {
+        const list = decodePostings(meant);
+        for (let i = 0; i < list.length; i += 2) best.set(list[i]!, Math.max(best.get(list[i]!) ?? 0, MEANT * list[i + 1]!));
       }
       const df = best.size;
       const weight = Math.log(1 + (n - df + 0.5) / (df + 0.5)) || 0.1;

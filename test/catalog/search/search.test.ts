@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildSearchIndex, usagePrior } from '../../../src/catalog/search/buildIndex';
+import { buildSearchIndex, decodePostings, usagePrior } from '../../../src/catalog/search/buildIndex';
 import { builderTerms } from '../../../src/catalog/search/builderNames';
 import { stem } from '../../../src/catalog/search/tokenize';
 import type { NodeSpec } from '../../../src/catalog/nodeSpec';
@@ -152,6 +152,15 @@ describe('search over n8n-shaped nodes', () => {
     expect(top('without postgres')[0]).toBe('postgres');
   });
 
+  it('finds the node builders mostly mean by a word that many descriptions use', () => {
+    const withHttp = [...catalog, n8n('httpRequest', 'HTTP Request', { description: 'Makes an HTTP request and returns the response data' })];
+    const rival = (names: Record<string, Record<string, number>>) =>
+      new Searcher(buildSearchIndex(withHttp, { counts: {}, names })).search('get data from an api', 10).map((h) => h.subtype.replace(/^.*\./, ''))[0];
+    // "api" is in every "Consume the … API": alone it names no node.
+    expect(rival({})).not.toBe('httpRequest');
+    expect(rival({ 'n8n-nodes-base.httpRequest': { 'Call API': 6, 'Query the API': 2 }, 'n8n-nodes-base.hubspot': { 'Get contact': 3 } })).toBe('httpRequest');
+  });
+
   it('finds a node by what builders name it in real workflows', () => {
     expect(top('generate a uuid')[0]).not.toBe('crypto');
     const names = { 'n8n-nodes-base.crypto': { 'Generate UUID': 3, Crypto: 40 } };
@@ -186,6 +195,19 @@ describe('builderTerms', () => {
     expect(terms.size).toBe(40);
     expect(terms.has(term('wordaa'))).toBe(true);
     expect(terms.has(term('wordhc'))).toBe(false);
+  });
+
+  it('records the nodes builders mostly mean by a term: a fifth of its uses or more, in two workflows or more', () => {
+    const names = {
+      'n8n-nodes-base.crypto': { 'Generate UUID': 4, 'Hash it': 1 },
+      'n8n-nodes-base.mailgun': { 'Generate report': 12 },
+      'n8n-nodes-base.mailjet': { 'Generate newsletter': 1 },
+    };
+    const index = buildSearchIndex(catalog, { counts: {}, names });
+    const doc = (name: string) => index.docs.findIndex(([, subtype]) => subtype === `n8n-nodes-base.${name}`);
+    expect(decodePostings(index.meant[term('generate')]!)).toEqual([doc('crypto'), 24, doc('mailgun'), 71]);
+    expect(decodePostings(index.meant[term('uuid')]!)).toEqual([doc('crypto'), 100]);
+    expect(index.meant[term('hash')]).toBeUndefined();
   });
 
   it("counts the names of the node's tool variant with its own", () => {
