@@ -3,15 +3,15 @@ import { builderTerms, termUses } from './builderNames';
 import { nodeName, typeName, VENDOR_WORDS } from './names';
 import { stem, tokenize } from './tokenize';
 
+/** The index's format: a Worker loads only an index of its own format (another reads as no catalog). */
+export const INDEX_VERSION = 3;
+
 /**
  * The precomputed search index, stored as one KV value and loaded once per isolate. Each posting
  * already holds the term's full BM25F contribution for that node (×100, rounded), so a query only
  * adds numbers up. Postings are strings in an array beside the terms, decoded only for the terms a
  * query uses: a cold isolate parses that far faster than thousands of number arrays or object keys.
  */
-/** The index's format: a Worker loads only an index of its own format (another reads as no catalog). */
-export const INDEX_VERSION = 3;
-
 export interface SearchIndex {
   version: typeof INDEX_VERSION;
   /** [node_type, subtype, display_name, short description, flags (TRIGGER | HIDDEN)] */
