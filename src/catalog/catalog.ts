@@ -1,4 +1,5 @@
 import type { CatalogManifest, TypesMap } from './build';
+import { own } from '../lib/ownKeys';
 import { CURRENT_KEY, indexKey, manifestKey, olderSpecKey, specKey, typesKey } from './keys';
 import { INDEX_VERSION, type SearchIndex } from './search/buildIndex';
 import { Searcher } from './search/search';
@@ -55,8 +56,7 @@ export class Catalog {
    * remembered for the version's lifetime.
    */
   async spec(nodeType: string, subtype: string, typeVersion?: number): Promise<NodeSpec | null> {
-    const types: Record<string, string[] | undefined> = await this.types();
-    if (!Object.hasOwn(types, nodeType) || !types[nodeType]!.includes(subtype)) return null;
+    if (!own<string[] | undefined>(await this.types(), nodeType)?.includes(subtype)) return null;
     const newest = await this.read<NodeSpec>((v) => specKey(v, nodeType, subtype));
     // A seed spec has no typeVersions: it is its one version.
     if (!newest || typeVersion === undefined || !newest.type_versions || newest.type_versions.includes(typeVersion)) return newest;

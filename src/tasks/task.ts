@@ -1,5 +1,6 @@
 import type { CallToolResult, InputRequests } from '@modelcontextprotocol/server';
 import type { ToolCallMessage } from '../queues/message';
+import { dict, hasOwn, toDict } from '../lib/ownKeys';
 
 /** The tasks extension's identifier (SEP-2663), in capabilities and in errors. */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
@@ -83,10 +84,10 @@ export function settle(task: TaskRecord, outcome: TaskOutcome, now: number): Tas
  */
 export function applyInput(task: TaskRecord, responses: Record<string, unknown>, now: number, nextCallId: string): TaskRecord {
   if (task.status !== 'input_required' || !task.inputRequests) return task;
-  const outstanding = { ...task.inputRequests };
-  const answered: Record<string, unknown> = {};
+  const outstanding = toDict<InputRequests[string]>(task.inputRequests);
+  const answered = dict<unknown>();
   for (const [key, value] of Object.entries(responses)) {
-    if (key in outstanding) {
+    if (hasOwn(outstanding, key)) {
       answered[key] = value;
       delete outstanding[key];
     }

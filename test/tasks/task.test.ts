@@ -53,4 +53,15 @@ describe('task model', () => {
     expect(applyInput(task(), { a: 'A' }, 5, 'run-2')).toMatchObject({ status: 'working', callId: 'run-1' });
     expect(runMessage(resumed)).toMatchObject({ v: 1, taskId: 't1', callId: 'run-2', caller: 'key:a', inputResponses: { a: 'A', b: 'B' } });
   });
+
+  it("takes an answer keyed like one of Object.prototype's names only when that input request is outstanding", () => {
+    const waiting = task({ status: 'input_required', inputRequests: JSON.parse(JSON.stringify({ a: elicit })) });
+    for (const key of ['constructor', 'toString', '__proto__']) {
+      expect(applyInput(waiting, JSON.parse(`{"${key}": "x"}`), 5, 'run-2')).toBe(waiting);
+    }
+    const named = task({ status: 'input_required', inputRequests: JSON.parse(`{"__proto__": ${JSON.stringify(elicit)}}`) });
+    const resumed = applyInput(named, JSON.parse('{"__proto__": "yes"}'), 5, 'run-2');
+    expect(resumed).toMatchObject({ status: 'working', callId: 'run-2' });
+    expect(Object.getOwnPropertyDescriptor(resumed.inputResponses, '__proto__')?.value).toBe('yes');
+  });
 });

@@ -1,3 +1,4 @@
+import { dict, own } from '../../lib/ownKeys';
 import type { NodeSpec, Parameter } from '../nodeSpec';
 import { builderTerms, termUses } from './builderNames';
 import { nodeName, typeName, VENDOR_WORDS } from './names';
@@ -69,7 +70,7 @@ export function searchText(spec: NodeSpec, usage: WorkflowUsage = NO_USAGE): Rec
     actions: (spec.actions ?? []).join(' '),
     operations: capability.flatMap((p) => p.enum_values ?? []).join(' '),
     categories: spec.categories.join(' '),
-    builderNames: builderTerms(spec, usage.names[spec.subtype], usage.names[`${spec.subtype}Tool`]).join(' '),
+    builderNames: builderTerms(spec, own(usage.names, spec.subtype), own(usage.names, `${spec.subtype}Tool`)).join(' '),
     parameters: spec.parameters.filter((p) => !CAPABILITY_PARAMETERS.test(p.name)).flatMap(labels).join(' '),
   };
 }
@@ -108,7 +109,7 @@ export function buildSearchIndex(specs: NodeSpec[], usage: WorkflowUsage = NO_US
     for (const term of new Set(fieldNames.flatMap((f) => doc[f]))) docFreq.set(term, (docFreq.get(term) ?? 0) + 1);
   }
 
-  const postings: Record<string, number[]> = {};
+  const postings = new Map<string, number[]>();
   perDoc.forEach((doc, d) => {
     const tf = new Map<string, Partial<Record<Field, number>>>();
     for (const f of fieldNames) for (const term of doc[f]) {
@@ -126,13 +127,16 @@ export function buildSearchIndex(specs: NodeSpec[], usage: WorkflowUsage = NO_US
       const df = docFreq.get(term)!;
       const idf = Math.log(1 + (specs.length - df + 0.5) / (df + 0.5));
       const score = Math.round(100 * idf * ((weighted * (K1 + 1)) / (weighted + K1)));
-      if (score > 0) (postings[term] ??= []).push(d, score);
+      if (score <= 0) continue;
+      const list = postings.get(term);
+      if (list) list.push(d, score);
+      else postings.set(term, [d, score]);
     }
   });
 
   const names = specs.map((s) => nodeName(s.display_name));
   const aliases = ownAliases(specs);
-  const nameWords: Record<string, string> = {};
+  const nameWords = dict<string>();
   for (const name of names) for (const word of [...name.words, ...name.forms]) nameWords[word] = stem(word);
   for (const [vendor, shorts] of Object.entries(VENDOR_WORDS)) {
     if (nameWords[vendor]) for (const short of shorts) nameWords[short] ??= nameWords[vendor];
@@ -159,9 +163,9 @@ function ownAliases(specs: NodeSpec[]): string[][][] {
   return perSpec.map((aliases) => aliases.filter((alias) => holders.get(alias.join(' ')) === 1));
 }
 
-function sortedPostings(postings: Record<string, number[]>): Pick<SearchIndex, 'terms' | 'postings'> {
-  const terms = Object.keys(postings).sort();
-  return { terms, postings: terms.map((term) => postings[term]!.map((n) => n.toString(36)).join(' ')) };
+function sortedPostings(postings: Map<string, number[]>): Pick<SearchIndex, 'terms' | 'postings'> {
+  const terms = [...postings.keys()].sort();
+  return { terms, postings: terms.map((term) => postings.get(term)!.map((n) => n.toString(36)).join(' ')) };
 }
 
 /** A term's postings as [doc, score, doc, score, …]. */
@@ -181,13 +185,13 @@ const MEANT_USES = 2;
 function meantBy(specs: NodeSpec[], usage: WorkflowUsage): Record<string, string> {
   const byTerm = new Map<string, [number, number][]>();
   specs.forEach((spec, doc) => {
-    for (const [term, uses] of termUses(spec, usage.names[spec.subtype], usage.names[`${spec.subtype}Tool`])) {
+    for (const [term, uses] of termUses(spec, own(usage.names, spec.subtype), own(usage.names, `${spec.subtype}Tool`))) {
       const docs = byTerm.get(term) ?? [];
       byTerm.set(term, docs);
       docs.push([doc, uses]);
     }
   });
-  const meant: Record<string, string> = {};
+  const meant = dict<string>();
   for (const term of [...byTerm.keys()].sort()) {
     const docs = byTerm.get(term)!;
     const total = docs.reduce((n, [, uses]) => n + uses, 0);
@@ -202,7 +206,7 @@ function meantBy(specs: NodeSpec[], usage: WorkflowUsage): Record<string, string
  * most common nodes drowning the rest. Nodes n8n has replaced (legacy, hidden) get none.
  */
 export function usagePrior(specs: NodeSpec[], usage: Record<string, number>): number[] {
-  const counts = specs.map((s) => (s.legacy || s.hidden ? 0 : (usage[s.subtype] ?? 0)));
+  const counts = specs.map((s) => (s.legacy || s.hidden ? 0 : (own(usage, s.subtype) ?? 0)));
   const top = Math.log1p(Math.max(0, ...counts));
   return counts.map((n) => (top > 0 ? Math.round((100 * Math.log1p(n)) / top) : 0));
 }

@@ -1,3 +1,4 @@
+import { own } from '../../lib/ownKeys';
 import { words } from './tokenize';
 
 /** Words of a node's name that do not tell one node from another. */
@@ -30,7 +31,7 @@ export function nodeName(displayName: string): NodeName {
   if (named.length > 1) {
     forms.add(named.join(''));
     const [first, ...rest] = named;
-    const vendor = VENDOR_SHORT[first!];
+    const vendor = own(VENDOR_SHORT, first!);
     // Two letters alone say too little ("hr" is not HTTP Request), unless a vendor's ("ga").
     if (named.length >= 3 || vendor) forms.add(named.map((w) => w[0]).join(''));
     if (vendor) forms.add(vendor + rest.join(''));

@@ -1,3 +1,4 @@
+import { own } from '../../lib/ownKeys';
 import { decodePostings, HIDDEN, TRIGGER, type SearchIndex } from './buildIndex';
 import { withinDistance } from './editDistance';
 import { analyze, stem, type Token } from './tokenize';
@@ -57,7 +58,9 @@ const MEANT = 7;
 
 /** A loaded index, ready for queries; build once per isolate. */
 export class Searcher {
-  /** Words and short forms of names as written (where typos are looked for), by length. */
+  /** Words and short forms of names as written, in the index's order (where cut-short names are looked for). */
+  private readonly nameList: string[];
+  /** The same, by length (where typos are looked for). */
   private readonly byLength = new Map<number, string[]>();
   /** How telling each name term is: few nodes share it. */
   private readonly nameWeight = new Map<string, number>();
@@ -72,7 +75,8 @@ export class Searcher {
     const docsWith = new Map<string, number>();
     for (const [terms] of index.names) for (const term of terms) docsWith.set(term, (docsWith.get(term) ?? 0) + 1);
     for (const [term, df] of docsWith) this.nameWeight.set(term, Math.log(1 + index.docs.length / df) ** 2);
-    for (const word of Object.keys(index.nameWords)) {
+    this.nameList = Object.keys(index.nameWords);
+    for (const word of this.nameList) {
       const bucket = this.byLength.get(word.length);
       if (bucket) bucket.push(word);
       else this.byLength.set(word.length, [word]);
@@ -116,7 +120,7 @@ export class Searcher {
         }
       }
       // The nodes builders mean by the word, however common it is in descriptions.
-      const meant = this.index.meant[token.term];
+      const meant = own(this.index.meant, token.term);
       if (meant) {
         const list = decodePostings(meant);
         for (let i = 0; i < list.length; i += 2) best.set(list[i]!, Math.max(best.get(list[i]!) ?? 0, MEANT * list[i + 1]!));
@@ -184,7 +188,7 @@ export class Searcher {
     const joined: Token[] = [];
     for (let i = 0; i < tokens.length; i++) {
       const pair = i + 1 < tokens.length ? `${tokens[i]!.word}${tokens[i + 1]!.word}` : '';
-      const term = this.index.nameWords[pair];
+      const term = own(this.index.nameWords, pair);
       if (term && this.has(term) && this.nameWeight.has(term)) {
         joined.push({ word: pair, term });
         i++;
@@ -204,13 +208,13 @@ export class Searcher {
     const add = (t: string | undefined, weight: number) => {
       if (t && this.has(t) && found.size < MAX_EXPANSIONS && !found.has(t)) found.set(t, weight);
     };
-    add(this.index.nameWords[word], 1);
-    if (word.length >= 3) for (const name in this.index.nameWords) if (name.startsWith(word)) add(this.index.nameWords[name], PREFIX);
+    add(own(this.index.nameWords, word), 1);
+    if (word.length >= 3) for (const name of this.nameList) if (name.startsWith(word)) add(own(this.index.nameWords, name), PREFIX);
     // A word that begins a name is taken as that name cut short, not as a typo of another.
     if (word.length >= 4 && found.size === 0) {
       const maxDistance = word.length >= 8 ? 2 : 1;
       for (let len = word.length - maxDistance; len <= word.length + maxDistance; len++) {
-        for (const name of this.byLength.get(len) ?? []) if (withinDistance(word, name, maxDistance)) add(this.index.nameWords[name], FUZZY);
+        for (const name of this.byLength.get(len) ?? []) if (withinDistance(word, name, maxDistance)) add(own(this.index.nameWords, name), FUZZY);
       }
     }
     if (UNDO.test(word)) add(stem(word.replace(UNDO, '')), UNDONE);

@@ -36,6 +36,16 @@ describe('search over the seed taxonomy', () => {
     expect(searcher.search('zzqxv', 10)).toEqual([]);
     expect(searcher.search('the of and', 10)).toEqual([]);
   });
+
+  it("reads Object.prototype's names as words like any other, not as the index's own keys", () => {
+    for (const word of ['constructor', '__proto__', 'prototype', '__defineGetter__']) {
+      expect(searcher.search(word, 5)).toEqual([]);
+      expect(top(`http request ${word}`)[0]).toBe('HTTP_REQUEST');
+    }
+    // Split at the capital as any camel-cased word is.
+    expect(top('toString', 5)).toEqual(top('to string', 5));
+    expect(top('valueOf', 5)).toEqual(top('value of', 5));
+  });
 });
 
 /** Nodes shaped like n8n's, each rule below shown on the pair it decides between. */
