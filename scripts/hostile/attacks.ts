@@ -1,0 +1,299 @@
+/**
+ * `npm run hostile`: the attacks of issue 29 that need no n8n, tried as an attacker would against
+ * `npm run dev` with the lowest scope there is (`nodes:read`), each answered "refused" or
+ * "reproduced". Prints a table and writes bench/results/hostile.json. The attacks that need an n8n
+ * (test runs left active, user data, webhook paths and ids, queue repeats) are tests of the real-n8n
+ * and workerd suites instead. `--url URL --key KEY` aims at a server already running.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { generateApiKey, newKeyRecord, sha256Hex } from '../../src/auth/apiKeys.ts';
+import { putKey } from '../keys/store.ts';
+import { parseSseFrame } from '../lib/sseFrame.ts';
+import { startWranglerDev } from '../lib/wranglerDev.ts';
+
+interface Outcome {
+  finding: string;
+  attack: string;
+  refused: boolean;
+  detail: string;
+}
+
+const arg = (name: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
+const PROTOCOL = '2025-06-18';
+const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+
+/** The answer to a request within `ms`, or null: a request that never answers is what some attacks cause. */
+async function within(ms: number, request: () => Promise<Response>): Promise<{ status: number; text: string; ms: number } | null> {
+  const started = Date.now();
+  const signal = AbortSignal.timeout(ms);
+  try {
+    const response = await Promise.race([request(), new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(new Error('timeout'))))]);
+    const text = await Promise.race([response.text(), new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(new Error('timeout'))))]);
+    return { status: response.status, text, ms: Date.now() - started };
+  } catch {
+    return null;
+  }
+}
+
+class Client {
+  constructor(
+    readonly url: string,
+    readonly key: string,
+  ) {}
+
+  headers(session?: string): Record<string, string> {
+    return { ...JSON_HEADERS, authorization: `Bearer ${this.key}`, 'mcp-protocol-version': PROTOCOL, ...(session ? { 'mcp-session-id': session } : {}) };
+  }
+
+  async session(): Promise<string> {
+    const response = await fetch(`${this.url}/mcp`, { method: 'POST', headers: this.headers(), body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: PROTOCOL, capabilities: {}, clientInfo: { name: 'hostile', version: '1' } } }) });
+    await response.text();
+    const id = response.headers.get('mcp-session-id');
+    if (!id) throw new Error(`initialize answered ${response.status}`);
+    await (await fetch(`${this.url}/mcp`, { method: 'POST', headers: this.headers(id), body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })).text();
+    return id;
+  }
+
+  /** A body POSTed to /mcp on `session`, answered within `ms` (null if not). */
+  post(session: string | undefined, body: unknown, ms = 30_000) {
+    return within(ms, () => fetch(`${this.url}/mcp`, { method: 'POST', headers: this.headers(session), body: typeof body === 'string' ? body : JSON.stringify(body) }));
+  }
+
+  callTool(session: string, name: string, args: unknown, ms = 60_000) {
+    return this.post(session, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }, ms);
+  }
+
+  /** Whether the server still serves: a new session, and the landing page. */
+  async serves(): Promise<string> {
+    const init = await this.post(undefined, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: PROTOCOL, capabilities: {}, clientInfo: { name: 'after', version: '1' } } }, 10_000);
+    const page = await within(10_000, () => fetch(`${this.url}/`, { headers: { accept: 'text/html' } }));
+    return `initialize ${init?.status ?? 'no answer'}, landing page ${page?.status ?? 'no answer'}`;
+  }
+}
+
+/** The JSON of a tools/call answer (JSON or one SSE event), or undefined. */
+function resultOf(text: string): { isError?: boolean; content?: { text: string }[] } | undefined {
+  const data = text.startsWith('{') ? text : parseSseFrame(text.split('\n\n').find((f) => f.includes('data:')) ?? '')?.data;
+  try {
+    return (JSON.parse(data ?? '') as { result?: never }).result;
+  } catch {
+    return undefined;
+  }
+}
+
+const mb = (n: number) => `${(n / 1024 / 1024).toFixed(2)} MB`;
+
+const node = (name: string, type = 'n8n-nodes-base.noOp', parameters: Record<string, unknown> = {}) => ({ name, type, typeVersion: 1, position: [0, 0], parameters });
+
+async function pollution(c: Client): Promise<Outcome[]> {
+  const session = await c.session();
+  // A node named __proto__, and connections under a name that autofix resolves to it by case.
+  const workflow = `{"nodes":[${JSON.stringify(node('__proto__'))},${JSON.stringify(node('Start', 'n8n-nodes-base.manualTrigger'))}],"connections":{"__PROTO__":{"OPERATOR_PASSWORD":[["hunter2"]],"polluted":[[]]}}}`;
+  const answer = await c.post(session, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"autofix_workflow","arguments":{"workflow":${workflow}}}}`, 20_000);
+  const serves = await c.serves();
+  return [
+    {
+      finding: '1 prototype pollution',
+      attack: 'autofix_workflow: node "__proto__", connections under "__PROTO__" with the keys OPERATOR_PASSWORD and polluted',
+      refused: answer !== null && answer.status === 200 && serves === 'initialize 200, landing page 200',
+      detail: `autofix answered ${answer ? `${answer.status} in ${answer.ms} ms` : 'nothing in 20 s'}; then ${serves}`,
+    },
+  ];
+}
+
+async function answerSize(c: Client): Promise<Outcome[]> {
+  const session = await c.session();
+  const out: Outcome[] = [];
+  // A long-named node with many connections to a missing node: each finding repeats the long name.
+  const long = 'L'.repeat(20_000);
+  const targets = Array.from({ length: 3_000 }, () => ({ node: 'x', type: 'main', index: 0 }));
+  const workflow = { nodes: [node('Start', 'n8n-nodes-base.manualTrigger'), node(long)], connections: { Start: { main: [[{ node: long, type: 'main', index: 0 }]] }, [long]: { main: [targets] } } };
+  const size = JSON.stringify(workflow).length;
+  for (const tool of ['validate_workflow', 'autofix_workflow']) {
+    const answer = await c.callTool(session, tool, { workflow }, 60_000);
+    const bytes = answer?.text.length ?? 0;
+    out.push({
+      finding: '2 answer size',
+      attack: `${tool}: a ${mb(size)} workflow, a 20,000-character node name with 3,000 connections to a missing node`,
+      refused: answer !== null && bytes < 4 * size + 1024 * 1024 && !answer.text.includes('Invalid string length'),
+      detail: answer ? `${answer.status}, a ${mb(bytes)} answer (${(bytes / size).toFixed(0)}× the workflow) in ${answer.ms} ms${bytes < 1000 ? `: ${answer.text}` : ''}` : 'no answer in 60 s',
+    });
+  }
+  return out;
+}
+
+async function cpu(c: Client): Promise<Outcome[]> {
+  const session = await c.session();
+  const out: Outcome[] = [];
+  const backtracking = `${'{{'.repeat(8_000)}${'$json'.repeat(4_000)}`;
+  const attacks = [
+    { name: `validate_workflow: a node whose parameter holds ${Math.round(backtracking.length / 1000)} KB of "{{" and "$json", never closed`, tool: 'validate_workflow', workflow: { nodes: [node('Start', 'n8n-nodes-base.manualTrigger'), node('Set', 'n8n-nodes-base.noOp', { text: backtracking })], connections: {} } },
+    { name: 'autofix_workflow: the same', tool: 'autofix_workflow', workflow: { nodes: [node('Start', 'n8n-nodes-base.manualTrigger'), node('Set', 'n8n-nodes-base.noOp', { text: backtracking })], connections: {} } },
+    {
+      name: 'validate_workflow: 24,000 nodes in a chain, connections listed from its end',
+      tool: 'validate_workflow',
+      workflow: {
+        nodes: Array.from({ length: 24_000 }, (_, i) => ({ name: `n${i}`, type: i === 0 ? 'n8n-nodes-base.manualTrigger' : 'n8n-nodes-base.noOp', typeVersion: 1, position: [0, 0] })),
+        // Listed from the end of the chain: a pass over the connections reaches one more node.
+        connections: Object.fromEntries(Array.from({ length: 23_999 }, (_, i) => [`n${23_998 - i}`, { main: [[{ node: `n${23_999 - i}`, type: 'main', index: 0 }]] }])),
+      },
+    },
+  ];
+  for (const attack of attacks) {
+    // /health, asked while the call runs, waits as long as the isolate is held.
+    const health = (async () => {
+      await new Promise((r) => setTimeout(r, 200));
+      return within(60_000, () => fetch(`${c.url}/health`));
+    })();
+    const answer = await c.callTool(session, attack.tool, { workflow: attack.workflow }, 60_000);
+    const waited = await health;
+    const result = answer && resultOf(answer.text);
+    out.push({
+      finding: '3 CPU per call',
+      attack: attack.name,
+      refused: answer !== null && answer.ms < 2_000 && (waited?.ms ?? Infinity) < 2_000,
+      detail: answer ? `answered ${answer.status} in ${answer.ms} ms: ${result?.content?.[0]?.text.slice(0, 160) ?? answer.text.slice(0, 160)}; /health took ${waited?.ms ?? '>60000'} ms` : 'no answer in 60 s',
+    });
+  }
+  return out;
+}
+
+async function rateLimits(c: Client): Promise<Outcome[]> {
+  const out: Outcome[] = [];
+  // One POST /messages carrying 700 calls, against 600 a minute.
+  const controller = new AbortController();
+  const stream = await fetch(`${c.url}/sse`, { headers: { accept: 'text/event-stream', authorization: `Bearer ${c.key}` }, signal: controller.signal });
+  const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  const next = async (ms: number) => {
+    const timer = setTimeout(() => controller.abort(), ms);
+    try {
+      const { value, done } = await reader.read();
+      if (done) return false;
+      buffer += value;
+      return true;
+    } catch {
+      return false;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  while (!buffer.includes('event: endpoint') || !buffer.includes('\n\n')) if (!(await next(10_000))) break;
+  const endpoint = /data: (\S+)/.exec(buffer)?.[1];
+  let answered = 0;
+  let status = 0;
+  if (endpoint) {
+    const post = (body: unknown) => fetch(new URL(endpoint, c.url), { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${c.key}` }, body: JSON.stringify(body) });
+    await post({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'hostile', version: '1' } } });
+    await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    const batch = Array.from({ length: 700 }, (_, i) => ({ jsonrpc: '2.0', id: 100 + i, method: 'tools/call', params: { name: 'server_info', arguments: {} } }));
+    const response = await post(batch);
+    status = response.status;
+    await response.text();
+    const results = () =>
+      buffer
+        .split('\n\n')
+        .slice(0, -1)
+        .flatMap((frame) => frame.split('\n'))
+        .filter((line) => line.startsWith('data: {'))
+        .map((line) => JSON.parse(line.slice(6)) as { id?: number; result?: unknown })
+        .filter((m) => typeof m.id === 'number' && m.id >= 100 && m.result !== undefined).length;
+    const deadline = Date.now() + 20_000;
+    while (Date.now() < deadline && results() < 700) if (!(await next(2_000))) break;
+    answered = results();
+  }
+  controller.abort();
+  out.push({ finding: '5 rate limits', attack: 'POST /messages with 700 tools/call in one batch (limit 600 a minute)', refused: answered <= 600, detail: `POST answered ${status}; ${answered} calls answered with a result` });
+
+  // OAuth registration and tokens, 60 each from one address.
+  for (const [path, body, type] of [
+    ['/oauth/register', JSON.stringify({ client_name: 'flood', redirect_uris: ['http://127.0.0.1:9/cb'], token_endpoint_auth_method: 'none' }), 'application/json'],
+    ['/oauth/token', 'grant_type=authorization_code&code=x:y:z&client_id=nope&code_verifier=v', 'application/x-www-form-urlencoded'],
+  ] as const) {
+    let limited = 0;
+    for (let i = 0; i < 60; i++) {
+      const response = await fetch(`${c.url}${path}`, { method: 'POST', headers: { 'content-type': type }, body });
+      await response.text();
+      if (response.status === 429) limited++;
+    }
+    out.push({ finding: '5 rate limits', attack: `60 POST ${path} from one address`, refused: limited > 0, detail: `${limited} of 60 answered 429` });
+  }
+
+  // Consent guesses with a new CF-Connecting-IP each time.
+  const registration = (await (await fetch(`${c.url}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 'guesser', redirect_uris: ['http://127.0.0.1:9/cb'], token_endpoint_auth_method: 'none' }) })).json().catch(() => ({}))) as { client_id?: string };
+  let guesses = 0;
+  let limitedGuesses = 0;
+  if (registration.client_id) {
+    const query = new URLSearchParams({ response_type: 'code', client_id: registration.client_id, redirect_uri: 'http://127.0.0.1:9/cb', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256', state: 's' });
+    for (let i = 0; i < 20; i++) {
+      const page = await fetch(`${c.url}/authorize?${query}`);
+      const html = await page.text();
+      const handle = /name="handle" value="([^"]+)"/.exec(html)?.[1];
+      const cookie = page.headers.getSetCookie().map((v) => v.split(';')[0]).join('; ');
+      if (!handle) break;
+      const form = new URLSearchParams({ handle, decision: 'approve', credential: `guess-${i}` });
+      const response = await fetch(`${c.url}/authorize?${query}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, 'cf-connecting-ip': `203.0.113.${i}` }, body: form, redirect: 'manual' });
+      await response.text();
+      guesses++;
+      if (response.status === 429) limitedGuesses++;
+    }
+  }
+  out.push({ finding: '5 rate limits', attack: '20 wrong consent credentials, each with another CF-Connecting-IP (limit 10 a minute per address)', refused: limitedGuesses > 0, detail: `${guesses} tried, ${limitedGuesses} answered 429` });
+  return out;
+}
+
+async function lowFindings(c: Client): Promise<Outcome[]> {
+  const out: Outcome[] = [];
+  const session = await c.session();
+  const batch = [
+    { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'server_info', arguments: {} } },
+    { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 7 } },
+  ];
+  const cancelled = await c.post(session, batch, 10_000);
+  out.push({ finding: '8 batch', attack: 'a batch holding a call and its own cancellation', refused: cancelled !== null, detail: cancelled ? `answered ${cancelled.status} in ${cancelled.ms} ms` : 'no answer in 10 s' });
+
+  const depth = 4_000;
+  const deep = await c.post(session, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"server_info","arguments":{"a":${'['.repeat(depth)}${']'.repeat(depth)}}}}`, 20_000);
+  out.push({ finding: '8 nesting', attack: `${depth} levels of JSON nesting`, refused: deep?.status === 400, detail: deep ? `${deep.status}: ${deep.text.slice(0, 140)}` : 'no answer' });
+
+  const completion = await c.post(session, { jsonrpc: '2.0', id: 3, method: 'completion/complete', params: { ref: { type: 'ref/resource', uri: 'node-spec://{node_type}/{+subtype}' }, argument: { name: 'subtype', value: 'a' }, context: { arguments: { node_type: '__proto__' } } } });
+  const completionError = completion?.text.includes('"error"');
+  out.push({ finding: '8 completions', attack: 'completion/complete with node_type "__proto__"', refused: completion?.status === 200 && !completionError, detail: completion ? completion.text.slice(0, 160) : 'no answer' });
+
+  const metadata = await within(10_000, () => fetch(`${c.url}/.well-known/oauth-authorization-server`, { headers: { host: `localhost:${new URL(c.url).port === '1' ? '2' : '1'}` } }));
+  const issuer = metadata && /"issuer":"([^"]+)"/.exec(metadata.text)?.[1];
+  out.push({ finding: '8 host reflection', attack: 'OAuth metadata asked with a Host header naming another port', refused: !issuer || new URL(issuer).port === new URL(c.url).port, detail: metadata ? `${metadata.status}, issuer ${issuer ?? 'none'}` : 'no answer' });
+  return out;
+}
+
+async function main(): Promise<void> {
+  const given = arg('--url');
+  const server = given ? undefined : await startWranglerDev();
+  const url = given ?? server!.url;
+  // A key of its own for each family, so one family's requests do not use up another's rate limit.
+  const newKey = async () => {
+    const key = generateApiKey();
+    putKey(newKeyRecord(await sha256Hex(key), 'hostile attacker', ['nodes:read']), ['--local', '--persist-to', server!.stateDir]);
+    return key;
+  };
+  const outcomes: Outcome[] = [];
+  try {
+    // Pollution last: before it was refused, it broke the isolate for everything after.
+    for (const attacks of [answerSize, cpu, lowFindings, rateLimits, pollution]) {
+      const client = new Client(url, arg('--key') ?? (await newKey()));
+      for (const outcome of await attacks(client)) {
+        outcomes.push(outcome);
+        console.log(`${outcome.refused ? 'refused   ' : 'REPRODUCED'}  ${outcome.finding}: ${outcome.attack}\n            ${outcome.detail}`);
+      }
+    }
+  } finally {
+    await server?.stop();
+  }
+  mkdirSync('bench/results', { recursive: true });
+  writeFileSync('bench/results/hostile.json', JSON.stringify({ date: new Date().toISOString(), outcomes }, null, 2));
+  const reproduced = outcomes.filter((o) => !o.refused).length;
+  console.log(`\n${outcomes.length - reproduced} of ${outcomes.length} attacks refused (bench/results/hostile.json)`);
+  process.exitCode = reproduced === 0 ? 0 : 1;
+}
+
+await main();
