@@ -34,6 +34,7 @@ export default defineConfig({
           name: 'workers',
           include: ['test/**/*.test.ts'],
           exclude: ['test/e2e/**', 'test/e2e-n8n/**', 'test/scripts/**'],
+          globalSetup: ['test/support/fakeN8nSetup.ts'],
           testTimeout: 30_000,
         },
       },

@@ -26,14 +26,16 @@ function holds(text: string) {
 }
 
 describe('MessageParser.parse, property-based', () => {
-  it(`answers any body with valid messages or a well-formed 400 JSON-RPC error (${RUNS} bodies)`, () => {
+  it(`answers any body with valid messages or a well-formed 400 JSON-RPC error (${RUNS} bodies)`, ({ task }) => {
     tried = 0;
     fc.assert(fc.property(body, holds), { numRuns: RUNS });
     expect(tried).toBe(RUNS);
+    task.meta.inputs = tried;
   });
 
   const deep = Math.max(20, Math.round(RUNS / 10));
-  it(`survives nesting far deeper than any message needs (${deep} depths up to 200,000)`, () => {
+  it(`survives nesting far deeper than any message needs (${deep} depths up to 200,000)`, ({ task }) => {
+    tried = 0;
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 200_000 }), fc.constantFrom('[', '{"a":'), (depth, open) => {
         const close = open === '[' ? ']' : '}';
@@ -41,5 +43,6 @@ describe('MessageParser.parse, property-based', () => {
       }),
       { numRuns: deep },
     );
+    task.meta.inputs = tried;
   });
 });

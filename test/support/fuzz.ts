@@ -69,3 +69,14 @@ export const body: fc.Arbitrary<string> = fc.oneof(
   fc.string({ unit: 'grapheme', maxLength: 200 }),
   jsonRpcMessage.map((m) => (JSON.stringify(m) ?? '').slice(0, -1)),
 );
+
+/** Long generated strings clipped to their start and length, so a counterexample stays readable. */
+const clipped = (value: unknown): string =>
+  JSON.stringify(value, (_key, v: unknown) => (typeof v === 'string' && v.length > 120 ? `${v.slice(0, 100)}… (${v.length} characters)` : v));
+
+/** fast-check's reporter for the hostile-input fuzzers: the shrunk counterexample with long strings clipped, and the error. */
+export function clippedReport<T>(details: fc.RunDetails<T>): void {
+  if (!details.failed) return;
+  const cause = details.errorInstance instanceof Error ? details.errorInstance : new Error(String(details.errorInstance));
+  throw new Error(`Property failed after ${details.numRuns} runs (seed ${details.seed}, path "${details.counterexamplePath}")\nCounterexample: ${clipped(details.counterexample)}\n${cause.message}`, { cause });
+}

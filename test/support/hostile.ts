@@ -1,0 +1,152 @@
+/**
+ * Hostile inputs shared by the tests and fuzzers that try them: names that are special on ordinary
+ * objects, a check that the isolate's built-in prototypes are as they were, and valid arguments for
+ * any tool (from its input schema) whose every string can be swapped for such a name.
+ */
+import { z } from 'zod';
+import type { ToolDefinition } from '../../src/tools/tool';
+import webhookWorkflow from '../fixtures/workflows/30-webhook-respond-to-webhook.json';
+
+/** Names an ordinary object inherits, or that reach its prototype. */
+export const PROTOTYPE_NAMES = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__', 'isPrototypeOf'] as const;
+
+const BUILT_INS = { Object: Object.prototype, Array: Array.prototype, Function: Function.prototype, String: String.prototype } as const;
+
+/** The own properties of the built-in prototypes, with their values: what pollution would change. */
+export function prototypesSnapshot(): Record<string, [string, unknown][]> {
+  return Object.fromEntries(
+    Object.entries(BUILT_INS).map(([name, proto]) => [name, Reflect.ownKeys(proto).map((key) => [String(key), Object.getOwnPropertyDescriptor(proto, key)!.value ?? 'accessor'])]),
+  );
+}
+
+/** The polluted properties since `before`, as `Object.polluted`: empty while nothing changed. */
+export function pollutedSince(before: Record<string, [string, unknown][]>): string[] {
+  const after = prototypesSnapshot();
+  return Object.keys(before).flatMap((name) => {
+    const was = new Map(before[name]);
+    return after[name]!.filter(([key, value]) => !was.has(key) || was.get(key) !== value).map(([key]) => `${name}.prototype.${key}`);
+  });
+}
+
+/** Undoes what pollution did since `before`, so one finding does not fail every test after it. */
+export function restorePrototypes(before: Record<string, [string, unknown][]>): void {
+  for (const [name, proto] of Object.entries(BUILT_INS)) {
+    const was = new Map(before[name]);
+    for (const key of Reflect.ownKeys(proto)) {
+      if (!was.has(String(key))) delete (proto as Record<PropertyKey, unknown>)[key];
+    }
+  }
+}
+
+type Schema = { pattern?: string; type?: string | string[]; properties?: Record<string, Schema>; items?: Schema; enum?: unknown[]; const?: unknown; minimum?: number; anyOf?: Schema[]; additionalProperties?: Schema | boolean; default?: unknown };
+
+/** A workflow an agent would write (Webhook → IF → Code → Respond to Webhook), for any argument that takes one. */
+export const SAMPLE_WORKFLOW = { name: webhookWorkflow.name, nodes: webhookWorkflow.nodes, connections: webhookWorkflow.connections, settings: {} };
+
+/** edit_workflow's operations, one of each kind, on SAMPLE_WORKFLOW's nodes ("Respond Created" has no connections of its own). */
+export const SAMPLE_OPERATIONS = [
+  { type: 'addNode', node: { ...SAMPLE_WORKFLOW.nodes[0]!, id: undefined, webhookId: undefined, name: 'Added' } },
+  { type: 'addConnection', source: 'Respond Created', target: 'Added', connectionType: 'main' },
+  { type: 'rewireConnection', source: 'Respond Created', from: 'Added', to: 'Valid Request?' },
+  { type: 'removeConnection', source: 'Respond Created', target: 'Valid Request?' },
+  { type: 'updateNode', name: 'Respond Created', changes: { parameters: { jsCode: 'return $input.all();', options: { mode: 'x' } }, notes: 'changed' } },
+  { type: 'renameNode', name: 'Added', newName: 'Added twice' },
+  { type: 'moveNode', name: 'Added twice', position: [10, 20] },
+  { type: 'disableNode', name: 'Added twice' },
+  { type: 'enableNode', name: 'Added twice' },
+  { type: 'removeNode', name: 'Added twice' },
+  { type: 'updateSettings', settings: { timezone: 'UTC', callerPolicy: 'workflowsFromSameOwner' } },
+  { type: 'updateName', name: 'Renamed workflow' },
+  { type: 'addTag', tag: 'hostile' },
+  { type: 'removeTag', tag: 'hostile' },
+  { type: 'deactivate' },
+];
+
+/** Valid arguments for a tool: every property set, strings as `text` unless the name says what goes there. */
+export function sampleArguments(tool: ToolDefinition, ids: Record<string, string> = {}): Record<string, unknown> {
+  const schema = z.toJSONSchema(tool.input, { io: 'input', unrepresentable: 'any' }) as Schema;
+  return sample(schema, '', ids) as Record<string, unknown>;
+}
+
+/** Strings of the shapes ids take, for a schema that asks for one by pattern. */
+const STRINGS = ['1', 'AbC123dEf456GhI7', '5f1c2e3a-9b8d-4c7e-a6f5-0123456789ab', 'ada@example.com'];
+
+/** A paging cursor or a version id read before: made up, either one makes the call a different one. */
+const LEFT_OUT = new Set(['cursor', 'expectedVersionId']);
+
+function sample(schema: Schema, name: string, ids: Record<string, string>): unknown {
+  if (name === 'workflow') return structuredClone(SAMPLE_WORKFLOW);
+  if (name === 'node') return { ...structuredClone(SAMPLE_WORKFLOW.nodes[0]!), name: 'Added' };
+  if (name === 'parameters') return structuredClone(SAMPLE_WORKFLOW.nodes[0]!.parameters);
+  if (name === 'operations') return structuredClone(SAMPLE_OPERATIONS);
+  if (schema.const !== undefined) return schema.const;
+  if (schema.enum) return schema.enum[0];
+  if (schema.anyOf) return sample(schema.anyOf.find((s) => s.type !== 'null') ?? schema.anyOf[0]!, name, ids);
+  const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
+  switch (type) {
+    case 'object': {
+      const entries = Object.entries(schema.properties ?? {}).filter(([key]) => !LEFT_OUT.has(key)).map(([key, value]) => [key, sample(value, key, ids)]);
+      if (entries.length === 0) entries.push(['key', 'value']);
+      return Object.fromEntries(entries);
+    }
+    case 'array':
+      return schema.items ? [sample(schema.items, name, ids)] : [];
+    case 'string': {
+      const likely = [ids[name], name === 'email' ? 'ada@example.com' : undefined, name === 'type' ? 'n8n-nodes-base.webhook' : undefined, 'text'];
+      const candidates = [...likely, ...STRINGS].filter((c): c is string => c !== undefined);
+      return schema.pattern ? (candidates.find((c) => new RegExp(schema.pattern!).test(c)) ?? 'text') : candidates[0];
+    }
+    case 'number':
+    case 'integer':
+      return Math.max(schema.minimum ?? 1, 1);
+    case 'boolean':
+      return false;
+    default:
+      return { key: 'value' };
+  }
+}
+
+/** Where a name can stand in a JSON value: each string, and each object key, by path. */
+export type Position = { path: (string | number)[]; kind: 'value' | 'key' };
+
+export function stringPositions(value: unknown, path: (string | number)[] = []): Position[] {
+  if (typeof value === 'string') return [{ path, kind: 'value' }];
+  if (Array.isArray(value)) return value.flatMap((v, i) => stringPositions(v, [...path, i]));
+  if (value && typeof value === 'object') {
+    return Object.entries(value).flatMap(([k, v]) => [{ path: [...path, k], kind: 'key' as const }, ...stringPositions(v, [...path, k])]);
+  }
+  return [];
+}
+
+/**
+ * `value` with the string or key at `position` replaced by `name`, as JSON text: a key named
+ * "__proto__" stays an own key only when JSON.parse makes it (a literal would set the prototype).
+ */
+export function withNameAt(value: unknown, position: Position, name: string): string {
+  const marker = `\u0000hostile-name\u0000`;
+  const copy = structuredClone(value) as Record<string | number, unknown>;
+  let holder = copy;
+  for (const step of position.path.slice(0, -1)) holder = holder[step] as Record<string | number, unknown>;
+  const last = position.path.at(-1)!;
+  if (position.kind === 'value') holder[last] = marker;
+  else {
+    const entries = Object.entries(holder).map(([k, v]) => [k === last ? marker : k, v] as const);
+    for (const k of Object.keys(holder)) delete holder[k];
+    for (const [k, v] of entries) holder[k] = v;
+  }
+  return JSON.stringify(copy).replaceAll(JSON.stringify(marker), JSON.stringify(name));
+}
+
+/**
+ * The workflow with one node's name replaced by `name` everywhere it is used: its connections, and
+ * expressions that name it. `sourcesAs` writes the connections it starts differently, as agents do and
+ * autofix resolves: under the name in upper case, or under the node's id.
+ */
+export function renamedNode(workflow: typeof SAMPLE_WORKFLOW, from: string, name: string, sourcesAs: 'name' | 'upper case' | 'id' = 'name'): string {
+  const node = workflow.nodes.find((n) => n.name === from)!;
+  const renamed = JSON.parse(JSON.stringify(workflow).replaceAll(JSON.stringify(from), JSON.stringify(name)).replaceAll(`$('${from}')`, `$('${name}')`)) as typeof workflow;
+  const key = sourcesAs === 'upper case' ? name.toUpperCase() : sourcesAs === 'id' ? node.id : name;
+  const connections = Object.entries(renamed.connections).map(([source, targets]) => [source === name ? key : source, targets]);
+  // Built as text: an object literal would take a "__proto__" key as its prototype.
+  return JSON.stringify({ ...renamed, connections: '\u0000' }).replace('"\\u0000"', `{${connections.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`).join(',')}}`);
+}
