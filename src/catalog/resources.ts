@@ -1,5 +1,6 @@
-import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/server';
+import { ResourceNotFoundError, ResourceTemplate, type McpServer } from '@modelcontextprotocol/server';
 import type { Env } from '../env';
+import { own } from '../lib/ownKeys';
 import { Catalog } from './catalog';
 import { NODE_TYPES } from './nodeSpec';
 import { serializeSpec } from './serialize';
@@ -12,6 +13,7 @@ const startsWith = (value: string) => (candidate: string) => candidate.toLowerCa
 /**
  * The catalog as MCP resources: `node-spec://{node_type}/{subtype}` (subtype may contain `/`, as in
  * `@n8n/n8n-nodes-langchain.agent`), listed, readable as full JSON specs, with completions for both parts.
+ * Node types and subtypes are the caller's words: looked up as own keys only.
  */
 export function installCatalogResources(server: McpServer, env: Env): void {
   const catalog = new Catalog(env.SPECS);
@@ -35,16 +37,16 @@ export function installCatalogResources(server: McpServer, env: Env): void {
         node_type: (value) => NODE_TYPES.filter(startsWith(value)),
         subtype: async (value, context) => {
           const types = await catalog.types();
-          const nodeType = context?.arguments?.node_type as keyof typeof types | undefined;
-          const pool = nodeType ? (types[nodeType] ?? []) : Object.values(types).flat();
-          return (pool as string[]).filter(startsWith(value)).slice(0, MAX_COMPLETIONS);
+          const nodeType = context?.arguments?.node_type;
+          const pool = nodeType === undefined ? Object.values(types).flat() : (own<string[]>(types, nodeType) ?? []);
+          return pool.filter(startsWith(value)).slice(0, MAX_COMPLETIONS);
         },
       },
     }),
     { description: 'A node specification from the catalog, in full', mimeType: 'application/json' },
     async (uri, { node_type, subtype }) => {
       const spec = await catalog.spec(String(node_type), String(subtype));
-      if (!spec) throw new Error(`Node specification not found: ${node_type}/${subtype}`);
+      if (!spec) throw new ResourceNotFoundError(uri.href, `Node specification not found: ${node_type}/${subtype}`);
       const text = JSON.stringify(serializeSpec(spec, { includeExamples: true, includeSchemas: true, detail: 'full' }));
       return { contents: [{ uri: uri.href, mimeType: 'application/json', text }] };
     },
