@@ -1,4 +1,5 @@
 import { ResourceNotFoundError, ResourceTemplate, type McpServer } from '@modelcontextprotocol/server';
+import type { GuardedResources } from '../auth/resourceAccess';
 import type { Env } from '../env';
 import { own } from '../lib/ownKeys';
 import { Catalog } from './catalog';
@@ -7,6 +8,13 @@ import { serializeSpec } from './serialize';
 
 /** MCP caps a completion answer at 100 values. */
 const MAX_COMPLETIONS = 100;
+
+/** The node-spec resources: the knowledge tools' catalog, so the knowledge tools' scope. */
+export const NODE_SPEC_RESOURCES: GuardedResources = {
+  uriTemplate: 'node-spec://{node_type}/{+subtype}',
+  uriPrefix: 'node-spec://',
+  scope: 'nodes:read',
+};
 
 const startsWith = (value: string) => (candidate: string) => candidate.toLowerCase().startsWith(value.toLowerCase());
 
@@ -19,7 +27,7 @@ export function installCatalogResources(server: McpServer, env: Env): void {
   const catalog = new Catalog(env.SPECS);
   server.registerResource(
     'node-spec',
-    new ResourceTemplate('node-spec://{node_type}/{+subtype}', {
+    new ResourceTemplate(NODE_SPEC_RESOURCES.uriTemplate, {
       list: async () => {
         const types = await catalog.types();
         return {
