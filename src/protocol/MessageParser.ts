@@ -1,4 +1,5 @@
 import { ProtocolError } from './errors';
+import { assertJsonDepth } from './jsonDepth';
 import { assertValidParams } from './methodParams';
 import {
   ErrorCode,
@@ -32,8 +33,9 @@ export function parse(body: string): ParsedBody {
   return parsed;
 }
 
-/** JSON.parse, failing with the JSON-RPC parse error (-32700, HTTP 400). */
+/** JSON.parse, failing with the JSON-RPC parse error (-32700, HTTP 400); nesting past MAX_JSON_DEPTH is refused first. */
 export function parseJson(body: string): unknown {
+  assertJsonDepth(body, 'the body');
   try {
     return JSON.parse(body);
   } catch {
