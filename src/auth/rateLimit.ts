@@ -1,6 +1,6 @@
 import type { Env } from '../env';
 import { ProtocolError } from '../protocol/errors';
-import { ErrorCode } from '../protocol/jsonrpc';
+import { ErrorCode, isRequest, type JsonRpcMessage } from '../protocol/jsonrpc';
 import type { Principal } from './principal';
 
 /**
@@ -13,6 +13,18 @@ export const RATE_LIMIT_PERIOD_SECONDS = 60;
 export async function limitRequests(env: Env, principal: Principal): Promise<void> {
   if (await withinLimit(env, env.REQUEST_LIMITER, principal.subject)) return;
   throw tooManyRequests('this credential is over its request rate limit');
+}
+
+/**
+ * Each JSON-RPC request of a body counts as a request too, whatever the transport: the HTTP request
+ * that carried them was counted as the first (limitRequests), the others are counted here, all at
+ * once, so a batch larger than what is left of the budget is refused whole (429) before any of it runs.
+ */
+export async function limitCalls(env: Env, principal: Principal, messages: readonly JsonRpcMessage[]): Promise<void> {
+  const requests = messages.filter(isRequest).length;
+  const counted = await Promise.all(Array.from({ length: requests - 1 }, () => withinLimit(env, env.REQUEST_LIMITER, principal.subject)));
+  if (counted.every(Boolean)) return;
+  throw tooManyRequests(`a batch of ${requests} requests is more than what is left of this credential's request rate limit`);
 }
 
 /** 429, with the Retry-After the limiters' period guarantees. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH } from '../../src/protocol/jsonDepth';
-import { call, initializeRequest, messagesOf, openSession, parseSse, postJson, rpc, sessionHeaders, sseReader } from '../support/mcp';
+import { call, messagesOf, openLegacySession, openSession, parseSse, postJson, rpc, sessionHeaders } from '../support/mcp';
 import { modern, withTasks } from '../support/modern';
 
 /** Every bad input gets a clear error of the right kind, and never a 5xx. */
@@ -148,12 +148,7 @@ describe('JSON nested past the limit, on every route that reads JSON', () => {
   });
 
   it('POST /messages: 400 naming the limit; the session goes on', async () => {
-    const response = await call('/sse');
-    const stream = sseReader(response);
-    const endpoint = (await stream.next()).data;
-    await postJson(endpoint, initializeRequest(1, '2024-11-05'));
-    await stream.next((f) => f.event === 'message');
-    await postJson(endpoint, { jsonrpc: '2.0', method: 'notifications/initialized' });
+    const { endpoint, stream } = await openLegacySession();
     const message = (depth: number) => postJson(endpoint, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'server_info', arguments: argumentsNested(depth) } });
     const deep = await message(TOO_DEEP);
     expect(deep.status).toBe(400);
