@@ -37,6 +37,3 @@ export async function withinLimit(env: Env, limiter: RateLimit | undefined, key:
   const { success } = await limiter.limit({ key });
   return success;
 }
-
-/** The caller's IP address as Cloudflare saw it (`local` under wrangler dev and in tests). */
-export const clientAddress = (request: Request): string => request.headers.get('cf-connecting-ip') ?? 'local';

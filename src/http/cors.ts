@@ -8,13 +8,19 @@ const EXPOSE_HEADERS = 'Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate';
 const ALLOW_METHODS = 'GET, POST, DELETE, OPTIONS';
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
+/** Whether a URL's hostname names this machine (`[::1]` as URL.hostname spells it). */
+export const isLoopbackHost = (hostname: string): boolean => LOCAL_HOSTS.has(hostname);
+
+/** ALLOWED_HOSTS as a list: empty on a deployment, the loopback names under `npm run dev`. */
+export const allowedHosts = (env: Env): string[] => (env.ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
+
 /**
  * DNS-rebinding protection for servers that are not behind Cloudflare's routing (local `wrangler dev`):
  * when ALLOWED_HOSTS is set, a request whose Host is not in it is refused. Deployed Workers leave it
  * empty, since Cloudflare only routes hostnames the account owns to them.
  */
 export function assertAllowedHost(request: Request, env: Env): void {
-  const allowed = (env.ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
+  const allowed = allowedHosts(env);
   if (allowed.length === 0) return;
   const host = new URL(request.url).hostname.toLowerCase();
   if (!allowed.includes(host)) {
@@ -34,13 +40,13 @@ export function allowedOrigin(request: Request, env: Env): string | null {
   if (origin === self.origin) return origin;
   const allowList = (env.ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean);
   if (allowList.includes(origin) || allowList.includes('*')) return origin;
-  if (LOCAL_HOSTS.has(self.hostname) && isLocalOrigin(origin)) return origin;
+  if (isLoopbackHost(self.hostname) && isLocalOrigin(origin)) return origin;
   throw new ProtocolError(403, ErrorCode.InvalidRequest, `Forbidden: origin ${JSON.stringify(origin)} is not allowed`);
 }
 
 function isLocalOrigin(origin: string): boolean {
   try {
-    return LOCAL_HOSTS.has(new URL(origin).hostname);
+    return isLoopbackHost(new URL(origin).hostname);
   } catch {
     return false;
   }

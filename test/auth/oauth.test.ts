@@ -135,6 +135,24 @@ describe('the OAuth flow, end to end', () => {
     expect((await attempt(key, '198.51.100.8')).status).toBe(302);
   });
 
+  it('counts every consent attempt as from one address when the server is not behind Cloudflare, whatever CF-Connecting-IP says', async () => {
+    const { key } = await createKey(['*']);
+    const page = await consentPage(await register(), (await pkce()).challenge);
+    // `npm run dev` sets ALLOWED_HOSTS; under wrangler dev a client sets CF-Connecting-IP as it likes.
+    const local = { ALLOWED_HOSTS: 'mcp.example', SIGN_IN_LIMITER: (env as unknown as { TINY_LIMITER: RateLimit }).TINY_LIMITER };
+    const attempt = async (credential: string, address: string) => {
+      const ctx = createExecutionContext();
+      const request = new Request(`${ORIGIN}${page.path}`, form({ handle: page.handle, credential, decision: 'approve' }, { cookie: page.cookie, 'cf-connecting-ip': address }));
+      const response = await worker.fetch(request as Parameters<typeof worker.fetch>[0], { ...env, ...local }, ctx);
+      await waitOnExecutionContext(ctx);
+      return response.status;
+    };
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push(await attempt(`guess ${i}`, `198.51.100.${i + 10}`));
+    statuses.push(await attempt(key, '198.51.100.99'));
+    expect(statuses).toEqual([401, 401, 401, 429]);
+  });
+
   it('takes neither a refresh token nor an authorization code as an access token', async () => {
     const { key } = await createKey(['*']);
     const clientId = await register();
