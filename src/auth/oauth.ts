@@ -1,9 +1,11 @@
 import { OAuthAuthorizationServer } from '@cloudflare/workers-oauth-provider';
 import { SERVER_NAME } from '../config';
 import type { Env } from '../env';
+import { clientAddress } from '../http/clientAddress';
 import { activeKeyByHash, constantTimeEqual, sha256Hex } from './apiKeys';
 import { cachedKeyRecords } from './keyCache';
 import type { Principal } from './principal';
+import { RATE_LIMIT_PERIOD_SECONDS, withinLimit } from './rateLimit';
 import { narrow, SCOPES, type Scope } from './scopes';
 
 /**
@@ -69,6 +71,21 @@ export function authorizationServer(origin: string): OAuthAuthorizationServer<En
 /** Discovery, registration, token and revocation: answered by the library. */
 export const isOAuthEndpoint = (pathname: string): boolean =>
   pathname === AS_METADATA_PATH || pathname === TOKEN_PATH || pathname === REGISTER_PATH;
+
+/**
+ * Answers an OAuth endpoint (isOAuthEndpoint). Registrations and token requests are counted per client
+ * address first (OAUTH_LIMITER): each stores something, and a real client registers once and refreshes
+ * hourly. Past the limit, a 429 in OAuth's error format (RFC 6749 §5.2), as the library answers its own.
+ */
+export async function serveOAuthEndpoint(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+  const url = new URL(request.url);
+  const stores = request.method === 'POST' && (url.pathname === TOKEN_PATH || url.pathname === REGISTER_PATH);
+  if (stores && !(await withinLimit(env, env.OAUTH_LIMITER, clientAddress(request, env)))) {
+    const error = { error: 'temporarily_unavailable', error_description: `Too many registration and token requests from this address: try again in ${RATE_LIMIT_PERIOD_SECONDS} seconds` };
+    return Response.json(error, { status: 429, headers: { 'Retry-After': String(RATE_LIMIT_PERIOD_SECONDS), 'Cache-Control': 'no-store' } });
+  }
+  return authorizationServer(url.origin).fetch(request, env, ctx);
+}
 
 /** RFC 9728 protected resource metadata for `/mcp` and `/sse`; null for any other path. */
 export function protectedResourceMetadata(url: URL): Response | null {

@@ -40,6 +40,43 @@ describe('OAuth discovery', () => {
   });
 });
 
+describe('OAuth registration and tokens, per client address', () => {
+  /** The Worker with the test configuration's 3-a-minute limiter as OAUTH_LIMITER, called from `address`. */
+  async function fromAddress(address: string, path: string, init: RequestInit) {
+    const ctx = createExecutionContext();
+    const headers = new Headers(init.headers);
+    headers.set('cf-connecting-ip', address);
+    const request = new Request(`${ORIGIN}${path}`, { ...init, headers });
+    const response = await worker.fetch(request as Parameters<typeof worker.fetch>[0], { ...env, OAUTH_LIMITER: (env as unknown as { TINY_LIMITER: RateLimit }).TINY_LIMITER }, ctx);
+    await waitOnExecutionContext(ctx);
+    return response;
+  }
+  const registration = (address: string) =>
+    fromAddress(address, '/oauth/register', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_name: 'Flood', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' }),
+    });
+
+  it('counts them together; past the limit, a 429 in the OAuth error format with Retry-After; other addresses go on', async () => {
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await registration('203.0.113.5')).status);
+    expect(statuses).toEqual([201, 201, 201]);
+    for (const refused of [await registration('203.0.113.5'), await fromAddress('203.0.113.5', '/oauth/token', form({ grant_type: 'refresh_token', refresh_token: 'x' }))]) {
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toBe('60');
+      expect(refused.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(await refused.json()).toEqual({
+        error: 'temporarily_unavailable',
+        error_description: 'Too many registration and token requests from this address: try again in 60 seconds',
+      });
+    }
+    // Discovery is not counted; another address is not held back.
+    expect((await fromAddress('203.0.113.5', '/.well-known/oauth-authorization-server', {})).status).toBe(200);
+    expect((await registration('203.0.113.6')).status).toBe(201);
+  });
+});
+
 describe('the OAuth flow, end to end', () => {
   it('registers, authorizes with PKCE and an API key, issues tokens that work on every route, and refreshes', async () => {
     const { key } = await createKey(['nodes:read', 'workflows:read']);
