@@ -106,3 +106,53 @@ describe('the MCP SDK client with its OAuth provider, against wrangler dev', () 
     await after.close();
   });
 });
+
+/**
+ * Under `wrangler dev` a client sets CF-Connecting-IP as it likes (miniflare keeps one it sent): the
+ * server, not behind Cloudflare, counts every caller as one address. These run after the flow above,
+ * and use up its address's budgets for the minute.
+ */
+describe('limits per address under wrangler dev, whatever CF-Connecting-IP a client sends', () => {
+  const rotating = (i: number) => ({ 'cf-connecting-ip': `198.51.100.${i}` });
+  const registration = (i: number) =>
+    fetch(new URL('/oauth/register', baseUrl), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...rotating(i) },
+      body: JSON.stringify({ client_name: 'e2e flood', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' }),
+    });
+
+  it('refuses the consent page’s sign-in past 10 attempts a minute', async () => {
+    const registered = (await (await registration(1)).json()) as { client_id: string };
+    const query = new URLSearchParams({ response_type: 'code', client_id: registered.client_id, redirect_uri: REDIRECT, code_challenge: 'x'.repeat(43), code_challenge_method: 'S256' });
+    const page = await fetch(new URL(`/authorize?${query}`, baseUrl), { redirect: 'manual' });
+    const handle = /name="handle" value="([^"]+)"/.exec(await page.text())![1]!;
+    const cookie = page.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    const statuses = [];
+    for (let i = 0; i < 11; i++) {
+      const attempt = await fetch(new URL(`/authorize?${query}`, baseUrl), {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, ...rotating(i) },
+        body: new URLSearchParams({ handle, credential: `guess ${i}`, decision: 'approve' }),
+      });
+      statuses.push(attempt.status);
+    }
+    // SIGN_IN_LIMITER allows 10 a minute (the flow above may have used one of them).
+    expect(statuses.filter((status) => status === 401).length).toBeLessThanOrEqual(10);
+    expect(statuses.at(-1)).toBe(429);
+  });
+
+  it('refuses registrations past 20 a minute, in OAuth’s error format', async () => {
+    let refused: Response | undefined;
+    for (let i = 0; i < 21 && !refused; i++) {
+      const response = await registration(i);
+      if (response.status === 429) refused = response;
+      else expect(response.status).toBe(201);
+    }
+    expect(refused?.headers.get('retry-after')).toBe('60');
+    expect(await refused?.json()).toEqual({
+      error: 'temporarily_unavailable',
+      error_description: 'Too many registration and token requests from this address: try again in 60 seconds',
+    });
+  });
+});
