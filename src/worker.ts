@@ -5,7 +5,8 @@ import { AUTHORIZE_PATH, isOAuthEndpoint, isProtectedResourceMetadataPath, prote
 import { publicReader } from './auth/publicCatalog';
 import { limitRequests } from './auth/rateLimit';
 import type { Env } from './env';
-import { allowedOrigin, assertAllowedHost, preflight, withCors } from './http/cors';
+import { allowedOrigin, preflight, withCors } from './http/cors';
+import { assertAllowedHost } from './http/hosts';
 import { wantsHtmlPage } from './http/accept';
 import { toErrorResponse } from './http/errors';
 import type { WorkerRequest } from './http/request';

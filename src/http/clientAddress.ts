@@ -1,5 +1,5 @@
 import type { Env } from '../env';
-import { allowedHosts, isLoopbackHost } from './cors';
+import { allowedHosts, isLoopbackHost } from './hosts';
 
 /**
  * Whether the request came through Cloudflare's edge, which sets CF-Connecting-IP itself (a client's
@@ -7,7 +7,7 @@ import { allowedHosts, isLoopbackHost } from './cors';
  * client sent: `npm run dev` marks such a server by setting ALLOWED_HOSTS, and a request to a
  * loopback host name never came through Cloudflare either.
  */
-export const behindCloudflare = (request: Request, env: Env): boolean => allowedHosts(env).length === 0 && !isLoopbackHost(new URL(request.url).hostname);
+export const behindCloudflare = (request: Request, env: Env): boolean => allowedHosts(env) === null && !isLoopbackHost(new URL(request.url).hostname);
 
 /**
  * Where a request comes from, for limits per address: the address Cloudflare saw, an IPv6 one as its

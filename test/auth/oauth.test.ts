@@ -1,4 +1,4 @@
-import { env } from 'cloudflare:workers';
+import { env, exports } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import worker from '../../src/worker';
@@ -37,6 +37,36 @@ describe('OAuth discovery', () => {
     });
     expect(metadata.grant_types_supported).toEqual(expect.arrayContaining(['authorization_code', 'refresh_token']));
     expect(metadata.scopes_supported).toEqual(expect.arrayContaining(['nodes:read', 'workflows:write', '*']));
+  });
+});
+
+describe('OAuth metadata, from an origin the server accepts', () => {
+  /** The Worker served as `npm run dev` serves it: on port 8787 of the loopback names. */
+  async function local(url: string, headers: Record<string, string> = {}) {
+    const ctx = createExecutionContext();
+    const response = await worker.fetch(new Request(url, { headers }) as Parameters<typeof worker.fetch>[0], { ...env, ALLOWED_HOSTS: 'localhost:8787,127.0.0.1:8787,[::1]:8787' }, ctx);
+    await waitOnExecutionContext(ctx);
+    return response;
+  }
+
+  it('names the origin a client reached, on the port the server serves; a Host with another port is refused, not reflected', async () => {
+    const metadata = await local('http://localhost:8787/.well-known/oauth-authorization-server');
+    expect(await metadata.json()).toMatchObject({ issuer: 'http://localhost:8787', token_endpoint: 'http://localhost:8787/oauth/token' });
+    const resource = await local('http://127.0.0.1:8787/.well-known/oauth-protected-resource/mcp');
+    expect(await resource.json()).toMatchObject({ resource: 'http://127.0.0.1:8787/mcp', authorization_servers: ['http://127.0.0.1:8787'] });
+    for (const path of ['/.well-known/oauth-authorization-server', '/.well-known/oauth-protected-resource/mcp', '/mcp']) {
+      const reflected = await local(`http://localhost:31337${path}`);
+      expect(reflected.status, path).toBe(403);
+      expect(reflected.headers.get('www-authenticate')).toBeNull();
+      expect(await reflected.json()).toMatchObject({ error: { message: 'Forbidden: host "localhost:31337" is not allowed' } });
+    }
+  });
+
+  it('answers each of many origins Cloudflare routes here (a wildcard route) with its own issuer, again after others pushed it out', async () => {
+    const issuerAt = async (origin: string) => ((await (await exports.default.fetch(`${origin}/.well-known/oauth-authorization-server`)).json()) as { issuer: string }).issuer;
+    const origins = Array.from({ length: 40 }, (_, i) => `https://tenant-${i}.mcp.example`);
+    for (const origin of origins) expect(await issuerAt(origin)).toBe(origin);
+    expect(await issuerAt(origins[0]!)).toBe(origins[0]);
   });
 });
 

@@ -4,6 +4,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { request as httpRequest } from 'node:http';
 import { describe, expect, inject, it } from 'vitest';
 
 const baseUrl = inject('baseUrl');
@@ -154,5 +155,30 @@ describe('limits per address under wrangler dev, whatever CF-Connecting-IP a cli
       error: 'temporarily_unavailable',
       error_description: 'Too many registration and token requests from this address: try again in 60 seconds',
     });
+  });
+});
+
+describe('OAuth metadata under npm run dev', () => {
+  /** GET with a Host header of the caller's choosing (fetch does not let one set it). */
+  const withHost = (path: string, host: string) =>
+    new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const url = new URL(path, baseUrl);
+      const request = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, headers: { host } }, (response) => {
+        let body = '';
+        response.on('data', (chunk) => (body += chunk));
+        response.on('end', () => resolve({ status: response.statusCode!, body }));
+      });
+      request.on('error', reject);
+      request.end();
+    });
+
+  it('names the origin the server serves, and refuses a Host with another port rather than reflect it', async () => {
+    const served = new URL(baseUrl).host;
+    const metadata = await withHost('/.well-known/oauth-authorization-server', served);
+    expect(metadata.status).toBe(200);
+    expect(JSON.parse(metadata.body)).toMatchObject({ issuer: `http://${served}` });
+    const other = await withHost('/.well-known/oauth-authorization-server', `${new URL(baseUrl).hostname}:31337`);
+    expect(other.status).toBe(403);
+    expect(other.body).not.toContain('31337/');
   });
 });
