@@ -2,6 +2,7 @@ import { OAuthAuthorizationServer } from '@cloudflare/workers-oauth-provider';
 import { SERVER_NAME } from '../config';
 import type { Env } from '../env';
 import { clientAddress } from '../http/clientAddress';
+import { LruMap } from '../lib/lruMap';
 import { activeKeyByHash, constantTimeEqual, sha256Hex } from './apiKeys';
 import { cachedKeyRecords } from './keyCache';
 import type { Principal } from './principal';
@@ -40,32 +41,39 @@ export interface GrantProps {
 }
 
 /**
+ * Origins whose authorization server an isolate keeps. A deployment answers on a few (workers.dev, custom
+ * domains, localhost) and each is cheap to build again, but a wildcard route lets any subdomain reach it.
+ */
+const MAX_ORIGINS = 16;
+
+/**
  * The authorization server for one origin. The issuer and resources must be absolute URLs fixed at
  * construction, and a deployment may answer on several hostnames (workers.dev, custom domains,
- * localhost), so there is one per origin, built on first use.
+ * localhost), so there is one per origin, built on first use. The origin is one the server accepts:
+ * behind Cloudflare only the account's hostnames route here, and elsewhere ALLOWED_HOSTS (with its
+ * port) has refused any other before this is reached (src/http/hosts.ts).
  */
-const servers = new Map<string, OAuthAuthorizationServer<Env>>();
+const servers = new LruMap<string, OAuthAuthorizationServer<Env>>(MAX_ORIGINS);
 export function authorizationServer(origin: string): OAuthAuthorizationServer<Env> {
-  let server = servers.get(origin);
-  if (!server) {
-    server = new OAuthAuthorizationServer<Env>({
-      issuer: origin,
-      resources: resourcePaths.map((path) => `${origin}${path}`),
-      // Older clients send no `resource`; most connect to /mcp.
-      defaultResource: `${origin}/mcp`,
-      authorizeEndpoint: AUTHORIZE_PATH,
-      tokenEndpoint: TOKEN_PATH,
-      clientRegistrationEndpoint: REGISTER_PATH,
-      scopesSupported: [...SCOPES],
-      accessTokenTTL: 3600,
-      // Reasons only: the library never puts secrets in them, and neither do we.
-      onError: ({ code, status, internal }) => {
-        console.warn(JSON.stringify({ level: 'warn', oauth: code, status, category: internal.category, reason: internal.reason }));
-      },
-    });
-    servers.set(origin, server);
-  }
-  return server;
+  return servers.getOrMake(
+    origin,
+    () =>
+      new OAuthAuthorizationServer<Env>({
+        issuer: origin,
+        resources: resourcePaths.map((path) => `${origin}${path}`),
+        // Older clients send no `resource`; most connect to /mcp.
+        defaultResource: `${origin}/mcp`,
+        authorizeEndpoint: AUTHORIZE_PATH,
+        tokenEndpoint: TOKEN_PATH,
+        clientRegistrationEndpoint: REGISTER_PATH,
+        scopesSupported: [...SCOPES],
+        accessTokenTTL: 3600,
+        // Reasons only: the library never puts secrets in them, and neither do we.
+        onError: ({ code, status, internal }) => {
+          console.warn(JSON.stringify({ level: 'warn', oauth: code, status, category: internal.category, reason: internal.reason }));
+        },
+      }),
+  );
 }
 
 /** Discovery, registration, token and revocation: answered by the library. */
