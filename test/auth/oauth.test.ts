@@ -88,6 +88,16 @@ describe('OAuth registration and tokens, per client address', () => {
       body: JSON.stringify({ client_name: 'Flood', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' }),
     });
 
+  it('reads a registration nested far deeper than any client sends without a 5xx (the library keeps only the fields it checked)', async () => {
+    const deep = await fromAddress('203.0.113.9', '/oauth/register', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: `{"client_name":"Deep","redirect_uris":["${REDIRECT}"],"token_endpoint_auth_method":"none","x":${'['.repeat(100_000)}${']'.repeat(100_000)}}`,
+    });
+    expect(deep.status).toBe(201);
+    expect(Object.keys((await deep.json()) as object)).not.toContain('x');
+  });
+
   it('counts them together; past the limit, a 429 in the OAuth error format with Retry-After; other addresses go on', async () => {
     const statuses = [];
     for (let i = 0; i < 3; i++) statuses.push((await registration('203.0.113.5')).status);
