@@ -22,6 +22,7 @@ export async function limitRequests(env: Env, principal: Principal): Promise<voi
  */
 export async function limitCalls(env: Env, principal: Principal, messages: readonly JsonRpcMessage[]): Promise<void> {
   const requests = messages.filter(isRequest).length;
+  if (requests <= 1) return;
   const counted = await Promise.all(Array.from({ length: requests - 1 }, () => withinLimit(env, env.REQUEST_LIMITER, principal.subject)));
   if (counted.every(Boolean)) return;
   throw tooManyRequests(`a batch of ${requests} requests is more than what is left of this credential's request rate limit`);
