@@ -6,14 +6,14 @@ describe('onAbort', () => {
     const controller = new AbortController();
     controller.abort();
     const runs: string[] = [];
-    onAbort(controller.signal, () => runs.push('aborted'));
+    onAbort(controller.signal, () => void runs.push('aborted'));
     expect(runs).toEqual(['aborted']);
   });
 
   it('runs once for an abort that comes later, and not before it', () => {
     const controller = new AbortController();
     let runs = 0;
-    onAbort(controller.signal, () => runs++);
+    onAbort(controller.signal, () => void runs++);
     expect(runs).toBe(0);
     controller.abort();
     controller.abort();
