@@ -25,8 +25,12 @@ export default defineConfig({
                 // Runs per property in the *.fuzz.test.ts files: a quick pass in `npm test`, many in `npm run fuzz`.
                 FUZZ_RUNS: process.env.FUZZ_RUNS ?? (process.env.npm_lifecycle_event === 'fuzz' ? '10000' : '200'),
               },
-              // A real (emulated) limiter small enough to run out of in a test: test/auth/rateLimit.test.ts.
-              ratelimits: { TINY_LIMITER: { namespace_id: '9001', simple: { limit: 3, period: 60 } } },
+              ratelimits: {
+                // A real (emulated) limiter small enough to run out of in a test: test/auth/rateLimit.test.ts.
+                TINY_LIMITER: { namespace_id: '9001', simple: { limit: 3, period: 60 } },
+                // Every OAuth client of the test files comes from one address; test/auth/oauth.test.ts runs TINY_LIMITER out instead.
+                OAUTH_LIMITER: { namespace_id: '9002', simple: { limit: 10_000, period: 60 } },
+              },
             },
           }),
         ],

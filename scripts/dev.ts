@@ -1,7 +1,7 @@
 /**
  * `npm run dev`: builds the default catalog, loads it into the local KV that `wrangler dev` will use,
  * makes sure there is a local API key and prints how to connect with it, then runs `wrangler dev`
- * answering only to loopback host names (DNS-rebinding protection).
+ * answering only to loopback host names on its port (DNS-rebinding protection).
  * Arguments are passed on to wrangler dev; `--persist-to DIR` also picks the KV the catalog goes into.
  */
 import { spawn } from 'node:child_process';
@@ -20,7 +20,8 @@ const wranglerArgs = catalogAt >= 0 ? args.filter((_, i) => i !== catalogAt && i
 await build(catalogsFromArgs(args));
 load(local);
 const key = await ensureDevKey(stateDir, local);
-const url = `http://localhost:${option('--port') ?? 8787}`;
+const port = option('--port') ?? '8787';
+const url = `http://localhost:${port}`;
 console.error(`
 Local API key (every scope; kept in ${devKeyFile(stateDir)}):
   ${key}
@@ -30,7 +31,12 @@ Open ${url}/ in a browser: how to connect every client, the tools, a node catalo
 More keys: npm run keys -- create --name NAME --scopes nodes:read ${local.join(' ')}
 `);
 
-const child = spawn('npx', ['wrangler', 'dev', '--var', 'ALLOWED_HOSTS:localhost,127.0.0.1,[::1]', ...wranglerArgs], {
+// The loopback names on this port only: nothing else reaches this server, so nothing else may name it
+// (a Host with another port would otherwise be taken into OAuth metadata and links). The port is given
+// to wrangler too: it would move to another one when this one is taken.
+const hosts = ['localhost', '127.0.0.1', '[::1]'].map((host) => `${host}:${port}`).join(',');
+const portArgs = option('--port') === undefined ? ['--port', port] : [];
+const child = spawn('npx', ['wrangler', 'dev', '--var', `ALLOWED_HOSTS:${hosts}`, ...portArgs, ...wranglerArgs], {
   stdio: 'inherit',
 });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));

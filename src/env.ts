@@ -36,6 +36,8 @@ export interface Env {
   SEARCH_LIMITER?: RateLimit;
   /** Credentials tried on the OAuth consent page, per IP address. */
   SIGN_IN_LIMITER?: RateLimit;
+  /** OAuth client registrations and token requests, per IP address. */
+  OAUTH_LIMITER?: RateLimit;
   /** Workers Analytics Engine dataset for metrics (src/observability/events.ts). */
   METRICS?: AnalyticsEngineDataset;
   /** "off" turns both rate limits off (load tests: one key driving many sessions). */

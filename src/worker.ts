@@ -1,11 +1,12 @@
 import { Router, type RequestHandler } from 'itty-router';
 import { authenticate } from './auth/authenticate';
 import { showConsent, submitConsent } from './auth/consent';
-import { AUTHORIZE_PATH, authorizationServer, isOAuthEndpoint, isProtectedResourceMetadataPath, protectedResourceMetadata } from './auth/oauth';
+import { AUTHORIZE_PATH, isOAuthEndpoint, isProtectedResourceMetadataPath, protectedResourceMetadata, serveOAuthEndpoint } from './auth/oauth';
 import { publicReader } from './auth/publicCatalog';
 import { limitRequests } from './auth/rateLimit';
 import type { Env } from './env';
-import { allowedOrigin, assertAllowedHost, preflight, withCors } from './http/cors';
+import { allowedOrigin, preflight, withCors } from './http/cors';
+import { assertAllowedHost } from './http/hosts';
 import { wantsHtmlPage } from './http/accept';
 import { toErrorResponse } from './http/errors';
 import type { WorkerRequest } from './http/request';
@@ -106,7 +107,7 @@ router
   .get('/.well-known/oauth-protected-resource/*', (request) => protectedResourceMetadata(new URL(request.url)) ?? notFound())
   .all('*', (request, env, ctx) => {
     const url = new URL(request.url);
-    if (isOAuthEndpoint(url.pathname)) return authorizationServer(url.origin).fetch(request, env, ctx);
+    if (isOAuthEndpoint(url.pathname)) return serveOAuthEndpoint(request, env, ctx);
     notFound();
   });
 

@@ -1,11 +1,11 @@
 import type { Env } from '../env';
+import { clientAddress } from '../http/clientAddress';
 import { ProtocolError } from '../protocol/errors';
 import { ErrorCode } from '../protocol/jsonrpc';
 import { KEY_PREFIX, verifyApiKey } from './apiKeys';
 import { cachedKeyRecords } from './keyCache';
 import { oauthPrincipal, resourceMetadataUrl } from './oauth';
 import type { Principal } from './principal';
-import { clientAddress } from './rateLimit';
 import { allows, type Scope } from './scopes';
 
 /** RFC 6750: one scheme, one token of visible ASCII (OAuth tokens here contain ':'). */
@@ -20,7 +20,7 @@ export async function authenticate(request: Request, env: Env): Promise<Principa
   const header = request.headers.get('authorization');
   if (header === null) {
     if (env.ALLOW_ANONYMOUS === 'true') {
-      return { id: 'anonymous', subject: `ip_${clientAddress(request)}`, scopes: ['*'] };
+      return { id: 'anonymous', subject: `ip_${clientAddress(request, env)}`, scopes: ['*'] };
     }
     throw unauthorized(new URL(request.url), false);
   }

@@ -1,10 +1,11 @@
 import { AuthorizationError, authorizationErrorRedirect, CimdFetchError, type AuthRequest, type ConsentDescription } from '@cloudflare/workers-oauth-provider';
 import type { IRequest } from 'itty-router';
 import type { Env } from '../env';
+import { clientAddress } from '../http/clientAddress';
 import { html, htmlResponse, type Html } from '../http/html';
 import { constantTimeEqual, KEY_PREFIX, readKeyRecord, sha256Hex, verifyApiKey } from './apiKeys';
 import { authorizationServer, type GrantProps } from './oauth';
-import { clientAddress, RATE_LIMIT_PERIOD_SECONDS, withinLimit } from './rateLimit';
+import { RATE_LIMIT_PERIOD_SECONDS, withinLimit } from './rateLimit';
 import { isScope, narrow, type Scope } from './scopes';
 
 /**
@@ -39,7 +40,7 @@ export async function submitConsent(request: IRequest, env: Env): Promise<Respon
       return page(consentForm(details, handle, request.url, message), status);
     };
     // An operator password can be weak: guesses are counted per address, before anything is checked.
-    if (!(await withinLimit(env, env.SIGN_IN_LIMITER, clientAddress(request)))) {
+    if (!(await withinLimit(env, env.SIGN_IN_LIMITER, clientAddress(request, env)))) {
       return again(`Too many attempts from your address: try again in ${RATE_LIMIT_PERIOD_SECONDS} seconds.`, 429);
     }
     const credential = await checkCredential(env, String(form.get('credential') ?? ''));

@@ -1,9 +1,12 @@
 import { OAuthAuthorizationServer } from '@cloudflare/workers-oauth-provider';
 import { SERVER_NAME } from '../config';
 import type { Env } from '../env';
+import { clientAddress } from '../http/clientAddress';
+import { LruMap } from '../lib/lruMap';
 import { activeKeyByHash, constantTimeEqual, sha256Hex } from './apiKeys';
 import { cachedKeyRecords } from './keyCache';
 import type { Principal } from './principal';
+import { RATE_LIMIT_PERIOD_SECONDS, withinLimit } from './rateLimit';
 import { narrow, SCOPES, type Scope } from './scopes';
 
 /**
@@ -38,37 +41,59 @@ export interface GrantProps {
 }
 
 /**
+ * Origins whose authorization server an isolate keeps. A deployment answers on a few (workers.dev, custom
+ * domains, localhost) and each is cheap to build again, but a wildcard route lets any subdomain reach it.
+ */
+const MAX_ORIGINS = 16;
+
+/**
  * The authorization server for one origin. The issuer and resources must be absolute URLs fixed at
  * construction, and a deployment may answer on several hostnames (workers.dev, custom domains,
- * localhost), so there is one per origin, built on first use.
+ * localhost), so there is one per origin, built on first use. The origin is one the server accepts:
+ * behind Cloudflare only the account's hostnames route here, and elsewhere ALLOWED_HOSTS (with its
+ * port) has refused any other before this is reached (src/http/hosts.ts).
  */
-const servers = new Map<string, OAuthAuthorizationServer<Env>>();
+const servers = new LruMap<string, OAuthAuthorizationServer<Env>>(MAX_ORIGINS);
 export function authorizationServer(origin: string): OAuthAuthorizationServer<Env> {
-  let server = servers.get(origin);
-  if (!server) {
-    server = new OAuthAuthorizationServer<Env>({
-      issuer: origin,
-      resources: resourcePaths.map((path) => `${origin}${path}`),
-      // Older clients send no `resource`; most connect to /mcp.
-      defaultResource: `${origin}/mcp`,
-      authorizeEndpoint: AUTHORIZE_PATH,
-      tokenEndpoint: TOKEN_PATH,
-      clientRegistrationEndpoint: REGISTER_PATH,
-      scopesSupported: [...SCOPES],
-      accessTokenTTL: 3600,
-      // Reasons only: the library never puts secrets in them, and neither do we.
-      onError: ({ code, status, internal }) => {
-        console.warn(JSON.stringify({ level: 'warn', oauth: code, status, category: internal.category, reason: internal.reason }));
-      },
-    });
-    servers.set(origin, server);
-  }
-  return server;
+  return servers.getOrMake(
+    origin,
+    () =>
+      new OAuthAuthorizationServer<Env>({
+        issuer: origin,
+        resources: resourcePaths.map((path) => `${origin}${path}`),
+        // Older clients send no `resource`; most connect to /mcp.
+        defaultResource: `${origin}/mcp`,
+        authorizeEndpoint: AUTHORIZE_PATH,
+        tokenEndpoint: TOKEN_PATH,
+        clientRegistrationEndpoint: REGISTER_PATH,
+        scopesSupported: [...SCOPES],
+        accessTokenTTL: 3600,
+        // Reasons only: the library never puts secrets in them, and neither do we.
+        onError: ({ code, status, internal }) => {
+          console.warn(JSON.stringify({ level: 'warn', oauth: code, status, category: internal.category, reason: internal.reason }));
+        },
+      }),
+  );
 }
 
 /** Discovery, registration, token and revocation: answered by the library. */
 export const isOAuthEndpoint = (pathname: string): boolean =>
   pathname === AS_METADATA_PATH || pathname === TOKEN_PATH || pathname === REGISTER_PATH;
+
+/**
+ * Answers an OAuth endpoint (isOAuthEndpoint). Registrations and token requests are counted per client
+ * address first (OAUTH_LIMITER): each stores something, and a real client registers once and refreshes
+ * hourly. Past the limit, a 429 in OAuth's error format (RFC 6749 §5.2), as the library answers its own.
+ */
+export async function serveOAuthEndpoint(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+  const url = new URL(request.url);
+  const stores = request.method === 'POST' && (url.pathname === TOKEN_PATH || url.pathname === REGISTER_PATH);
+  if (stores && !(await withinLimit(env, env.OAUTH_LIMITER, clientAddress(request, env)))) {
+    const error = { error: 'temporarily_unavailable', error_description: `Too many registration and token requests from this address: try again in ${RATE_LIMIT_PERIOD_SECONDS} seconds` };
+    return Response.json(error, { status: 429, headers: { 'Retry-After': String(RATE_LIMIT_PERIOD_SECONDS), 'Cache-Control': 'no-store' } });
+  }
+  return authorizationServer(url.origin).fetch(request, env, ctx);
+}
 
 /** RFC 9728 protected resource metadata for `/mcp` and `/sse`; null for any other path. */
 export function protectedResourceMetadata(url: URL): Response | null {

@@ -1,6 +1,6 @@
 import type { Env } from '../env';
+import { clientAddress } from '../http/clientAddress';
 import type { Principal } from './principal';
-import { clientAddress } from './rateLimit';
 
 /**
  * The visitor of the landing page's catalog API who sent no credential, when the operator set
@@ -11,5 +11,5 @@ export function publicReader(request: Request, env: Env): Principal | null {
   if (env.PUBLIC_CATALOG !== 'true' || request.headers.has('authorization')) return null;
   // A deployment serving everyone with every scope (ALLOW_ANONYMOUS) keeps doing so here.
   if (env.ALLOW_ANONYMOUS === 'true') return null;
-  return { id: 'public', subject: `ip_${clientAddress(request)}`, scopes: ['nodes:read'] };
+  return { id: 'public', subject: `ip_${clientAddress(request, env)}`, scopes: ['nodes:read'] };
 }

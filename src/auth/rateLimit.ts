@@ -1,6 +1,6 @@
 import type { Env } from '../env';
 import { ProtocolError } from '../protocol/errors';
-import { ErrorCode } from '../protocol/jsonrpc';
+import { ErrorCode, isRequest, type JsonRpcMessage } from '../protocol/jsonrpc';
 import type { Principal } from './principal';
 
 /**
@@ -15,6 +15,19 @@ export async function limitRequests(env: Env, principal: Principal): Promise<voi
   throw tooManyRequests('this credential is over its request rate limit');
 }
 
+/**
+ * Each JSON-RPC request of a body counts as a request too, whatever the transport: the HTTP request
+ * that carried them was counted as the first (limitRequests), the others are counted here, all at
+ * once, so a batch larger than what is left of the budget is refused whole (429) before any of it runs.
+ */
+export async function limitCalls(env: Env, principal: Principal, messages: readonly JsonRpcMessage[]): Promise<void> {
+  const requests = messages.filter(isRequest).length;
+  if (requests <= 1) return;
+  const counted = await Promise.all(Array.from({ length: requests - 1 }, () => withinLimit(env, env.REQUEST_LIMITER, principal.subject)));
+  if (counted.every(Boolean)) return;
+  throw tooManyRequests(`a batch of ${requests} requests is more than what is left of this credential's request rate limit`);
+}
+
 /** 429, with the Retry-After the limiters' period guarantees. */
 export const tooManyRequests = (why: string): ProtocolError =>
   new ProtocolError(429, ErrorCode.InvalidRequest, `Too Many Requests: ${why}`, { 'Retry-After': String(RATE_LIMIT_PERIOD_SECONDS) });
@@ -25,6 +38,3 @@ export async function withinLimit(env: Env, limiter: RateLimit | undefined, key:
   const { success } = await limiter.limit({ key });
   return success;
 }
-
-/** The caller's IP address as Cloudflare saw it (`local` under wrangler dev and in tests). */
-export const clientAddress = (request: Request): string => request.headers.get('cf-connecting-ip') ?? 'local';

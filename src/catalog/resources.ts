@@ -1,5 +1,7 @@
-import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/server';
+import { ResourceNotFoundError, ResourceTemplate, type McpServer } from '@modelcontextprotocol/server';
+import type { GuardedResources } from '../auth/resourceAccess';
 import type { Env } from '../env';
+import { own } from '../lib/ownKeys';
 import { Catalog } from './catalog';
 import { NODE_TYPES } from './nodeSpec';
 import { serializeSpec } from './serialize';
@@ -7,17 +9,25 @@ import { serializeSpec } from './serialize';
 /** MCP caps a completion answer at 100 values. */
 const MAX_COMPLETIONS = 100;
 
+/** The node-spec resources: the knowledge tools' catalog, so the knowledge tools' scope. */
+export const NODE_SPEC_RESOURCES: GuardedResources = {
+  uriTemplate: 'node-spec://{node_type}/{+subtype}',
+  uriPrefix: 'node-spec://',
+  scope: 'nodes:read',
+};
+
 const startsWith = (value: string) => (candidate: string) => candidate.toLowerCase().startsWith(value.toLowerCase());
 
 /**
  * The catalog as MCP resources: `node-spec://{node_type}/{subtype}` (subtype may contain `/`, as in
  * `@n8n/n8n-nodes-langchain.agent`), listed, readable as full JSON specs, with completions for both parts.
+ * Node types and subtypes are the caller's words: looked up as own keys only.
  */
 export function installCatalogResources(server: McpServer, env: Env): void {
   const catalog = new Catalog(env.SPECS);
   server.registerResource(
     'node-spec',
-    new ResourceTemplate('node-spec://{node_type}/{+subtype}', {
+    new ResourceTemplate(NODE_SPEC_RESOURCES.uriTemplate, {
       list: async () => {
         const types = await catalog.types();
         return {
@@ -35,16 +45,16 @@ export function installCatalogResources(server: McpServer, env: Env): void {
         node_type: (value) => NODE_TYPES.filter(startsWith(value)),
         subtype: async (value, context) => {
           const types = await catalog.types();
-          const nodeType = context?.arguments?.node_type as keyof typeof types | undefined;
-          const pool = nodeType ? (types[nodeType] ?? []) : Object.values(types).flat();
-          return (pool as string[]).filter(startsWith(value)).slice(0, MAX_COMPLETIONS);
+          const nodeType = context?.arguments?.node_type;
+          const pool = nodeType === undefined ? Object.values(types).flat() : (own<string[]>(types, nodeType) ?? []);
+          return pool.filter(startsWith(value)).slice(0, MAX_COMPLETIONS);
         },
       },
     }),
     { description: 'A node specification from the catalog, in full', mimeType: 'application/json' },
     async (uri, { node_type, subtype }) => {
       const spec = await catalog.spec(String(node_type), String(subtype));
-      if (!spec) throw new Error(`Node specification not found: ${node_type}/${subtype}`);
+      if (!spec) throw new ResourceNotFoundError(uri.href, `Node specification not found: ${node_type}/${subtype}`);
       const text = JSON.stringify(serializeSpec(spec, { includeExamples: true, includeSchemas: true, detail: 'full' }));
       return { contents: [{ uri: uri.href, mimeType: 'application/json', text }] };
     },

@@ -1,5 +1,6 @@
 import type { CallToolResult, JSONRPCMessage, ServerNotification } from '@modelcontextprotocol/server';
 import type { CallRequest } from '../execution/runTool';
+import { onAbort } from '../lib/abort';
 import { formatError } from '../protocol/MessageFormatter';
 
 /** A queued call the session still owes an answer, as kept in DO storage. */
@@ -55,12 +56,14 @@ export class PendingCalls {
     private readonly sendOrphaned: OrphanSender,
   ) {}
 
-  /** Records the call, then waits for its answer. `send` hands it to the queue. */
+  /** Records the call, then waits for its answer. `send` hands it to the queue, unless the call is already cancelled. */
   async start(call: PendingCall, request: CallRequest, send: () => Promise<void>): Promise<CallToolResult> {
     await this.storage.put(PREFIX + call.callId, call);
     await this.onDeadlinesChanged();
     const answer = new Promise<CallToolResult>((resolve) => this.waiters.set(call.callId, { resolve, request }));
-    request.signal.addEventListener('abort', () => void this.settle(call.callId, 'cancelled', formatError(new Error('Cancelled'))));
+    onAbort(request.signal, () => void this.settle(call.callId, 'cancelled', formatError(new Error('Cancelled'))));
+    // Cancelled before it was queued (in the same batch, or while it was recorded): nothing is sent.
+    if (request.signal.aborted) return answer;
     try {
       await send();
     } catch (error) {

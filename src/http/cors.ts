@@ -1,26 +1,12 @@
 import { ProtocolError } from '../protocol/errors';
 import { ErrorCode } from '../protocol/jsonrpc';
 import type { Env } from '../env';
+import { isLoopbackHost } from './hosts';
 
 const ALLOW_HEADERS = 'Content-Type, Accept, Authorization, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID';
 /** Browsers only let scripts read these response headers when they are listed. */
 const EXPOSE_HEADERS = 'Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate';
 const ALLOW_METHODS = 'GET, POST, DELETE, OPTIONS';
-const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
-
-/**
- * DNS-rebinding protection for servers that are not behind Cloudflare's routing (local `wrangler dev`):
- * when ALLOWED_HOSTS is set, a request whose Host is not in it is refused. Deployed Workers leave it
- * empty, since Cloudflare only routes hostnames the account owns to them.
- */
-export function assertAllowedHost(request: Request, env: Env): void {
-  const allowed = (env.ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
-  if (allowed.length === 0) return;
-  const host = new URL(request.url).hostname.toLowerCase();
-  if (!allowed.includes(host)) {
-    throw new ProtocolError(403, ErrorCode.InvalidRequest, `Forbidden: host ${JSON.stringify(host)} is not allowed`);
-  }
-}
 
 /**
  * The request's Origin when it may call us, null when it sent none (CLI clients, n8n, mcp-remote).
@@ -34,13 +20,13 @@ export function allowedOrigin(request: Request, env: Env): string | null {
   if (origin === self.origin) return origin;
   const allowList = (env.ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean);
   if (allowList.includes(origin) || allowList.includes('*')) return origin;
-  if (LOCAL_HOSTS.has(self.hostname) && isLocalOrigin(origin)) return origin;
+  if (isLoopbackHost(self.hostname) && isLocalOrigin(origin)) return origin;
   throw new ProtocolError(403, ErrorCode.InvalidRequest, `Forbidden: origin ${JSON.stringify(origin)} is not allowed`);
 }
 
 function isLocalOrigin(origin: string): boolean {
   try {
-    return LOCAL_HOSTS.has(new URL(origin).hostname);
+    return isLoopbackHost(new URL(origin).hostname);
   } catch {
     return false;
   }

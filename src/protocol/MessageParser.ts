@@ -1,4 +1,5 @@
 import { ProtocolError } from './errors';
+import { assertJsonDepth } from './jsonDepth';
 import { assertValidParams } from './methodParams';
 import {
   ErrorCode,
@@ -16,6 +17,9 @@ export interface McpToolCallInfo {
   arguments: Record<string, unknown>;
 }
 
+/** Most messages in one batch, on every route: the SDK's own cap on /mcp (MAX_BATCH_SIZE). */
+export const MAX_BATCH_MESSAGES = 100;
+
 /** A validated body: one message, or a JSON-RPC batch (allowed by protocol 2025-03-26). */
 export interface ParsedBody {
   messages: JsonRpcMessage[];
@@ -32,8 +36,9 @@ export function parse(body: string): ParsedBody {
   return parsed;
 }
 
-/** JSON.parse, failing with the JSON-RPC parse error (-32700, HTTP 400). */
+/** JSON.parse, failing with the JSON-RPC parse error (-32700, HTTP 400); nesting past MAX_JSON_DEPTH is refused first. */
 export function parseJson(body: string): unknown {
+  assertJsonDepth(body, 'the body');
   try {
     return JSON.parse(body);
   } catch {
@@ -42,13 +47,15 @@ export function parseJson(body: string): unknown {
 }
 
 /**
- * Checks that a parsed body is one JSON-RPC 2.0 message or a batch of them (-32600 otherwise). What
- * their params must hold depends on the protocol era, so that is checked apart (assertValidRequestParams).
+ * Checks that a parsed body is one JSON-RPC 2.0 message or a batch of at most MAX_BATCH_MESSAGES of
+ * them (-32600 otherwise). What their params must hold depends on the protocol era, so that is checked
+ * apart (assertValidRequestParams).
  */
 export function parseMessages(value: unknown): ParsedBody {
   const batch = Array.isArray(value);
   const items: unknown[] = batch ? (value as unknown[]) : [value];
   if (items.length === 0) throw invalid('an empty batch');
+  if (items.length > MAX_BATCH_MESSAGES) throw invalid(`a batch of ${items.length} messages; the limit is ${MAX_BATCH_MESSAGES}`);
   const messages = items.map((item, i) => {
     const result = JsonRpcMessageSchema.safeParse(item);
     if (!result.success) throw invalid(describe(item, batch ? i : undefined), idOf(item));

@@ -1,9 +1,9 @@
 import { McpServer, type CallToolResult } from '@modelcontextprotocol/server';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/server/validators/cf-worker';
 import type { Principal } from '../auth/principal';
-import { allows } from '../auth/scopes';
+import { guardResources } from '../auth/resourceAccess';
 import { guardTools } from '../auth/toolAccess';
-import { installCatalogResources } from '../catalog/resources';
+import { installCatalogResources, NODE_SPEC_RESOURCES } from '../catalog/resources';
 import { SERVER_NAME, SERVER_TITLE, SERVER_VERSION } from '../config';
 import type { Env } from '../env';
 import { callRequestOf, type CallRequest } from '../execution/runTool';
@@ -75,8 +75,8 @@ export function createMcpServer(env: Env, { execute, caller, era }: ServerSetup)
   }
   if (era === 'modern') installTasks(server, env, tools, caller);
   guardTools(server, env, tools, caller);
-  // The node-spec resources are the knowledge tools' catalog: the same scope.
-  if (allows(caller().scopes, 'nodes:read')) installCatalogResources(server, env);
+  installCatalogResources(server, env);
+  guardResources(server, NODE_SPEC_RESOURCES, caller);
   if (env.CONFORMANCE_PACK === 'on') {
     installConformancePack(server, era);
     if (stateCodec) installMrtrPack(server, stateCodec);

@@ -1,5 +1,6 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { principalOf } from '../auth/principal';
+import { limitCalls } from '../auth/rateLimit';
 import type { WorkerRequest } from '../http/request';
 import type { Env } from '../env';
 import { readJsonBody } from '../http/body';
@@ -24,6 +25,7 @@ export async function postMessages(request: WorkerRequest, env: Env): Promise<Re
   }
   const { messages } = parse(await readJsonBody(request));
   Object.assign(request, describeMessages(messages));
+  await limitCalls(env, principalOf(request), messages);
   if (!isSessionId(sessionId)) throw sessionNotFound();
   return onSession(env, sessionId, (session) => session.postLegacyMessage(messages as JSONRPCMessage[], principalOf(request)));
 }

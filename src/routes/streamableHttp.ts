@@ -1,4 +1,5 @@
 import { principalOf } from '../auth/principal';
+import { limitCalls } from '../auth/rateLimit';
 import type { WorkerRequest } from '../http/request';
 import type { Env } from '../env';
 import { normalizeAccept, sseToJson, wantsJsonOnly } from '../http/accept';
@@ -23,6 +24,7 @@ export async function postMcp(request: WorkerRequest, env: Env): Promise<Respons
   const body = parseJson(await readJsonBody(request));
   const { messages, batch } = parseMessages(body);
   Object.assign(request, describeMessages(messages));
+  await limitCalls(env, principalOf(request), messages);
   if (await isModernRequest(request, body)) {
     request.era = 'modern';
     return serveModern(env, request, body, principalOf(request));

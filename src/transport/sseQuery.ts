@@ -2,6 +2,7 @@ import type { InitializeResult, JSONRPCRequest, JSONRPCResponse, Tool } from '@m
 import type { SseEvent } from '../http/sse';
 import { jsonRpcError, ProtocolError } from '../protocol/errors';
 import { ErrorCode, JsonRpcRequestSchema, type JsonRpcErrorResponse, type RequestId } from '../protocol/jsonrpc';
+import { assertJsonDepth } from '../protocol/jsonDepth';
 import { assertValidParams } from '../protocol/methodParams';
 import type { OneShotTransport } from './OneShotTransport';
 
@@ -22,6 +23,7 @@ export function parseQueryRequest(url: URL): JSONRPCRequest {
   let params: unknown;
   const rawParams = q.get('params');
   if (rawParams !== null && rawParams !== '') {
+    assertJsonDepth(rawParams, '"params"', id);
     try {
       params = JSON.parse(rawParams);
     } catch {

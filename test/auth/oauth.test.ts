@@ -1,79 +1,11 @@
-import { env } from 'cloudflare:workers';
+import { env, exports } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import worker from '../../src/worker';
 import type { Scope } from '../../src/auth/scopes';
 import { bearer, createKey, revokeKey } from '../support/keys';
 import { call, messagesOf, openSession, ORIGIN, postJson, sessionHeaders } from '../support/mcp';
-
-const REDIRECT = 'http://127.0.0.1:33418/callback';
-const base64url = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-
-async function pkce() {
-  const verifier = base64url(crypto.getRandomValues(new Uint8Array(32)));
-  const challenge = base64url(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier))));
-  return { verifier, challenge };
-}
-
-/** Redirects are the answer under test, never followed. */
-const form = (fields: Record<string, string>, headers: Record<string, string> = {}): RequestInit => ({
-  method: 'POST',
-  redirect: 'manual',
-  headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: '', ...headers },
-  body: new URLSearchParams(fields).toString(),
-});
-
-async function register(name = 'Test Client'): Promise<string> {
-  const response = await call('/oauth/register', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: '' },
-    body: JSON.stringify({ client_name: name, redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' }),
-  });
-  expect(response.status).toBe(201);
-  return ((await response.json()) as { client_id: string }).client_id;
-}
-
-/** GET /authorize as a browser: the consent page, its form's handle and the cookie binding it. */
-async function consentPage(clientId: string, challenge: string, scope?: string) {
-  const query = new URLSearchParams({
-    response_type: 'code',
-    client_id: clientId,
-    redirect_uri: REDIRECT,
-    code_challenge: challenge,
-    code_challenge_method: 'S256',
-    state: 'state-123',
-    resource: `${ORIGIN}/mcp`,
-    ...(scope ? { scope } : {}),
-  });
-  const path = `/authorize?${query}`;
-  const response = await call(path, { headers: { authorization: '' }, redirect: 'manual' });
-  const html = await response.text();
-  const handle = /name="handle" value="([^"]+)"/.exec(html)?.[1];
-  const cookie = response.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-  return { response, html, handle: handle!, cookie, path };
-}
-
-/** The whole browser step: consent with `credential`, then the code from the redirect to the client. */
-async function authorize(clientId: string, credential: string, scope?: string) {
-  const { verifier, challenge } = await pkce();
-  const page = await consentPage(clientId, challenge, scope);
-  const approved = await call(page.path, form({ handle: page.handle, credential, decision: 'approve' }, { cookie: page.cookie }));
-  expect(approved.status).toBe(302);
-  const location = new URL(approved.headers.get('location')!);
-  return { location, code: location.searchParams.get('code'), verifier };
-}
-
-async function token(fields: Record<string, string>) {
-  const response = await call('/oauth/token', form(fields));
-  return { status: response.status, body: (await response.json()) as Record<string, any> };
-}
-
-async function tokensFor(credential: string, scope?: string) {
-  const clientId = await register();
-  const { code, verifier } = await authorize(clientId, credential, scope);
-  const { body } = await token({ grant_type: 'authorization_code', code: code!, code_verifier: verifier, redirect_uri: REDIRECT, client_id: clientId, resource: `${ORIGIN}/mcp` });
-  return { clientId, access_token: String(body.access_token), scope: String(body.scope) };
-}
+import { authorize, consentPage, form, pkce, REDIRECT, register, token, tokensFor } from '../support/oauth';
 
 async function toolNames(authorization: Record<string, string>): Promise<string[]> {
   const sessionId = await openSession(undefined, authorization);
@@ -105,6 +37,83 @@ describe('OAuth discovery', () => {
     });
     expect(metadata.grant_types_supported).toEqual(expect.arrayContaining(['authorization_code', 'refresh_token']));
     expect(metadata.scopes_supported).toEqual(expect.arrayContaining(['nodes:read', 'workflows:write', '*']));
+  });
+});
+
+describe('OAuth metadata, from an origin the server accepts', () => {
+  /** The Worker served as `npm run dev` serves it: on port 8787 of the loopback names. */
+  async function local(url: string, headers: Record<string, string> = {}) {
+    const ctx = createExecutionContext();
+    const response = await worker.fetch(new Request(url, { headers }) as Parameters<typeof worker.fetch>[0], { ...env, ALLOWED_HOSTS: 'localhost:8787,127.0.0.1:8787,[::1]:8787' }, ctx);
+    await waitOnExecutionContext(ctx);
+    return response;
+  }
+
+  it('names the origin a client reached, on the port the server serves; a Host with another port is refused, not reflected', async () => {
+    const metadata = await local('http://localhost:8787/.well-known/oauth-authorization-server');
+    expect(await metadata.json()).toMatchObject({ issuer: 'http://localhost:8787', token_endpoint: 'http://localhost:8787/oauth/token' });
+    const resource = await local('http://127.0.0.1:8787/.well-known/oauth-protected-resource/mcp');
+    expect(await resource.json()).toMatchObject({ resource: 'http://127.0.0.1:8787/mcp', authorization_servers: ['http://127.0.0.1:8787'] });
+    for (const path of ['/.well-known/oauth-authorization-server', '/.well-known/oauth-protected-resource/mcp', '/mcp']) {
+      const reflected = await local(`http://localhost:31337${path}`);
+      expect(reflected.status, path).toBe(403);
+      expect(reflected.headers.get('www-authenticate')).toBeNull();
+      expect(await reflected.json()).toMatchObject({ error: { message: 'Forbidden: host "localhost:31337" is not allowed' } });
+    }
+  });
+
+  it('answers each of many origins Cloudflare routes here (a wildcard route) with its own issuer, again after others pushed it out', async () => {
+    const issuerAt = async (origin: string) => ((await (await exports.default.fetch(`${origin}/.well-known/oauth-authorization-server`)).json()) as { issuer: string }).issuer;
+    const origins = Array.from({ length: 40 }, (_, i) => `https://tenant-${i}.mcp.example`);
+    for (const origin of origins) expect(await issuerAt(origin)).toBe(origin);
+    expect(await issuerAt(origins[0]!)).toBe(origins[0]);
+  });
+});
+
+describe('OAuth registration and tokens, per client address', () => {
+  /** The Worker with the test configuration's 3-a-minute limiter as OAUTH_LIMITER, called from `address`. */
+  async function fromAddress(address: string, path: string, init: RequestInit) {
+    const ctx = createExecutionContext();
+    const headers = new Headers(init.headers);
+    headers.set('cf-connecting-ip', address);
+    const request = new Request(`${ORIGIN}${path}`, { ...init, headers });
+    const response = await worker.fetch(request as Parameters<typeof worker.fetch>[0], { ...env, OAUTH_LIMITER: (env as unknown as { TINY_LIMITER: RateLimit }).TINY_LIMITER }, ctx);
+    await waitOnExecutionContext(ctx);
+    return response;
+  }
+  const registration = (address: string) =>
+    fromAddress(address, '/oauth/register', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_name: 'Flood', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' }),
+    });
+
+  it('reads a registration nested far deeper than any client sends without a 5xx (the library keeps only the fields it checked)', async () => {
+    const deep = await fromAddress('203.0.113.9', '/oauth/register', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: `{"client_name":"Deep","redirect_uris":["${REDIRECT}"],"token_endpoint_auth_method":"none","x":${'['.repeat(100_000)}${']'.repeat(100_000)}}`,
+    });
+    expect(deep.status).toBe(201);
+    expect(Object.keys((await deep.json()) as object)).not.toContain('x');
+  });
+
+  it('counts them together; past the limit, a 429 in the OAuth error format with Retry-After; other addresses go on', async () => {
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await registration('203.0.113.5')).status);
+    expect(statuses).toEqual([201, 201, 201]);
+    for (const refused of [await registration('203.0.113.5'), await fromAddress('203.0.113.5', '/oauth/token', form({ grant_type: 'refresh_token', refresh_token: 'x' }))]) {
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toBe('60');
+      expect(refused.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(await refused.json()).toEqual({
+        error: 'temporarily_unavailable',
+        error_description: 'Too many registration and token requests from this address: try again in 60 seconds',
+      });
+    }
+    // Discovery is not counted; another address is not held back.
+    expect((await fromAddress('203.0.113.5', '/.well-known/oauth-authorization-server', {})).status).toBe(200);
+    expect((await registration('203.0.113.6')).status).toBe(201);
   });
 });
 
@@ -201,6 +210,24 @@ describe('the OAuth flow, end to end', () => {
     expect(await limited.text()).toContain('Too many attempts from your address');
     // Another address is not held back, and the page's handle is still good.
     expect((await attempt(key, '198.51.100.8')).status).toBe(302);
+  });
+
+  it('counts every consent attempt as from one address when the server is not behind Cloudflare, whatever CF-Connecting-IP says', async () => {
+    const { key } = await createKey(['*']);
+    const page = await consentPage(await register(), (await pkce()).challenge);
+    // `npm run dev` sets ALLOWED_HOSTS; under wrangler dev a client sets CF-Connecting-IP as it likes.
+    const local = { ALLOWED_HOSTS: 'mcp.example', SIGN_IN_LIMITER: (env as unknown as { TINY_LIMITER: RateLimit }).TINY_LIMITER };
+    const attempt = async (credential: string, address: string) => {
+      const ctx = createExecutionContext();
+      const request = new Request(`${ORIGIN}${page.path}`, form({ handle: page.handle, credential, decision: 'approve' }, { cookie: page.cookie, 'cf-connecting-ip': address }));
+      const response = await worker.fetch(request as Parameters<typeof worker.fetch>[0], { ...env, ...local }, ctx);
+      await waitOnExecutionContext(ctx);
+      return response.status;
+    };
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push(await attempt(`guess ${i}`, `198.51.100.${i + 10}`));
+    statuses.push(await attempt(key, '198.51.100.99'));
+    expect(statuses).toEqual([401, 401, 401, 429]);
   });
 
   it('takes neither a refresh token nor an authorization code as an access token', async () => {

@@ -25,10 +25,28 @@ describe('node-spec:// resources', () => {
     expect(JSON.parse(content.text)).toMatchObject({ node_type: 'FLOW_NODE', subtype: 'IF', detail: 'full' });
   });
 
-  it('answers an unknown spec with an error', async () => {
+  it('answers an unknown spec as a resource not found, whatever its names (no -32603)', async () => {
     const sessionId = await openSession();
-    const { reply } = await rpc(sessionId, 'resources/read', { uri: 'node-spec://FLOW_NODE/NOPE' });
-    expect(reply!.error.message).toMatch(/not found/);
+    let id = 10;
+    for (const uri of ['node-spec://FLOW_NODE/NOPE', 'node-spec://__proto__/x', 'node-spec://ACTION_NODE/__proto__', 'node-spec://constructor/toString', 'node-spec://toString/constructor']) {
+      const { reply } = await rpc(sessionId, 'resources/read', { uri }, id++);
+      // The SDK's ResourceNotFoundError: -32602 whose data is exactly the URI.
+      expect(reply!.error).toEqual({ code: -32602, message: expect.stringMatching(/^Node specification not found: /), data: { uri } });
+    }
+  });
+
+  it('completes subtypes of a node type the caller names, whatever the name: none for one the catalog lacks', async () => {
+    const sessionId = await openSession();
+    const ref = { type: 'ref/resource', uri: 'node-spec://{node_type}/{+subtype}' };
+    let id = 10;
+    for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+      const { reply: inType } = await rpc(sessionId, 'completion/complete', { ref, argument: { name: 'subtype', value: '' }, context: { arguments: { node_type: name } } }, id++);
+      expect(inType!.result.completion.values, name).toEqual([]);
+      const { reply: asValue } = await rpc(sessionId, 'completion/complete', { ref, argument: { name: 'subtype', value: name }, context: { arguments: { node_type: 'ACTION_NODE' } } }, id++);
+      expect(asValue!.result.completion.values, name).toEqual([]);
+      const { reply: asType } = await rpc(sessionId, 'completion/complete', { ref, argument: { name: 'node_type', value: name } }, id++);
+      expect(asType!.result.completion.values, name).toEqual([]);
+    }
   });
 
   it('completes node types, and subtypes within a type', async () => {

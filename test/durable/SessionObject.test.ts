@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { SessionObject, SessionRecord } from '../../src/durable/SessionObject';
 import { sessionStub } from '../../src/durable/sessionId';
 import { call, messagesOf, openSession, postJson, rpc, sessionHeaders } from '../support/mcp';
-import { pendingCalls, waitFor } from '../support/sessionStorage';
+import { pendingCalls, pendingStats, waitFor } from '../support/sessionStorage';
 
 const readRecord = (sessionId: string) =>
   runInDurableObject(sessionStub(env, sessionId), (_: SessionObject, state) => state.storage.get<SessionRecord>('session'));
@@ -115,4 +115,33 @@ describe('idle expiry by alarm', () => {
     expect(await runInDurableObject(stub, (_: SessionObject, state) => state.storage.getAlarm())).toBeNull();
     expect(await readRecord(sessionId)).toBeUndefined();
   });
+});
+
+describe('cancellation', () => {
+  /** The stream's messages, or a failure once it has stayed open `ms` (before the fix it never ended). */
+  const endsWithin = <T>(ms: number, reading: Promise<T>) =>
+    Promise.race([reading, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`the stream was still open after ${ms} ms`)), ms))]);
+
+  for (const [tool, args] of [
+    ['server_info', {}],
+    ['test_queued_echo', { text: 'never queued' }],
+  ] as const) {
+    it(`ends a batch that holds a call and its own cancellation (${tool})`, async () => {
+      const sessionId = await openSession();
+      const response = await postJson(
+        '/mcp',
+        [
+          { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: tool, arguments: args } },
+          { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 7 } },
+        ],
+        sessionHeaders(sessionId),
+      );
+      expect(response.status).toBe(200);
+      // A cancelled request gets no response (MCP): the stream ends without one.
+      expect(await endsWithin(5000, messagesOf(response))).toEqual([]);
+      expect(await pendingCalls(sessionId)).toEqual([]);
+      if (tool === 'test_queued_echo') expect(await pendingStats(sessionId)).toMatchObject({ cancelled: 1, delivered: 0 });
+      expect((await rpc(sessionId, 'ping')).reply).toEqual({ jsonrpc: '2.0', id: 2, result: {} });
+    });
+  }
 });

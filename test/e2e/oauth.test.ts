@@ -4,6 +4,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { request as httpRequest } from 'node:http';
 import { describe, expect, inject, it } from 'vitest';
 
 const baseUrl = inject('baseUrl');
@@ -104,5 +105,80 @@ describe('the MCP SDK client with its OAuth provider, against wrangler dev', () 
     await after.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }));
     expect((await after.callTool({ name: 'server_info', arguments: {} })).isError).toBeFalsy();
     await after.close();
+  });
+});
+
+/**
+ * Under `wrangler dev` a client sets CF-Connecting-IP as it likes (miniflare keeps one it sent): the
+ * server, not behind Cloudflare, counts every caller as one address. These run after the flow above,
+ * and use up its address's budgets for the minute.
+ */
+describe('limits per address under wrangler dev, whatever CF-Connecting-IP a client sends', () => {
+  const rotating = (i: number) => ({ 'cf-connecting-ip': `198.51.100.${i}` });
+  const registration = (i: number) =>
+    fetch(new URL('/oauth/register', baseUrl), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...rotating(i) },
+      body: JSON.stringify({ client_name: 'e2e flood', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' }),
+    });
+
+  it('refuses the consent page’s sign-in past 10 attempts a minute', async () => {
+    const registered = (await (await registration(1)).json()) as { client_id: string };
+    const query = new URLSearchParams({ response_type: 'code', client_id: registered.client_id, redirect_uri: REDIRECT, code_challenge: 'x'.repeat(43), code_challenge_method: 'S256' });
+    const page = await fetch(new URL(`/authorize?${query}`, baseUrl), { redirect: 'manual' });
+    const handle = /name="handle" value="([^"]+)"/.exec(await page.text())![1]!;
+    const cookie = page.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    const statuses = [];
+    for (let i = 0; i < 11; i++) {
+      const attempt = await fetch(new URL(`/authorize?${query}`, baseUrl), {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, ...rotating(i) },
+        body: new URLSearchParams({ handle, credential: `guess ${i}`, decision: 'approve' }),
+      });
+      statuses.push(attempt.status);
+    }
+    // SIGN_IN_LIMITER allows 10 a minute (the flow above may have used one of them).
+    expect(statuses.filter((status) => status === 401).length).toBeLessThanOrEqual(10);
+    expect(statuses.at(-1)).toBe(429);
+  });
+
+  it('refuses registrations past 20 a minute, in OAuth’s error format', async () => {
+    let refused: Response | undefined;
+    for (let i = 0; i < 21 && !refused; i++) {
+      const response = await registration(i);
+      if (response.status === 429) refused = response;
+      else expect(response.status).toBe(201);
+    }
+    expect(refused?.headers.get('retry-after')).toBe('60');
+    expect(await refused?.json()).toEqual({
+      error: 'temporarily_unavailable',
+      error_description: 'Too many registration and token requests from this address: try again in 60 seconds',
+    });
+  });
+});
+
+describe('OAuth metadata under npm run dev', () => {
+  /** GET with a Host header of the caller's choosing (fetch does not let one set it). */
+  const withHost = (path: string, host: string) =>
+    new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const url = new URL(path, baseUrl);
+      const request = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, headers: { host } }, (response) => {
+        let body = '';
+        response.on('data', (chunk) => (body += chunk));
+        response.on('end', () => resolve({ status: response.statusCode!, body }));
+      });
+      request.on('error', reject);
+      request.end();
+    });
+
+  it('names the origin the server serves, and refuses a Host with another port rather than reflect it', async () => {
+    const served = new URL(baseUrl).host;
+    const metadata = await withHost('/.well-known/oauth-authorization-server', served);
+    expect(metadata.status).toBe(200);
+    expect(JSON.parse(metadata.body)).toMatchObject({ issuer: `http://${served}` });
+    const other = await withHost('/.well-known/oauth-authorization-server', `${new URL(baseUrl).hostname}:31337`);
+    expect(other.status).toBe(403);
+    expect(other.body).not.toContain('31337/');
   });
 });

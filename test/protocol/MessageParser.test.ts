@@ -6,6 +6,7 @@ import {
   getRequestId,
   isListToolsRequest,
   isToolCall,
+  MAX_BATCH_MESSAGES,
   parse,
 } from '../../src/protocol/MessageParser';
 
@@ -53,6 +54,16 @@ describe('MessageParser.parse', () => {
     expect(error.status).toBe(400);
     expect(error.code).toBe(code);
     expect(error.message).toMatch(message);
+  });
+
+  it('takes a batch of up to MAX_BATCH_MESSAGES messages, and refuses a larger one naming the limit', () => {
+    const batch = (n: number) => JSON.stringify(Array.from({ length: n }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'ping' })));
+    expect(parse(batch(MAX_BATCH_MESSAGES)).messages).toHaveLength(MAX_BATCH_MESSAGES);
+    expect(parseError(batch(MAX_BATCH_MESSAGES + 1)).toJSON()).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: ErrorCode.InvalidRequest, message: `Invalid Request: a batch of ${MAX_BATCH_MESSAGES + 1} messages; the limit is ${MAX_BATCH_MESSAGES}` },
+    });
   });
 
   it('keeps the request id in the error when it can be read', () => {

@@ -61,6 +61,19 @@ export async function openSession(protocolVersion = PROTOCOL_VERSION, headers: R
   return sessionId;
 }
 
+/**
+ * Opens a legacy HTTP+SSE session (GET /sse) and initializes it: its `/messages` endpoint, and its
+ * stream, where the answers come.
+ */
+export async function openLegacySession(headers: Record<string, string> = {}) {
+  const stream = sseReader(await call('/sse', { headers }));
+  const endpoint = (await stream.next()).data;
+  await postJson(endpoint, initializeRequest(1, '2024-11-05'), headers);
+  await stream.next((f) => f.event === 'message');
+  await postJson(endpoint, { jsonrpc: '2.0', method: 'notifications/initialized' }, headers);
+  return { endpoint, stream };
+}
+
 export const sessionHeaders = (sessionId: string, protocolVersion = PROTOCOL_VERSION) => ({
   'mcp-session-id': sessionId,
   'mcp-protocol-version': protocolVersion,

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { MAX_JSON_DEPTH } from '../../src/protocol/jsonDepth';
 import { JsonRpcErrorResponseSchema, JsonRpcMessageSchema } from '../../src/protocol/jsonrpc';
 import { loadCatalog } from '../support/catalog';
 import { anyJson, body, RUNS } from '../support/fuzz';
@@ -120,4 +121,38 @@ describe('the Worker routes, property-based', () => {
     );
     expect(runs).toBe(RUNS);
   }, 600_000);
+});
+
+describe('valid requests nested to any depth, property-based', () => {
+  const deep = Math.max(20, Math.round(RUNS / 10));
+  it(`answer the live session, query mode and the 2026-07-28 era below the limit, and a 400 past it; never a 5xx (${deep} depths up to 20,000)`, async () => {
+    await freshSession();
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(fc.integer({ min: 4, max: MAX_JSON_DEPTH + 2 }), fc.integer({ min: 4, max: 20_000 })), fc.constantFrom('session', 'query', 'modern'), async (depth, route) => {
+        if (++runs % 250 === 0) await freshSession();
+        // `arguments.x` nests so that the whole message nests `depth` levels (message, params, arguments, then x).
+        const x = JSON.parse('['.repeat(depth - 3) + ']'.repeat(depth - 3));
+        const params = { name: 'server_info', arguments: { x } };
+        const tooDeep = depth > MAX_JSON_DEPTH;
+        if (route === 'query') {
+          // Its params alone: one level less than the message.
+          const response = await call(`/mcp/sse?method=tools/call&id=1&params=${encodeURIComponent(JSON.stringify(params))}`, { headers: auth });
+          expect(response.status).toBe(200);
+          const reply = JSON.parse(parseSse(await response.text())[0]!.data);
+          if (depth - 1 > MAX_JSON_DEPTH) expect(reply.error?.code).toBe(-32600);
+          else expect(reply.result?.isError).toBeUndefined();
+          return;
+        }
+        const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+        const response =
+          route === 'session'
+            ? await postJson('/mcp', { jsonrpc: '2.0', id: 1, method: 'tools/call', params }, { ...auth, ...sessionHeaders(session) })
+            : await postJson('/mcp', { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { ...params, _meta: meta } }, { ...auth, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'server_info' });
+        expect(response.status, `${route} at ${depth}`).toBe(tooDeep ? 400 : 200);
+        if (tooDeep) expect(JsonRpcErrorResponseSchema.safeParse(await response.json()).success).toBe(true);
+        else await response.body?.cancel();
+      }),
+      { numRuns: deep },
+    );
+  }, 120_000);
 });

@@ -1,5 +1,6 @@
 import { acceptedContent, inputRequired, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { onAbort } from '../../lib/abort';
 import { defineTool, ToolError } from '../tool';
 
 /**
@@ -21,7 +22,7 @@ const namedConfirmSchema = {
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+    onAbort(signal, () => (clearTimeout(timer), resolve()));
   });
 
 export const TASK_TEST_TOOLS = [
