@@ -6,6 +6,7 @@
  * and workerd suites instead. `--url URL --key KEY` aims at a server already running.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { generateApiKey, newKeyRecord, sha256Hex } from '../../src/auth/apiKeys.ts';
 import { putKey } from '../keys/store.ts';
 import { parseSseFrame } from '../lib/sseFrame.ts';
@@ -158,7 +159,7 @@ async function cpu(c: Client): Promise<Outcome[]> {
   return out;
 }
 
-async function rateLimits(c: Client): Promise<Outcome[]> {
+async function messagesLimit(c: Client): Promise<Outcome[]> {
   const out: Outcome[] = [];
   // One POST /messages carrying 700 calls, against 600 a minute.
   const controller = new AbortController();
@@ -181,15 +182,20 @@ async function rateLimits(c: Client): Promise<Outcome[]> {
   while (!buffer.includes('event: endpoint') || !buffer.includes('\n\n')) if (!(await next(10_000))) break;
   const endpoint = /data: (\S+)/.exec(buffer)?.[1];
   let answered = 0;
-  let status = 0;
+  let status = '';
   if (endpoint) {
     const post = (body: unknown) => fetch(new URL(endpoint, c.url), { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${c.key}` }, body: JSON.stringify(body) });
     await post({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'hostile', version: '1' } } });
     await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    const batch = Array.from({ length: 700 }, (_, i) => ({ jsonrpc: '2.0', id: 100 + i, method: 'tools/call', params: { name: 'server_info', arguments: {} } }));
-    const response = await post(batch);
-    status = response.status;
-    await response.text();
+    // In batches of 100 (what /mcp takes in one), one after another.
+    const statuses: number[] = [];
+    for (let b = 0; b < 7; b++) {
+      const batch = Array.from({ length: 100 }, (_, i) => ({ jsonrpc: '2.0', id: 100 + b * 100 + i, method: 'tools/call', params: { name: 'server_info', arguments: {} } }));
+      const response = await post(batch);
+      statuses.push(response.status);
+      await response.text();
+    }
+    status = statuses.join(' ');
     const results = () =>
       buffer
         .split('\n\n')
@@ -203,22 +209,13 @@ async function rateLimits(c: Client): Promise<Outcome[]> {
     answered = results();
   }
   controller.abort();
-  out.push({ finding: '5 rate limits', attack: 'POST /messages with 700 tools/call in one batch (limit 600 a minute)', refused: answered <= 600, detail: `POST answered ${status}; ${answered} calls answered with a result` });
+  out.push({ finding: '5 rate limits', attack: '7 POST /messages of 100 tools/call each (limit 600 a minute)', refused: answered <= 600, detail: `the POSTs answered ${status}; ${answered} calls answered with a result` });
 
-  // OAuth registration and tokens, 60 each from one address.
-  for (const [path, body, type] of [
-    ['/oauth/register', JSON.stringify({ client_name: 'flood', redirect_uris: ['http://127.0.0.1:9/cb'], token_endpoint_auth_method: 'none' }), 'application/json'],
-    ['/oauth/token', 'grant_type=authorization_code&code=x:y:z&client_id=nope&code_verifier=v', 'application/x-www-form-urlencoded'],
-  ] as const) {
-    let limited = 0;
-    for (let i = 0; i < 60; i++) {
-      const response = await fetch(`${c.url}${path}`, { method: 'POST', headers: { 'content-type': type }, body });
-      await response.text();
-      if (response.status === 429) limited++;
-    }
-    out.push({ finding: '5 rate limits', attack: `60 POST ${path} from one address`, refused: limited > 0, detail: `${limited} of 60 answered 429` });
-  }
+  return out;
+}
 
+async function consentGuesses(c: Client): Promise<Outcome[]> {
+  const out: Outcome[] = [];
   // Consent guesses with a new CF-Connecting-IP each time.
   const registration = (await (await fetch(`${c.url}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 'guesser', redirect_uris: ['http://127.0.0.1:9/cb'], token_endpoint_auth_method: 'none' }) })).json().catch(() => ({}))) as { client_id?: string };
   let guesses = 0;
@@ -242,6 +239,25 @@ async function rateLimits(c: Client): Promise<Outcome[]> {
   return out;
 }
 
+async function oauthFlood(c: Client): Promise<Outcome[]> {
+  const out: Outcome[] = [];
+  // OAuth registration and tokens, 60 each from one address.
+  for (const [path, body, type] of [
+    ['/oauth/register', JSON.stringify({ client_name: 'flood', redirect_uris: ['http://127.0.0.1:9/cb'], token_endpoint_auth_method: 'none' }), 'application/json'],
+    ['/oauth/token', 'grant_type=authorization_code&code=x:y:z&client_id=nope&code_verifier=v', 'application/x-www-form-urlencoded'],
+  ] as const) {
+    let limited = 0;
+    for (let i = 0; i < 60; i++) {
+      const response = await fetch(`${c.url}${path}`, { method: 'POST', headers: { 'content-type': type }, body });
+      await response.text();
+      if (response.status === 429) limited++;
+    }
+    out.push({ finding: '5 rate limits', attack: `60 POST ${path} from one address`, refused: limited > 0, detail: `${limited} of 60 answered 429` });
+  }
+
+  return out;
+}
+
 async function lowFindings(c: Client): Promise<Outcome[]> {
   const out: Outcome[] = [];
   const session = await c.session();
@@ -260,10 +276,25 @@ async function lowFindings(c: Client): Promise<Outcome[]> {
   const completionError = completion?.text.includes('"error"');
   out.push({ finding: '8 completions', attack: 'completion/complete with node_type "__proto__"', refused: completion?.status === 200 && !completionError, detail: completion ? completion.text.slice(0, 160) : 'no answer' });
 
-  const metadata = await within(10_000, () => fetch(`${c.url}/.well-known/oauth-authorization-server`, { headers: { host: `localhost:${new URL(c.url).port === '1' ? '2' : '1'}` } }));
-  const issuer = metadata && /"issuer":"([^"]+)"/.exec(metadata.text)?.[1];
-  out.push({ finding: '8 host reflection', attack: 'OAuth metadata asked with a Host header naming another port', refused: !issuer || new URL(issuer).port === new URL(c.url).port, detail: metadata ? `${metadata.status}, issuer ${issuer ?? 'none'}` : 'no answer' });
+  const served = new URL(c.url);
+  const metadata = await withHost(`${c.url}/.well-known/oauth-authorization-server`, `${served.hostname}:31337`);
+  const issuer = /"issuer":"([^"]+)"/.exec(metadata.text)?.[1];
+  out.push({ finding: '8 host reflection', attack: 'OAuth metadata asked with a Host header naming another port', refused: !issuer?.includes('31337'), detail: `${metadata.status}, issuer ${issuer ?? 'none'}` });
   return out;
+}
+
+/** A GET with a Host header of our choosing (fetch does not let one set it). */
+function withHost(url: string, host: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const { hostname, port, pathname } = new URL(url);
+    const request = httpRequest({ host: hostname, port, path: pathname, headers: { host } }, (response) => {
+      let text = '';
+      response.on('data', (chunk) => (text += chunk));
+      response.on('end', () => resolve({ status: response.statusCode!, text }));
+    });
+    request.on('error', reject);
+    request.end();
+  });
 }
 
 async function main(): Promise<void> {
@@ -278,8 +309,9 @@ async function main(): Promise<void> {
   };
   const outcomes: Outcome[] = [];
   try {
-    // Pollution last: before it was refused, it broke the isolate for everything after.
-    for (const attacks of [answerSize, cpu, lowFindings, rateLimits, pollution]) {
+    // Consent before the OAuth flood, which uses up the address's registrations; pollution last: before
+    // it was refused, it broke the isolate for everything after.
+    for (const attacks of [answerSize, cpu, lowFindings, messagesLimit, consentGuesses, oauthFlood, pollution]) {
       const client = new Client(url, arg('--key') ?? (await newKey()));
       for (const outcome of await attacks(client)) {
         outcomes.push(outcome);
