@@ -5,6 +5,10 @@
  * or into a Dict (an object without a prototype, where every key is an own key like any other), and
  * are read from anything else with `own`. `npm run lint` (scripts/lint/ownKeys.ts) refuses computed
  * keys that are not read this way.
+ *
+ * workerd cannot send an object without a prototype through Durable Object storage or RPC
+ * ("DataCloneError: Could not serialize object of type Object"): a Dict that leaves the code that made
+ * it goes out as `plain(dict)`.
  */
 
 declare const nullPrototype: unique symbol;
@@ -21,6 +25,12 @@ export function dict<T>(entries: Iterable<readonly [string, T]> = []): Dict<T> {
 
 /** A Dict of an object's own enumerable properties (JSON.parse makes `"__proto__"` one of them). */
 export const toDict = <T = unknown>(value: object): Dict<T> => dict(Object.entries(value) as [string, T][]);
+
+/**
+ * An ordinary object with the Dict's entries, for storage, RPC and answers. Its keys stay own data
+ * properties ("__proto__" included: Object.fromEntries defines them, it does not assign them).
+ */
+export const plain = <T>(value: Dict<T>): Record<string, T> => Object.fromEntries(Object.entries(value));
 
 /** The object's own property `key`, never one it inherits: `own({}, "constructor")` is undefined. */
 export function own<T>(object: { readonly [key: string]: T } | object, key: string): T | undefined {

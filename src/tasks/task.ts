@@ -1,6 +1,6 @@
 import type { CallToolResult, InputRequests } from '@modelcontextprotocol/server';
 import type { ToolCallMessage } from '../queues/message';
-import { dict, hasOwn, toDict } from '../lib/ownKeys';
+import { dict, hasOwn, plain, toDict } from '../lib/ownKeys';
 
 /** The tasks extension's identifier (SEP-2663), in capabilities and in errors. */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
@@ -94,7 +94,7 @@ export function applyInput(task: TaskRecord, responses: Record<string, unknown>,
   }
   if (Object.keys(answered).length === 0) return task;
   const inputResponses = { ...task.inputResponses, ...answered };
-  if (Object.keys(outstanding).length > 0) return { ...task, inputRequests: outstanding, inputResponses, lastUpdatedAt: now };
+  if (Object.keys(outstanding).length > 0) return { ...task, inputRequests: plain(outstanding), inputResponses, lastUpdatedAt: now };
   return { ...task, status: 'working', inputRequests: undefined, inputResponses, callId: nextCallId, deadline: now + task.timeoutMs, lastUpdatedAt: now };
 }
 
