@@ -150,3 +150,17 @@ export function renamedNode(workflow: typeof SAMPLE_WORKFLOW, from: string, name
   // Built as text: an object literal would take a "__proto__" key as its prototype.
   return JSON.stringify({ ...renamed, connections: '\u0000' }).replace('"\\u0000"', `{${connections.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`).join(',')}}`);
 }
+
+/**
+ * Where in a value an object without a prototype sits (a Dict left out as is), or undefined: workerd
+ * cannot send one through Durable Object storage or RPC, which a queued call's result crosses.
+ */
+export function nullPrototypeAt(value: unknown, path = 'result'): string | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  if (Object.getPrototypeOf(value) === null) return path;
+  for (const [key, child] of Object.entries(value)) {
+    const found = nullPrototypeAt(child, `${path}.${key}`);
+    if (found) return found;
+  }
+  return undefined;
+}
