@@ -2,6 +2,7 @@
  * n8n expressions: a string parameter starting with `=` whose `{{ … }}` parts are JavaScript. Split
  * as n8n splits them (a part ends at the first `}}` after its `{{`), and read for the nodes they name.
  */
+import { own, setOwn } from '../lib/ownKeys';
 import { isExpression } from './values';
 
 /** The code parts of an expression; `unclosed` when a `{{` has no `}}` after it. */
@@ -55,13 +56,12 @@ export interface StringValue {
 
 /** Every string in a parameter tree, with its path (`parameters.options.body`, `…assignments[0].value`). */
 export function* strings(root: unknown, path: string): Generator<StringValue> {
-  const visit = function* (holder: Record<string | number, unknown>, key: string | number, at: string): Generator<StringValue> {
-    const value = holder[key];
-    if (typeof value === 'string') yield { path: at, value, set: (v) => (holder[key] = v) };
-    else if (Array.isArray(value)) for (let i = 0; i < value.length; i++) yield* visit(value as unknown as Record<number, unknown>, i, `${at}[${i}]`);
-    else if (value && typeof value === 'object') for (const k of Object.keys(value)) yield* visit(value as Record<string, unknown>, k, `${at}.${k}`);
+  const visit = function* (value: unknown, at: string, set: (v: string) => void): Generator<StringValue> {
+    if (typeof value === 'string') yield { path: at, value, set };
+    else if (Array.isArray(value)) for (let i = 0; i < value.length; i++) yield* visit(value[i], `${at}[${i}]`, (v) => (value[i] = v));
+    else if (value && typeof value === 'object') for (const k of Object.keys(value)) yield* visit(own(value, k), `${at}.${k}`, (v) => setOwn(value, k, v));
   };
-  if (root && typeof root === 'object') for (const k of Object.keys(root)) yield* visit(root as Record<string, unknown>, k, `${path}${Array.isArray(root) ? `[${k}]` : `.${k}`}`);
+  if (root && typeof root === 'object') yield* visit(root, path, () => {});
 }
 
 /** Code an n8n string holds: the parts of an expression, or all of a code parameter (a Code node's jsCode). */

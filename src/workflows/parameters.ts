@@ -4,6 +4,7 @@
  * list, collection shapes, broken expressions; parameters that do not apply are warnings.
  */
 import type { NodeSpec, Parameter } from '../catalog/nodeSpec';
+import { toDict, type Dict } from '../lib/ownKeys';
 import { visibility, type Visibility } from './display';
 import { expressionParts, looksLikeExpression, strings } from './expressions';
 import type { Findings } from './findings';
@@ -14,7 +15,7 @@ interface Level {
   parameters: Parameter[];
   given: Values;
   /** `given` with the defaults of what applies. */
-  values: Values;
+  values: Dict<unknown>;
   root: Values;
   path: string;
   /** Required children are checked (n8n checks them in fixed collections, not in plain collections). */
@@ -87,7 +88,7 @@ function checkLevel(level: Level, identity: NodeIdentity, spec: NodeSpec, nodeNa
 function checkChildren(p: Parameter, value: unknown, level: Level, identity: NodeIdentity, spec: NodeSpec, nodeName: string, out: Findings): void {
   const path = `${level.path}.${p.name}`;
   if (p.type === 'collection' && isPlainObject(value) && p.options) {
-    checkLevel({ parameters: p.options, given: value, values: value, root: level.root, path, checkRequired: false }, identity, spec, nodeName, out);
+    checkLevel({ parameters: p.options, given: value, values: toDict(value), root: level.root, path, checkRequired: false }, identity, spec, nodeName, out);
   } else if (p.type === 'fixed_collection' && isPlainObject(value) && p.options) {
     for (const [groupName, groupValue] of Object.entries(value)) {
       const group = p.options.find((g) => g.name === groupName);

@@ -6,6 +6,7 @@
  */
 import type { NodeSpec, Port } from '../catalog/nodeSpec';
 import { N8N_PORT_FUNCTIONS } from '../catalog/ports/n8nPortFunctions';
+import { own } from '../lib/ownKeys';
 import type { PortFunction } from '../catalog/ports/portFunction';
 import { isExpression, isPlainObject, withDefaults, type Values } from './values';
 
@@ -27,7 +28,7 @@ const LARGEST_COUNT = 1000;
 
 export function nodePorts(spec: NodeSpec, values: Values, typeVersion: number, onError: unknown): NodePorts {
   const side = (fixed: Port[], id: string | undefined): NodePort[] | null =>
-    id === undefined ? fixed.map(fromSpec) : computed(N8N_PORT_FUNCTIONS[id], values, typeVersion);
+    id === undefined ? fixed.map(fromSpec) : computed(own(N8N_PORT_FUNCTIONS, id), values, typeVersion);
   const inputs = side(spec.input_ports, spec.dynamic_ports?.inputs);
   let outputs = side(spec.output_ports, spec.dynamic_ports?.outputs);
   if (outputs && onError === 'continueErrorOutput') {

@@ -3,6 +3,7 @@
  * default of the parameter that applies (n8n stores only values that differ from the default).
  */
 import type { Parameter } from '../catalog/nodeSpec';
+import { toDict, type Dict } from '../lib/ownKeys';
 import { visibility, type DisplayContext } from './display';
 
 export type Values = Record<string, unknown>;
@@ -18,9 +19,10 @@ export const isPlainObject = (v: unknown): v is Values => typeof v === 'object' 
  * `given` with the defaults of the parameters that apply filled in. n8n declares deciding parameters
  * first (resource, then operation, then their fields), so defaults are filled in order, each one
  * visible to the conditions after it; passes repeat while a default still changes what applies.
+ * A Dict: the caller's parameter names are keys like any other, and none is inherited.
  */
-export function withDefaults(parameters: Parameter[], given: Values, node: NodeIdentity, root?: Values): Values {
-  const values: Values = { ...given };
+export function withDefaults(parameters: Parameter[], given: Values, node: NodeIdentity, root?: Values): Dict<unknown> {
+  const values = toDict(given);
   const ctx: DisplayContext = { ...node, values, root: root ?? values };
   for (let pass = 0, changed = true; changed && pass < 4; pass++) {
     changed = false;

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { autofix } from '../../src/workflows/autofix';
+import { catalogOf } from '../../src/workflows/nodeCatalog';
 import { connect, n8nCatalog, node } from '../support/n8nCatalog';
+import { expectOwn, fromJson, withPrototypesUnchanged } from '../support/specialNames';
 
 const MODEL = '@n8n/n8n-nodes-langchain.lmChatOpenAi';
 const AGENT = '@n8n/n8n-nodes-langchain.agent';
@@ -115,5 +117,66 @@ describe('autofix', () => {
       parameters: { httpMethod: 'POST', path: '00000000-0000-4000-8000-000000000001' },
     });
     expect(result.after.valid).toBe(true);
+  });
+});
+
+describe('autofix, with node, parameter and connection names that mean something to JavaScript objects', () => {
+  it('takes a node named "__proto__" as a name: connections written "__PROTO__" move to it, and nothing else is written', () => {
+    const input = { nodes: [{ name: '__proto__', type: 'n8n-nodes-base.noOp', typeVersion: 1, parameters: {} }], connections: JSON.parse('{"__PROTO__":{"polluted":[[]]}}') };
+    const result = withPrototypesUnchanged(() => autofix(input, catalogOf([])));
+    expect(kinds(result)).toEqual(['connection_by_name:applied']);
+    expect(JSON.stringify((result.workflow as { connections: unknown }).connections)).toBe('{"__proto__":{"polluted":[[]]}}');
+  });
+
+  it('fixes connections, references and expressions of such nodes as of any other, keeping every name an own key', () => {
+    const w = {
+      nodes: [
+        node('__proto__', 'manualTrigger', 1),
+        node('constructor', 'set', 3.4, fromJson([
+          ['__proto__', 'Hi {{ $json.name }}'],
+          ['assignments', { assignments: [{ id: 'a', name: 'constructor', value: "={{ $('__Proto__').item.json.x }}", type: 'string' }] }],
+        ])),
+        node('prototype', 'set', 3.4),
+        node('toString', 'if', 2.3),
+        node('hasOwnProperty', 'set', 3.4),
+      ],
+      connections: fromJson([
+        ['__PROTO__', connect(['x', 'CONSTRUCTOR'])['x']],
+        ['constructor', connect(['x', 'prototype'], ['x', 'prototype'], ['x', 'constructor'])['x']],
+        ['prototype', connect(['x', 'toString'], ['x', 'valueOf'])['x']],
+        ['toString', connect(['x', 'hasOwnProperty'])['x']],
+        ['valueOf', connect(['x', 'toString'])['x']],
+      ]),
+    };
+    const result = withPrototypesUnchanged(() => fix(w));
+    expect(kinds(result)).toEqual([
+      'expression_prefix:applied',
+      'node_reference:applied',
+      'connection_by_name:applied',
+      'connection_by_name:applied',
+      'stale_connection:applied',
+      'stale_connection:applied',
+      'self_connection:applied',
+      'duplicate_connection:applied',
+    ]);
+    expect(result.fixes.map((f) => f.node)).toEqual(['constructor', 'constructor', '__proto__', '__proto__', null, 'prototype', 'constructor', 'constructor']);
+    expect(result.after.errors).toEqual([]);
+    expect(result.after.warnings.map((f) => `${f.code}@${f.node}:${f.path}`)).toEqual(['unknown_parameter@constructor:parameters.__proto__']);
+    const fixed = result.workflow as { connections: object; nodes: { parameters: object }[] };
+    expect(Object.keys(fixed.connections).sort()).toEqual(['__proto__', 'constructor', 'prototype', 'toString']);
+    expectOwn(fixed.connections, '__proto__', connect(['x', 'constructor'])['x']);
+    expectOwn(fixed.connections, 'constructor', connect(['x', 'prototype'])['x']);
+    expectOwn(fixed.nodes[1]!.parameters, '__proto__', '=Hi {{ $json.name }}');
+    expect(JSON.stringify(fixed.nodes[1]!.parameters)).toContain(`"value":"={{ $('__proto__').item.json.x }}"`);
+    expect(JSON.parse(JSON.stringify(fixed))).toEqual(fixed);
+  });
+
+  it('leaves connections of the wrong shape as they are, for validation to report, instead of failing', () => {
+    const w = workflow();
+    const connections = fromJson<Record<string, unknown>>([...Object.entries(w.connections), ['Yes', 'main'], ['No', { main: [7, null, [null, 8, { node: 'No' }]] }], ['hook', { main: 'x' }]]);
+    const result = withPrototypesUnchanged(() => fix({ ...w, connections }));
+    expect(kinds(result)).toEqual(['self_connection:applied']);
+    expect((result.workflow as { connections: unknown }).connections).toEqual({ ...connections, No: { main: [7, null, [null, 8]] } });
+    expect(result.after.errors.map((e) => e.code)).toEqual(['invalid_connections', 'invalid_connections', 'invalid_connections', 'invalid_connections', 'invalid_connections']);
   });
 });

@@ -1,4 +1,12 @@
 import { z } from 'zod';
+import { isPlainObject } from '../../workflows/values';
+
+/**
+ * An object keyed by names the caller chooses (connections by node name, parameters), passed on as it
+ * came. Not z.record: zod leaves a "__proto__" key out of what it builds, and n8n takes a node named so
+ * like any other, so its connections would be lost. The JSON Schema is z.record's.
+ */
+export const NamedObject = z.unknown().refine(isPlainObject, 'expected an object').meta({ type: 'object', additionalProperties: {} });
 
 const FindingSchema = z.object({
   node: z.string().nullable().describe("The node's name; null for the workflow as a whole"),
@@ -18,7 +26,7 @@ export const FindingsOutput = z.object({
 export const WorkflowJson = z
   .object({
     nodes: z.array(z.unknown()).describe('The nodes: {name, type, typeVersion, parameters, credentials?, position, …}'),
-    connections: z.record(z.string(), z.unknown()).default({}).describe('{"Source name": {"main": [[{"node": "Target name", "type": "main", "index": 0}]]}}'),
+    connections: NamedObject.default({}).describe('{"Source name": {"main": [[{"node": "Target name", "type": "main", "index": 0}]]}}'),
   })
   .loose()
   .describe('The workflow JSON (as n8n exports it, or as you will send it to create_workflow)');

@@ -5,6 +5,7 @@ import { CURRENT_KEY } from '../../../src/catalog/keys';
 import { loadCatalog } from '../../support/catalog';
 import { openSession, rpc } from '../../support/mcp';
 import { n8nSpecs } from '../../support/n8nCatalog';
+import { fromJson, withPrototypesUnchanged } from '../../support/specialNames';
 
 /** The validation tools in the session object, over a catalog of real n8n descriptions in KV. */
 async function callTool(name: string, args: Record<string, unknown>) {
@@ -32,6 +33,26 @@ describe('validate_workflow, validate_node and autofix_workflow in the Worker', 
     const answer = JSON.parse(fixed.content[0]!.text);
     expect(answer.fixes[0]).toMatchObject({ kind: 'node_type', applied: true });
     expect(answer.workflow.nodes[1].type).toBe('n8n-nodes-base.if');
+  });
+
+  it('pass on names that mean something to JavaScript objects as they came: a node named "__proto__" keeps its connections', async () => {
+    await loadCatalog(n8nSpecs, ['n8n']);
+    const hostile = {
+      nodes: [workflow.nodes[0], { ...workflow.nodes[1], name: '__proto__', parameters: fromJson([['__proto__', 1]]) }],
+      connections: fromJson([
+        ['Start', { main: [[{ node: '__proto__', type: 'main', index: 0 }]] }],
+        ['__PROTO__', { main: [[{ node: 'Start', type: 'main', index: 0 }]] }],
+        ['__proto__', { main: [[], [{ node: '__proto__', type: 'main', index: 0 }]] }],
+      ]),
+    };
+    const fixed = await withPrototypesUnchanged(() => callTool('autofix_workflow', { workflow: hostile }));
+    const answer = JSON.parse(fixed.content[0]!.text);
+    expect(answer.fixes.map((f: { kind: string; node: string }) => `${f.kind}@${f.node}`)).toEqual(['connection_by_name@__proto__', 'self_connection@__proto__']);
+    expect(JSON.stringify(answer.workflow.connections)).toBe(
+      JSON.stringify(fromJson([['Start', { main: [[{ node: '__proto__', type: 'main', index: 0 }]] }], ['__proto__', { main: [[{ node: 'Start', type: 'main', index: 0 }], []] }]])),
+    );
+    const node = await callTool('validate_node', { name: '__proto__', type: 'n8n-nodes-base.if', typeVersion: 1, parameters: fromJson([['__proto__', { a: 1 }]]) });
+    expect(node.structuredContent).toMatchObject({ valid: true, warnings: [{ node: '__proto__', code: 'unknown_parameter', path: 'parameters.__proto__' }] });
   });
 
   it('say plainly when no catalog is loaded', async () => {
