@@ -6,8 +6,9 @@
 import { setOwn, type Dict } from '../lib/ownKeys';
 import { connectionMap, isDict, isTarget, targetLists, targetsOf, type ConnectionMap, type TargetList } from './connectionMap';
 import { expressionParts, looksLikeExpression, referencedNodes, renameReferences, strings } from './expressions';
-import { Findings, type ValidationResult } from './findings';
+import { clip, clipPath, MAX_FINDINGS, quote, type ValidationResult } from './findings';
 import type { NodeCatalog } from './nodeCatalog';
+import { parametersByName } from './parameters';
 import { portsOfNode, type NodePorts } from './ports';
 import { closeMatches, editDistance, servesWebhook } from './validateNode';
 import { STICKY_NOTE, validateWorkflow } from './validateWorkflow';
@@ -27,7 +28,10 @@ export interface Fix {
 }
 
 export interface AutofixResult {
+  /** The first MAX_FINDINGS fixes; `omitted` counts the rest, `applied` all that were made. */
   fixes: Fix[];
+  omitted: number;
+  applied: number;
   /** The workflow with the high-confidence fixes made. */
   workflow: unknown;
   before: ValidationResult;
@@ -47,15 +51,21 @@ export interface AutofixOptions {
 
 export function autofix(workflow: unknown, catalog: NodeCatalog, options: AutofixOptions = {}): AutofixResult {
   const before = validateWorkflow(workflow, catalog);
-  if (!isPlainObject(workflow) || !Array.isArray(workflow.nodes)) return { fixes: [], workflow, before, after: before };
+  if (!isPlainObject(workflow) || !Array.isArray(workflow.nodes)) return { fixes: [], omitted: 0, applied: 0, workflow, before, after: before };
   const copy = structuredClone(workflow) as Values & Draft;
   copy.connections = connectionMap(copy.connections);
   const draft: Draft = copy;
   const fixes: Fix[] = [];
+  let omitted = 0;
+  let made = 0;
   const note = (fix: Omit<Fix, 'applied'>, apply: () => void) => {
     const applied = fix.confidence === 'high';
-    if (applied) apply();
-    fixes.push({ ...fix, applied });
+    if (applied) {
+      apply();
+      made++;
+    }
+    if (fixes.length === MAX_FINDINGS) omitted++;
+    else fixes.push({ ...fix, ...(fix.path === undefined ? {} : { path: clipPath(fix.path) }), description: clip(fix.description, 500), applied });
   };
   const newId = options.newId ?? (() => crypto.randomUUID());
   // Sticky notes hold prose, not settings: never changed.
@@ -66,7 +76,7 @@ export function autofix(workflow: unknown, catalog: NodeCatalog, options: Autofi
   selfConnections(draft, note);
   connectionPorts(draft, nodes(), catalog, note);
   duplicateConnections(draft, note);
-  return { fixes, workflow: copy, before, after: validateWorkflow(copy, catalog) };
+  return { fixes, omitted, applied: made, workflow: copy, before, after: validateWorkflow(copy, catalog) };
 }
 
 type Note = (fix: Omit<Fix, 'applied'>, apply: () => void) => void;
@@ -86,7 +96,7 @@ function nodeTypes(nodes: Node[], catalog: NodeCatalog, note: Note): void {
         kind: 'node_type',
         node: node.name,
         path: 'type',
-        description: sure ? `type "${node.type}" → "${to}"` : `type "${node.type}" is unknown; it may be ${matches.map((m) => `"${m}"`).join(' or ')}`,
+        description: sure ? `type ${quote(node.type)} → "${to}"` : `type ${quote(node.type)} is unknown; it may be ${matches.map((m) => `"${m}"`).join(' or ')}`,
         confidence: sure ? 'high' : 'low',
       },
       () => (node.type = to),
@@ -111,33 +121,73 @@ function typeVersions(nodes: Node[], catalog: NodeCatalog, note: Note): void {
  * or spaces, or by one or two letters where only one node is that close (→ that node).
  */
 function expressions(nodes: Node[], _catalog: NodeCatalog, note: Note): void {
-  const names = nodes.map((n) => n.name);
+  const names = new Set(nodes.map((n) => n.name));
+  const near = nearNames(nodes.map((n) => n.name));
   for (const node of nodes) {
     if (!isPlainObject(node.parameters)) continue;
-    for (const { path, set, value } of strings(node.parameters, 'parameters')) {
+    for (const string of strings(node.parameters, 'parameters')) {
+      const { value } = string;
       if (looksLikeExpression(value)) {
-        note({ kind: 'expression_prefix', node: node.name, path, description: `${path}: "=" added so n8n evaluates the expression`, confidence: 'high' }, () => set(`=${value}`));
+        note({ kind: 'expression_prefix', node: node.name, path: string.path, description: `${clip(string.path)}: "=" added so n8n evaluates the expression`, confidence: 'high' }, () => string.set(`=${value}`));
         continue;
       }
       if (!isExpression(value)) continue;
       let fixed = value;
       if (expressionParts(value).unclosed) {
         fixed = `${value.trimEnd()} }}`;
-        note({ kind: 'expression_closed', node: node.name, path, description: `${path}: the last "{{" closed with "}}" at the end`, confidence: 'high' }, () => set(fixed));
+        note({ kind: 'expression_closed', node: node.name, path: string.path, description: `${clip(string.path)}: the last "{{" closed with "}}" at the end`, confidence: 'high' }, () => string.set(fixed));
       }
+      // All of a string's references are pointed at their nodes in one pass over it.
+      const renames = new Map<string, string>();
       for (const ref of new Set(expressionParts(fixed).code.flatMap(referencedNodes))) {
-        if (names.includes(ref)) continue;
-        const sameButCase = names.filter((n) => n.trim().toLowerCase() === ref.trim().toLowerCase());
-        const near = sameButCase.length ? sameButCase : names.filter((n) => editDistance(n, ref, 2) <= 2);
-        if (near.length !== 1) continue;
-        const to = near[0]!;
-        note({ kind: 'node_reference', node: node.name, path, description: `${path}: reference to "${ref}", which is not a node, → "${to}"`, confidence: 'high' }, () => {
-          fixed = renameReferences(fixed, ref, to);
-          set(fixed);
-        });
+        if (names.has(ref)) continue;
+        const close = near(ref);
+        if (close.length !== 1) continue;
+        const to = close[0]!;
+        note({ kind: 'node_reference', node: node.name, path: string.path, description: `${clip(string.path)}: reference to ${quote(ref)}, which is not a node, → ${quote(to)}`, confidence: 'high' }, () => renames.set(ref, to));
       }
+      if (renames.size > 0) string.set(renameReferences(fixed, renames));
     }
   }
+}
+
+/**
+ * Comparison steps spent per call looking for node names a letter or two from a reference: far more
+ * than real workflows need (a few broken references among a few hundred names), and a bound on what a
+ * workflow made of thousands of such references and names can cost. Once spent, no near name is
+ * found: those references stay as they are, and validation names them.
+ */
+const NEAR_NAME_STEPS = 5_000_000;
+
+/**
+ * The names a reference may have meant: those that differ from it only in case or surrounding spaces,
+ * else those a letter or two from it. Each reference is looked up once.
+ */
+function nearNames(names: string[]): (ref: string) => string[] {
+  const byForm = new Map<string, string[]>();
+  const byLength = new Map<number, string[]>();
+  for (const name of names) {
+    const form = name.trim().toLowerCase();
+    (byForm.get(form) ?? byForm.set(form, []).get(form)!).push(name);
+    (byLength.get(name.length) ?? byLength.set(name.length, []).get(name.length)!).push(name);
+  }
+  let steps = NEAR_NAME_STEPS;
+  const found = new Map<string, string[]>();
+  const search = (ref: string): string[] => {
+    const same = byForm.get(ref.trim().toLowerCase());
+    if (same) return same;
+    const close: string[] = [];
+    for (let length = ref.length - 2; length <= ref.length + 2; length++) {
+      for (const name of byLength.get(length) ?? []) {
+        // editDistance with limit 2 computes at most 5 cells per character.
+        steps -= 5 * Math.min(name.length, ref.length);
+        if (steps < 0) return [];
+        if (editDistance(name, ref, 2) <= 2) close.push(name);
+      }
+    }
+    return close;
+  };
+  return (ref) => found.get(ref) ?? found.set(ref, search(ref)).get(ref)!;
 }
 
 /** A choice outside its list that differs from one choice only in case, or by a letter or two. */
@@ -147,7 +197,7 @@ function optionValues(nodes: Node[], catalog: NodeCatalog, note: Note): void {
     if (!spec || !isPlainObject(node.parameters)) continue;
     for (const [name, value] of Object.entries(node.parameters)) {
       if (typeof value !== 'string' || value.startsWith('=')) continue;
-      const choices = spec.parameters.filter((p) => p.name === name && p.type === 'enum' && !p.dynamic_options).flatMap((p) => p.enum_values ?? []);
+      const choices = (parametersByName(spec.parameters).get(name) ?? []).filter((p) => p.type === 'enum' && !p.dynamic_options).flatMap((p) => p.enum_values ?? []);
       if (choices.length === 0 || choices.some((c) => String(c) === value)) continue;
       const lower = value.toLowerCase();
       const texts = choices.filter((c): c is string => typeof c === 'string');
@@ -155,7 +205,7 @@ function optionValues(nodes: Node[], catalog: NodeCatalog, note: Note): void {
       const near = [...new Set(sameButCase.length ? sameButCase : texts.filter((c) => editDistance(c.toLowerCase(), lower, 2) <= 2))];
       if (near.length !== 1) continue;
       const parameters = node.parameters;
-      note({ kind: 'option_value', node: node.name, path: `parameters.${name}`, description: `parameters.${name} "${value}" → "${near[0]}"`, confidence: 'high' }, () => setOwn(parameters, name, near[0]));
+      note({ kind: 'option_value', node: node.name, path: `parameters.${name}`, description: `parameters.${name} ${quote(value)} → "${near[0]}"`, confidence: 'high' }, () => setOwn(parameters, name, near[0]));
     }
   }
 }
@@ -201,7 +251,7 @@ function connectionsByName(draft: Draft, nodes: Node[], note: Note): void {
     const real = resolve(source);
     // Moved onto connections the node has, both must be well formed to merge.
     if (!real || !(map[real.name] === undefined || (wellFormed(map[source]) && wellFormed(map[real.name])))) continue;
-    note({ kind: 'connection_by_name', node: real.name, path: `connections.${source}`, description: `connections from "${source}" (which ${real.why}) → from "${real.name}"`, confidence: 'high' }, () => {
+    note({ kind: 'connection_by_name', node: real.name, path: `connections.${source}`, description: `connections from ${quote(source)} (which ${real.why}) → from ${quote(real.name)}`, confidence: 'high' }, () => {
       const moved = map[source];
       delete map[source];
       map[real.name] = merged(map[real.name], moved);
@@ -212,14 +262,14 @@ function connectionsByName(draft: Draft, nodes: Node[], note: Note): void {
       if (!isTarget(target) || names.has(target.node)) continue;
       const real = resolve(target.node);
       if (real) {
-        note({ kind: 'connection_by_name', node: list.source, path: pathOf(list), description: `connection to "${target.node}" (which ${real.why}) → to "${real.name}"`, confidence: 'high' }, () => (target.node = real.name));
+        note({ kind: 'connection_by_name', node: list.source, path: pathOf(list), description: `connection to ${quote(target.node)} (which ${real.why}) → to ${quote(real.name)}`, confidence: 'high' }, () => (target.node = real.name));
       }
     }
   }
   // What still names no node is stale: it can never carry data.
   for (const source of Object.keys(map)) {
     if (!names.has(source) && !resolve(source)) {
-      note({ kind: 'stale_connection', node: null, path: `connections.${source}`, description: `connections from "${source}", which is not a node, removed`, confidence: 'high' }, () => delete map[source]);
+      note({ kind: 'stale_connection', node: null, path: `connections.${source}`, description: `connections from ${quote(source)}, which is not a node, removed`, confidence: 'high' }, () => delete map[source]);
     }
   }
   for (const list of targetLists(map)) {
@@ -227,7 +277,7 @@ function connectionsByName(draft: Draft, nodes: Node[], note: Note): void {
     for (const target of targetsOf(list)) {
       if (!isTarget(target) || names.has(target.node) || resolve(target.node)) continue;
       note(
-        { kind: 'stale_connection', node: list.source, path: pathOf(list), description: `connection from "${list.source}" to "${target.node}", which is not a node, removed`, confidence: 'high' },
+        { kind: 'stale_connection', node: list.source, path: pathOf(list), description: `connection from ${quote(list.source)} to ${quote(target.node)}, which is not a node, removed`, confidence: 'high' },
         () => removed.add(target),
       );
     }
@@ -301,8 +351,8 @@ function connectionPorts(draft: Draft, nodes: Node[], catalog: NodeCatalog, note
           node: c.source,
           path: c.path,
           description: takes
-            ? `"${c.source}" → "${c.target}" moved from main to ${kind} (an AI sub-node connects through its ${kind} output)`
-            : `"${c.source}" is an AI sub-node (${kind}), but "${c.target}" takes no ${kind}: connect it to a node that does`,
+            ? `${quote(c.source)} → ${quote(c.target)} moved from main to ${kind} (an AI sub-node connects through its ${kind} output)`
+            : `${quote(c.source)} is an AI sub-node (${kind}), but ${quote(c.target)} takes no ${kind}: connect it to a node that does`,
           confidence: takes ? 'high' : 'low',
         },
         () => {
@@ -321,8 +371,8 @@ function connectionPorts(draft: Draft, nodes: Node[], catalog: NodeCatalog, note
           node: c.source,
           path: c.path,
           description: sure
-            ? `"${c.source}" has one ${c.outputType} output: the connection to "${c.target}" moved from output ${c.outputIndex} to 0`
-            : `"${c.source}" has ${ofType.length} ${c.outputType} outputs (${ofType.map((p, i) => `${i}: ${p.name}`).join(', ')}), not ${c.outputIndex + 1}: choose the one meant for "${c.target}"`,
+            ? `${quote(c.source)} has one ${clip(c.outputType)} output: the connection to ${quote(c.target)} moved from output ${c.outputIndex} to 0`
+            : `${quote(c.source)} has ${ofType.length} ${clip(c.outputType)} outputs (${ofType.map((p, i) => `${i}: ${p.name}`).join(', ')}), not ${c.outputIndex + 1}: choose the one meant for ${quote(c.target)}`,
           confidence: sure ? 'high' : 'low',
         },
         () => {
@@ -334,7 +384,7 @@ function connectionPorts(draft: Draft, nodes: Node[], catalog: NodeCatalog, note
     const intoType = inputs.filter((p) => p.type === c.inputType);
     if (intoType.length === 1 && c.inputIndex >= 1) {
       note(
-        { kind: 'input_index', node: c.source, path: c.path, description: `"${c.target}" has one ${c.inputType} input: the connection from "${c.source}" moved from input ${c.inputIndex} to 0`, confidence: 'high' },
+        { kind: 'input_index', node: c.source, path: c.path, description: `${quote(c.target)} has one ${clip(c.inputType)} input: the connection from ${quote(c.source)} moved from input ${c.inputIndex} to 0`, confidence: 'high' },
         () => (entry.index = 0),
       );
     }
@@ -350,7 +400,7 @@ function selfConnections(draft: Draft, note: Note): void {
   for (const list of targetLists(draft.connections)) {
     const toItself = (t: unknown) => isTarget(t) && t.node === list.source;
     if (!targetsOf(list).some(toItself)) continue;
-    note({ kind: 'self_connection', node: list.source, path: pathOf(list), description: `connection from "${list.source}" to itself removed`, confidence: 'high' }, () => {
+    note({ kind: 'self_connection', node: list.source, path: pathOf(list), description: `connection from ${quote(list.source)} to itself removed`, confidence: 'high' }, () => {
       list.outputs[list.output] = targetsOf(list).filter((t) => !toItself(t));
     });
   }
@@ -369,8 +419,9 @@ function duplicateConnections(draft: Draft, note: Note): void {
       return false;
     });
     if (removed.length === 0) continue;
-    const names = [...new Set(removed)].map((n) => `"${n}"`).join(', ');
-    note({ kind: 'duplicate_connection', node: list.source, path: pathOf(list), description: `duplicate connection from "${list.source}" to ${names} removed`, confidence: 'high' }, () => {
+    const distinct = [...new Set(removed)];
+    const names = distinct.slice(0, 5).map(quote).join(', ') + (distinct.length > 5 ? ` and ${distinct.length - 5} more` : '');
+    note({ kind: 'duplicate_connection', node: list.source, path: pathOf(list), description: `duplicate connection from ${quote(list.source)} to ${names} removed`, confidence: 'high' }, () => {
       list.outputs[list.output] = kept;
     });
   }

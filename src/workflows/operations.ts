@@ -4,8 +4,8 @@
  * the input is never changed. Pure; saving, tags and activation are the tool's (src/tools/n8n).
  */
 import { deleteOwn, dict, own, setOwn } from '../lib/ownKeys';
-import { connectionMap, isDict, isTarget, targetLists, targetsOf, type ConnectionMap } from './connectionMap';
-import { renameReferences } from './expressions';
+import { connectionMap, isDict, isTarget, type ConnectionMap } from './connectionMap';
+import { renameReferences, strings } from './expressions';
 import { isPlainObject, type Values } from './values';
 
 export const OPERATION_TYPES = [
@@ -76,18 +76,87 @@ export function applyOperations(workflow: Values, operations: Operation[], newId
   if (!Array.isArray(draft.nodes)) draft.nodes = [];
   draft.connections = connectionMap(draft.connections);
   const edit: EditedWorkflow = { workflow: draft, tags: { add: [], remove: [] } };
+  const renames = new Renames();
   for (const [index, operation] of operations.entries()) {
     try {
-      apply(edit, operation, newId);
+      apply(edit, operation, newId, renames);
     } catch (error) {
       if (!(error instanceof OperationError)) throw error;
       return { ok: false, index, operation, message: error.message };
     }
   }
+  for (const node of draft.nodes) renames.bringUpToDate(node);
+  renames.bringTargetsUpToDate(draft.connections);
   return { ok: true, ...edit };
 }
 
-function apply(edit: EditedWorkflow, op: Operation, newId: () => string): void {
+/**
+ * Renames, in order, and how many of them each node's expressions and code, and the connections'
+ * targets, already follow. A rename reaches a node's strings when its parameters are next changed, the
+ * targets when a connection is next looked up by name, and everything at the end: a hundred renames
+ * cost a pass over the workflow, not a hundred.
+ */
+class Renames {
+  private readonly done: [from: string, to: string][] = [];
+  private readonly followed = new WeakMap<object, number>();
+  private targetsFollow = 0;
+  /** The renames since each point, composed once for all the nodes that stand there. */
+  private readonly since = new Map<number, Map<string, string>>();
+
+  add(from: string, to: string): void {
+    this.done.push([from, to]);
+    this.since.clear();
+  }
+
+  /** A node added now: its strings name nodes by the names they have now. */
+  current(node: object): void {
+    this.followed.set(node, this.done.length);
+  }
+
+  /** The node's strings made to follow every rename so far. */
+  bringUpToDate(node: unknown): void {
+    if (!isPlainObject(node)) return;
+    const start = this.followed.get(node) ?? 0;
+    if (start < this.done.length && isPlainObject(node.parameters)) {
+      const renames = this.composedSince(start);
+      for (const string of strings(node.parameters, '')) {
+        const renamed = renameReferences(string.value, renames);
+        if (renamed !== string.value) string.set(renamed);
+      }
+    }
+    this.current(node);
+  }
+
+  /** Every connection's target made to follow every rename so far. */
+  bringTargetsUpToDate(connections: ConnectionMap): void {
+    if (this.targetsFollow === this.done.length) return;
+    const renames = this.composedSince(this.targetsFollow);
+    forEachTargets(connections, (targets) => {
+      for (const t of targets) if (isTarget(t) && renames.has(t.node)) t.node = renames.get(t.node)!;
+      return targets;
+    });
+    this.targetsFollow = this.done.length;
+  }
+
+  private composedSince(start: number): Map<string, string> {
+    return this.since.get(start) ?? this.since.set(start, composed(this.done.slice(start))).get(start)!;
+  }
+}
+
+/**
+ * Renames made one after the other as one map applied at once: after A→B, B→C a reference to A
+ * names C, and so does one to B (which named no node before, and then the renamed one).
+ */
+function composed(renames: [string, string][]): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const [from, to] of renames) {
+    for (const [name, now] of map) if (now === from) map.set(name, to);
+    if (!map.has(from)) map.set(from, to);
+  }
+  return map;
+}
+
+function apply(edit: EditedWorkflow, op: Operation, newId: () => string, renames: Renames): void {
   const w = edit.workflow;
   switch (op.type) {
     case 'addNode': {
@@ -96,14 +165,17 @@ function apply(edit: EditedWorkflow, op: Operation, newId: () => string): void {
         throw new OperationError('addNode needs "node": {name, type, typeVersion, parameters, position?}');
       }
       if (find(w, node.name, false)) throw new OperationError(`a node named "${node.name}" exists already: names must be unique`);
-      w.nodes.push({ id: newId(), parameters: {}, position: nextPosition(w), ...node, name: node.name });
+      const added = { id: newId(), parameters: {}, position: nextPosition(w), ...node, name: node.name };
+      renames.current(added);
+      w.nodes.push(added);
       return;
     }
     case 'removeNode': {
       const node = find(w, need(op, 'name'));
       w.nodes = w.nodes.filter((n) => n !== node);
       delete w.connections[node.name];
-      forEachTargets(w, (targets) => targets.filter((t) => !(isTarget(t) && t.node === node.name)));
+      renames.bringTargetsUpToDate(w.connections);
+      forEachTargets(w.connections, (targets) => (targets.some(into(node.name)) ? targets.filter((t) => !into(node.name)(t)) : targets));
       return;
     }
     case 'updateNode': {
@@ -113,6 +185,7 @@ function apply(edit: EditedWorkflow, op: Operation, newId: () => string): void {
       if (name !== undefined && name !== node.name) throw new OperationError('a node is renamed with renameNode, so connections and expressions follow');
       if (parameters !== undefined) {
         if (!isPlainObject(parameters)) throw new OperationError('"changes.parameters" must be an object');
+        renames.bringUpToDate(node);
         node.parameters = mergeDeep(isPlainObject(node.parameters) ? node.parameters : {}, parameters);
       }
       for (const [key, value] of Object.entries(fields)) {
@@ -133,9 +206,8 @@ function apply(edit: EditedWorkflow, op: Operation, newId: () => string): void {
         w.connections[newName] = moved;
         delete w.connections[old];
       }
-      forEachTargets(w, (targets) => targets.map((t) => (isTarget(t) && t.node === old ? { ...t, node: newName } : t)));
-      // Expressions and code that name the node follow it.
-      for (const n of w.nodes) if (isPlainObject(n) && isPlainObject(n.parameters)) n.parameters = renameIn(n.parameters, old, newName) as Values;
+      // Connections into the node, and expressions and code that name it, follow it.
+      renames.add(old, newName);
       return;
     }
     case 'moveNode': {
@@ -154,6 +226,7 @@ function apply(edit: EditedWorkflow, op: Operation, newId: () => string): void {
       return;
     }
     case 'addConnection': {
+      renames.bringTargetsUpToDate(w.connections);
       const { source, target, type, output, input } = endpoints(w, op);
       const list = targetListFor(w, source, type, output);
       if (list.some((t) => isTarget(t) && t.node === target && t.type === type && t.index === input)) {
@@ -163,12 +236,14 @@ function apply(edit: EditedWorkflow, op: Operation, newId: () => string): void {
       return;
     }
     case 'removeConnection': {
+      renames.bringTargetsUpToDate(w.connections);
       const { source, target, type } = endpoints(w, op, false);
       const removed = removeConnections(w, source, target, type, op);
       if (removed === 0) throw new OperationError(`no ${type} connection from "${source}" to "${target}"${outputText(op)}`);
       return;
     }
     case 'rewireConnection': {
+      renames.bringTargetsUpToDate(w.connections);
       const source = find(w, need(op, 'source')).name;
       const from = need(op, 'from');
       const to = find(w, need(op, 'to')).name;
@@ -294,8 +369,18 @@ function removeConnections(w: EditedWorkflow['workflow'], source: string, target
 
 const outputText = (op: Operation) => (outputIndex(op) === undefined ? '' : ` on output ${outputIndex(op)}`);
 
-function forEachTargets(w: EditedWorkflow['workflow'], change: (targets: unknown[]) => unknown[]): void {
-  for (const list of targetLists(w.connections)) list.outputs[list.output] = change(targetsOf(list));
+/** Whether a connection goes into the node named `name`. */
+const into = (name: string) => (t: unknown) => isTarget(t) && t.node === name;
+
+/** Every list of targets, replaced by what `change` makes of it. */
+function forEachTargets(connections: ConnectionMap, change: (targets: unknown[]) => unknown[]): void {
+  for (const byType of Object.values(connections)) {
+    if (!isDict(byType)) continue;
+    for (const outputs of Object.values(byType)) {
+      if (!Array.isArray(outputs)) continue;
+      for (let i = 0; i < outputs.length; i++) if (Array.isArray(outputs[i])) outputs[i] = change(outputs[i]);
+    }
+  }
 }
 
 /** Objects merge key by key; null removes a key; anything else (lists included) replaces. */
@@ -309,12 +394,6 @@ export function mergeDeep(base: Values, changes: Values): Values {
   return out;
 }
 
-function renameIn(value: unknown, from: string, to: string): unknown {
-  if (typeof value === 'string') return renameReferences(value, from, to);
-  if (Array.isArray(value)) return value.map((v) => renameIn(v, from, to));
-  if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, renameIn(v, from, to)]));
-  return value;
-}
 
 /** Right of the rightmost node, so an added node does not land on another. */
 function nextPosition(w: EditedWorkflow['workflow']): [number, number] {

@@ -180,3 +180,40 @@ describe('autofix, with node, parameter and connection names that mean something
     expect(result.after.errors.map((e) => e.code)).toEqual(['invalid_connections', 'invalid_connections', 'invalid_connections', 'invalid_connections', 'invalid_connections']);
   });
 });
+
+describe('autofix, however much there is to fix', () => {
+  it('lists the first 100 fixes, counts the rest, and makes all the sure ones', () => {
+    const w = workflow();
+    w.nodes[2]!.parameters = { assignments: { assignments: Array.from({ length: 250 }, (_, i) => ({ id: `a${i}`, name: `f${i}`, value: `{{ $json.f${i} }}`, type: 'string' })) } };
+    const result = fix(w);
+    expect(result.fixes).toHaveLength(100);
+    expect(result).toMatchObject({ omitted: 150, applied: 250 });
+    expect(JSON.stringify(result.workflow)).not.toMatch(/"value":"\{\{/);
+    expect(result.after.warnings).toEqual([]);
+  });
+
+  it('points every reference in a string at its node in one pass', () => {
+    const w = workflow();
+    w.nodes[2]!.parameters = { assignments: { assignments: [{ id: 'a', name: 'x', value: "={{ $('hook').item.json.a }} {{ $node['check'].json.b }} {{ $('Yess').item.json.c }}", type: 'string' }] } };
+    const result = fix(w);
+    expect(kinds(result)).toEqual(['node_reference:applied', 'node_reference:applied', 'node_reference:applied']);
+    expect(JSON.stringify(result.workflow)).toContain(`"={{ $('Hook').item.json.a }} {{ $node['Check'].json.b }} {{ $('Yes').item.json.c }}"`);
+  });
+
+  it('gives up looking for names near references once thousands of long names have been compared, leaving them for validation to name', () => {
+    // Names a_i + M + b_i; references c + M + d two letters longer: each comparison goes the whole way.
+    const middle = 'm'.repeat(996);
+    const tag = (i: number) => String.fromCharCode(97 + (i % 26), 97 + Math.floor(i / 26));
+    const names = Array.from({ length: 600 }, (_, i) => `${tag(i)}${middle}${tag(i)}`);
+    const near = (i: number) => `${tag(i)}${middle}${tag(i)}x`;
+    const reference = (ref: string) => ({ id: ref.slice(0, 3), name: 'x', value: `={{ $('${ref}').item.json }}`, type: 'string' });
+    const refs = [...Array.from({ length: 5 }, (_, i) => `z${tag(i)}${middle}${tag(i + 1)}z`), near(7)];
+    const w = { nodes: [node('Start', 'manualTrigger', 1), node('Refs', 'set', 3.4, { assignments: { assignments: refs.map(reference) } }), ...names.map((n) => node(n, 'set', 3.4))], connections: {} };
+    // One letter off one name: found while the comparisons last.
+    expect(kinds(fix({ ...w, nodes: [...w.nodes.slice(0, 1), node('Refs', 'set', 3.4, { assignments: { assignments: [reference(near(7))] } }), ...w.nodes.slice(2)] }))).toEqual(['node_reference:applied']);
+    // Once two references have been compared with every name (600 comparisons of 5,000 steps each), no more are.
+    const result = fix(w);
+    expect(kinds(result)).toEqual([]);
+    expect(result.after.errors.filter((e) => e.code === 'unknown_node_reference')).toHaveLength(6);
+  });
+});

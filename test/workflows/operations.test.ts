@@ -191,3 +191,42 @@ describe('edit operations on names that mean something to JavaScript objects', (
     }
   });
 });
+
+describe('renames, however many', () => {
+  const expressions = (out: EditedWorkflowOutcome) => nodes(out).map((n) => JSON.stringify(n.parameters));
+  type EditedWorkflowOutcome = ReturnType<typeof ok>;
+
+  it('reach every expression and connection as if made one after the other', () => {
+    const out = ok(
+      edit([
+        { type: 'renameNode', name: 'Hook', newName: 'Entry' },
+        { type: 'renameNode', name: 'Entry', newName: 'Hook2' },
+        { type: 'renameNode', name: 'Check', newName: 'Hook' },
+        { type: 'renameNode', name: 'Hook', newName: 'Check2' },
+      ]),
+    );
+    expect(nodes(out).map((n) => n.name)).toEqual(['Hook2', 'Check2', 'Big', 'Small']);
+    expect(expressions(out)[2]).toContain("$('Hook2')");
+    expect(nodes(out)[3]!.parameters).toEqual({ include: `={{ $node['Hook2'].json.x }} {{ $node.Hook2.json.y }}` });
+    expect(out.workflow.connections).toEqual(connect(['Hook2', 'Check2'], ['Check2', 'Big', 0], ['Check2', 'Small', 1]));
+  });
+
+  it('leave what an operation writes after them as it is written, and look connections up by the names they have then', () => {
+    const out = ok(
+      edit([
+        { type: 'renameNode', name: 'Hook', newName: 'Entry' },
+        { type: 'updateNode', name: 'Small', changes: { parameters: { old: "={{ $('Hook').item.json }}", now: "={{ $('Entry').item.json }}" } } },
+        { type: 'addNode', node: { name: 'Late', type: 'n8n-nodes-base.set', typeVersion: 3.4, parameters: { ref: "={{ $('Check').item.json }}" } } },
+        { type: 'renameNode', name: 'Check', newName: 'Test' },
+        { type: 'removeConnection', source: 'Test', target: 'Big' },
+        { type: 'addConnection', source: 'Entry', target: 'Late' },
+        { type: 'rewireConnection', source: 'Test', from: 'Small', to: 'Late', branch: 'false' },
+        { type: 'removeNode', name: 'Big' },
+      ]),
+    );
+    const [, , small, late] = nodes(out);
+    expect(small!.parameters).toMatchObject({ include: `={{ $node['Entry'].json.x }} {{ $node.Entry.json.y }}`, old: "={{ $('Hook').item.json }}", now: "={{ $('Entry').item.json }}" });
+    expect(late!.parameters).toEqual({ ref: "={{ $('Test').item.json }}" });
+    expect(out.workflow.connections).toEqual({ Entry: { main: [[{ node: 'Test', type: 'main', index: 0 }, { node: 'Late', type: 'main', index: 0 }]] }, Test: { main: [[], [{ node: 'Late', type: 'main', index: 0 }]] } });
+  });
+});

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_FINDINGS } from '../../workflows/findings';
 import { isPlainObject } from '../../workflows/values';
 
 /**
@@ -20,6 +21,10 @@ export const FindingsOutput = z.object({
   valid: z.boolean().describe('No errors (warnings may remain)'),
   errors: z.array(FindingSchema).describe('What stops the workflow from working as written'),
   warnings: z.array(FindingSchema).describe('What n8n accepts but is probably not what was meant'),
+  omitted: z
+    .object({ errors: z.number().int(), warnings: z.number().int() })
+    .optional()
+    .describe(`Findings left out: an answer lists the first ${MAX_FINDINGS} errors and the first ${MAX_FINDINGS} warnings (fix those and validate again)`),
 });
 
 /** A workflow as the validation tools take it: n8n's export, or what create_workflow will be sent. */

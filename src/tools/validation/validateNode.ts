@@ -1,8 +1,10 @@
 import { z } from 'zod';
+import { nodeOverLimit } from '../../workflows/limits';
 import { validateNode as validate } from '../../workflows/validateNode';
 import { defineTool } from '../tool';
 import { catalogViewFor } from './catalogView';
 import { FindingsOutput, NamedObject } from './schemas';
+import { withinLimits } from './withinLimits';
 
 export const validateNode = defineTool({
   name: 'validate_node',
@@ -26,6 +28,7 @@ export const validateNode = defineTool({
   execution: 'direct',
   scope: 'nodes:read',
   async run(node, { env }) {
+    withinLimits(nodeOverLimit(node));
     const named = { ...node, name: node.name ?? node.type.slice(node.type.lastIndexOf('.') + 1) };
     return validate(named, await catalogViewFor(env, [named]));
   },
