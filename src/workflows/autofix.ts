@@ -3,11 +3,13 @@
  * what it changes and how sure it is, and the workflow with the sure ones made. Pure: (workflow,
  * catalog) → fixes; nothing uncertain is applied, and the input is never changed.
  */
-import { readConnections } from './connections';
+import { setOwn, type Dict } from '../lib/ownKeys';
+import { connectionMap, isDict, isTarget, targetLists, targetsOf, type ConnectionMap, type TargetList } from './connectionMap';
 import { expressionParts, looksLikeExpression, referencedNodes, renameReferences, strings } from './expressions';
-import { Findings, type ValidationResult } from './findings';
+import { clip, clipPath, MAX_FINDINGS, quote, type ValidationResult } from './findings';
 import type { NodeCatalog } from './nodeCatalog';
-import { portsOfNode } from './ports';
+import { parametersByName } from './parameters';
+import { portsOfNode, type NodePorts } from './ports';
 import { closeMatches, editDistance, servesWebhook } from './validateNode';
 import { STICKY_NOTE, validateWorkflow } from './validateWorkflow';
 import { isExpression, isPlainObject, type Values } from './values';
@@ -26,7 +28,10 @@ export interface Fix {
 }
 
 export interface AutofixResult {
+  /** The first MAX_FINDINGS fixes; `omitted` counts the rest, `applied` all that were made. */
   fixes: Fix[];
+  omitted: number;
+  applied: number;
   /** The workflow with the high-confidence fixes made. */
   workflow: unknown;
   before: ValidationResult;
@@ -34,10 +39,9 @@ export interface AutofixResult {
 }
 
 type Node = Values & { name: string; type: string; typeVersion: number; parameters?: Values; id?: unknown; webhookId?: unknown };
-type Connections = Record<string, Record<string, ({ node: string; type: string; index: number }[] | null)[]>>;
 interface Draft {
-  nodes: Node[];
-  connections: Connections;
+  nodes: unknown[];
+  connections: ConnectionMap;
 }
 
 export interface AutofixOptions {
@@ -47,15 +51,21 @@ export interface AutofixOptions {
 
 export function autofix(workflow: unknown, catalog: NodeCatalog, options: AutofixOptions = {}): AutofixResult {
   const before = validateWorkflow(workflow, catalog);
-  if (!isPlainObject(workflow) || !Array.isArray(workflow.nodes)) return { fixes: [], workflow, before, after: before };
+  if (!isPlainObject(workflow) || !Array.isArray(workflow.nodes)) return { fixes: [], omitted: 0, applied: 0, workflow, before, after: before };
   const copy = structuredClone(workflow) as Values & Draft;
-  copy.connections = isPlainObject(copy.connections) ? (copy.connections as Connections) : {};
+  copy.connections = connectionMap(copy.connections);
   const draft: Draft = copy;
   const fixes: Fix[] = [];
+  let omitted = 0;
+  let made = 0;
   const note = (fix: Omit<Fix, 'applied'>, apply: () => void) => {
     const applied = fix.confidence === 'high';
-    if (applied) apply();
-    fixes.push({ ...fix, applied });
+    if (applied) {
+      apply();
+      made++;
+    }
+    if (fixes.length === MAX_FINDINGS) omitted++;
+    else fixes.push({ ...fix, ...(fix.path === undefined ? {} : { path: clipPath(fix.path) }), description: clip(fix.description, 500), applied });
   };
   const newId = options.newId ?? (() => crypto.randomUUID());
   // Sticky notes hold prose, not settings: never changed.
@@ -66,7 +76,7 @@ export function autofix(workflow: unknown, catalog: NodeCatalog, options: Autofi
   selfConnections(draft, note);
   connectionPorts(draft, nodes(), catalog, note);
   duplicateConnections(draft, note);
-  return { fixes, workflow: copy, before, after: validateWorkflow(copy, catalog) };
+  return { fixes, omitted, applied: made, workflow: copy, before, after: validateWorkflow(copy, catalog) };
 }
 
 type Note = (fix: Omit<Fix, 'applied'>, apply: () => void) => void;
@@ -86,7 +96,7 @@ function nodeTypes(nodes: Node[], catalog: NodeCatalog, note: Note): void {
         kind: 'node_type',
         node: node.name,
         path: 'type',
-        description: sure ? `type "${node.type}" → "${to}"` : `type "${node.type}" is unknown; it may be ${matches.map((m) => `"${m}"`).join(' or ')}`,
+        description: sure ? `type ${quote(node.type)} → "${to}"` : `type ${quote(node.type)} is unknown; it may be ${matches.map((m) => `"${m}"`).join(' or ')}`,
         confidence: sure ? 'high' : 'low',
       },
       () => (node.type = to),
@@ -111,33 +121,73 @@ function typeVersions(nodes: Node[], catalog: NodeCatalog, note: Note): void {
  * or spaces, or by one or two letters where only one node is that close (→ that node).
  */
 function expressions(nodes: Node[], _catalog: NodeCatalog, note: Note): void {
-  const names = nodes.map((n) => n.name);
+  const names = new Set(nodes.map((n) => n.name));
+  const near = nearNames(nodes.map((n) => n.name));
   for (const node of nodes) {
     if (!isPlainObject(node.parameters)) continue;
-    for (const { path, set, value } of strings(node.parameters, 'parameters')) {
+    for (const string of strings(node.parameters, 'parameters')) {
+      const { value } = string;
       if (looksLikeExpression(value)) {
-        note({ kind: 'expression_prefix', node: node.name, path, description: `${path}: "=" added so n8n evaluates the expression`, confidence: 'high' }, () => set(`=${value}`));
+        note({ kind: 'expression_prefix', node: node.name, path: string.path, description: `${clip(string.path)}: "=" added so n8n evaluates the expression`, confidence: 'high' }, () => string.set(`=${value}`));
         continue;
       }
       if (!isExpression(value)) continue;
       let fixed = value;
       if (expressionParts(value).unclosed) {
         fixed = `${value.trimEnd()} }}`;
-        note({ kind: 'expression_closed', node: node.name, path, description: `${path}: the last "{{" closed with "}}" at the end`, confidence: 'high' }, () => set(fixed));
+        note({ kind: 'expression_closed', node: node.name, path: string.path, description: `${clip(string.path)}: the last "{{" closed with "}}" at the end`, confidence: 'high' }, () => string.set(fixed));
       }
+      // All of a string's references are pointed at their nodes in one pass over it.
+      const renames = new Map<string, string>();
       for (const ref of new Set(expressionParts(fixed).code.flatMap(referencedNodes))) {
-        if (names.includes(ref)) continue;
-        const sameButCase = names.filter((n) => n.trim().toLowerCase() === ref.trim().toLowerCase());
-        const near = sameButCase.length ? sameButCase : names.filter((n) => editDistance(n, ref, 2) <= 2);
-        if (near.length !== 1) continue;
-        const to = near[0]!;
-        note({ kind: 'node_reference', node: node.name, path, description: `${path}: reference to "${ref}", which is not a node, → "${to}"`, confidence: 'high' }, () => {
-          fixed = renameReferences(fixed, ref, to);
-          set(fixed);
-        });
+        if (names.has(ref)) continue;
+        const close = near(ref);
+        if (close.length !== 1) continue;
+        const to = close[0]!;
+        note({ kind: 'node_reference', node: node.name, path: string.path, description: `${clip(string.path)}: reference to ${quote(ref)}, which is not a node, → ${quote(to)}`, confidence: 'high' }, () => renames.set(ref, to));
       }
+      if (renames.size > 0) string.set(renameReferences(fixed, renames));
     }
   }
+}
+
+/**
+ * Comparison steps spent per call looking for node names a letter or two from a reference: far more
+ * than real workflows need (a few broken references among a few hundred names), and a bound on what a
+ * workflow made of thousands of such references and names can cost. Once spent, no near name is
+ * found: those references stay as they are, and validation names them.
+ */
+const NEAR_NAME_STEPS = 5_000_000;
+
+/**
+ * The names a reference may have meant: those that differ from it only in case or surrounding spaces,
+ * else those a letter or two from it. Each reference is looked up once.
+ */
+function nearNames(names: string[]): (ref: string) => string[] {
+  const byForm = new Map<string, string[]>();
+  const byLength = new Map<number, string[]>();
+  for (const name of names) {
+    const form = name.trim().toLowerCase();
+    (byForm.get(form) ?? byForm.set(form, []).get(form)!).push(name);
+    (byLength.get(name.length) ?? byLength.set(name.length, []).get(name.length)!).push(name);
+  }
+  let steps = NEAR_NAME_STEPS;
+  const found = new Map<string, string[]>();
+  const search = (ref: string): string[] => {
+    const same = byForm.get(ref.trim().toLowerCase());
+    if (same) return same;
+    const close: string[] = [];
+    for (let length = ref.length - 2; length <= ref.length + 2; length++) {
+      for (const name of byLength.get(length) ?? []) {
+        // editDistance with limit 2 computes at most 5 cells per character.
+        steps -= 5 * Math.min(name.length, ref.length);
+        if (steps < 0) return [];
+        if (editDistance(name, ref, 2) <= 2) close.push(name);
+      }
+    }
+    return close;
+  };
+  return (ref) => found.get(ref) ?? found.set(ref, search(ref)).get(ref)!;
 }
 
 /** A choice outside its list that differs from one choice only in case, or by a letter or two. */
@@ -147,7 +197,7 @@ function optionValues(nodes: Node[], catalog: NodeCatalog, note: Note): void {
     if (!spec || !isPlainObject(node.parameters)) continue;
     for (const [name, value] of Object.entries(node.parameters)) {
       if (typeof value !== 'string' || value.startsWith('=')) continue;
-      const choices = spec.parameters.filter((p) => p.name === name && p.type === 'enum' && !p.dynamic_options).flatMap((p) => p.enum_values ?? []);
+      const choices = (parametersByName(spec.parameters).get(name) ?? []).filter((p) => p.type === 'enum' && !p.dynamic_options).flatMap((p) => p.enum_values ?? []);
       if (choices.length === 0 || choices.some((c) => String(c) === value)) continue;
       const lower = value.toLowerCase();
       const texts = choices.filter((c): c is string => typeof c === 'string');
@@ -155,7 +205,7 @@ function optionValues(nodes: Node[], catalog: NodeCatalog, note: Note): void {
       const near = [...new Set(sameButCase.length ? sameButCase : texts.filter((c) => editDistance(c.toLowerCase(), lower, 2) <= 2))];
       if (near.length !== 1) continue;
       const parameters = node.parameters;
-      note({ kind: 'option_value', node: node.name, path: `parameters.${name}`, description: `parameters.${name} "${value}" → "${near[0]}"`, confidence: 'high' }, () => (parameters[name] = near[0]));
+      note({ kind: 'option_value', node: node.name, path: `parameters.${name}`, description: `parameters.${name} ${quote(value)} → "${near[0]}"`, confidence: 'high' }, () => setOwn(parameters, name, near[0]));
     }
   }
 }
@@ -181,64 +231,76 @@ function webhookIds(nodes: Node[], catalog: NodeCatalog, note: Note, newId: () =
 
 /** Connections that name nodes by id, or by a name in another case: by the node's name. */
 function connectionsByName(draft: Draft, nodes: Node[], note: Note): void {
+  const map = draft.connections;
   const names = new Set(nodes.map((n) => n.name));
   const byId = new Map(nodes.filter((n) => typeof n.id === 'string' && n.id !== '').map((n) => [n.id as string, n.name]));
   const byLowerName = new Map<string, string[]>();
-  for (const n of nodes) byLowerName.set(n.name.trim().toLowerCase(), [...(byLowerName.get(n.name.trim().toLowerCase()) ?? []), n.name]);
+  for (const n of nodes) {
+    const key = n.name.trim().toLowerCase();
+    const same = byLowerName.get(key);
+    if (same) same.push(n.name);
+    else byLowerName.set(key, [n.name]);
+  }
   const resolve = (ref: string): { name: string; why: string } | null => {
     if (byId.has(ref)) return { name: byId.get(ref)!, why: 'is its id' };
     const same = byLowerName.get(ref.trim().toLowerCase());
     return same?.length === 1 ? { name: same[0]!, why: 'differs only in case or spaces' } : null;
   };
-  for (const source of Object.keys(draft.connections)) {
+  for (const source of Object.keys(map)) {
     if (names.has(source)) continue;
     const real = resolve(source);
-    if (!real) continue;
-    note({ kind: 'connection_by_name', node: real.name, path: `connections.${source}`, description: `connections from "${source}" (which ${real.why}) → from "${real.name}"`, confidence: 'high' }, () => {
-      const moved = draft.connections[source]!;
-      delete draft.connections[source];
-      const into = (draft.connections[real.name] ??= {});
-      for (const [type, outputs] of Object.entries(moved)) {
-        const existing = (into[type] ??= []);
-        outputs.forEach((targets, i) => {
-          if (targets) existing[i] = [...(existing[i] ?? []), ...targets];
-        });
-      }
+    // Moved onto connections the node has, both must be well formed to merge.
+    if (!real || !(map[real.name] === undefined || (wellFormed(map[source]) && wellFormed(map[real.name])))) continue;
+    note({ kind: 'connection_by_name', node: real.name, path: `connections.${source}`, description: `connections from ${quote(source)} (which ${real.why}) → from ${quote(real.name)}`, confidence: 'high' }, () => {
+      const moved = map[source];
+      delete map[source];
+      map[real.name] = merged(map[real.name], moved);
     });
   }
-  for (const [source, byType] of Object.entries(draft.connections)) {
-    for (const [type, outputs] of Object.entries(byType ?? {})) {
-      (outputs ?? []).forEach((targets, i) => {
-        for (const target of targets ?? []) {
-          if (!isPlainObject(target) || typeof target.node !== 'string' || names.has(target.node)) continue;
-          const real = resolve(target.node);
-          const path = `connections.${source}.${type}[${i}]`;
-          if (real) {
-            note({ kind: 'connection_by_name', node: source, path, description: `connection to "${target.node}" (which ${real.why}) → to "${real.name}"`, confidence: 'high' }, () => (target.node = real.name));
-          }
-        }
-      });
+  for (const list of targetLists(map)) {
+    for (const target of targetsOf(list)) {
+      if (!isTarget(target) || names.has(target.node)) continue;
+      const real = resolve(target.node);
+      if (real) {
+        note({ kind: 'connection_by_name', node: list.source, path: pathOf(list), description: `connection to ${quote(target.node)} (which ${real.why}) → to ${quote(real.name)}`, confidence: 'high' }, () => (target.node = real.name));
+      }
     }
   }
   // What still names no node is stale: it can never carry data.
-  for (const source of Object.keys(draft.connections)) {
+  for (const source of Object.keys(map)) {
     if (!names.has(source) && !resolve(source)) {
-      note({ kind: 'stale_connection', node: null, path: `connections.${source}`, description: `connections from "${source}", which is not a node, removed`, confidence: 'high' }, () => delete draft.connections[source]);
+      note({ kind: 'stale_connection', node: null, path: `connections.${source}`, description: `connections from ${quote(source)}, which is not a node, removed`, confidence: 'high' }, () => delete map[source]);
     }
   }
-  for (const [source, byType] of Object.entries(draft.connections)) {
-    for (const [type, outputs] of Object.entries(byType ?? {})) {
-      (outputs ?? []).forEach((targets, i) => {
-        const stale = (targets ?? []).filter((t) => isPlainObject(t) && typeof t.node === 'string' && !names.has(t.node) && !resolve(t.node));
-        for (const target of stale) {
-          note(
-            { kind: 'stale_connection', node: source, path: `connections.${source}.${type}[${i}]`, description: `connection from "${source}" to "${target.node}", which is not a node, removed`, confidence: 'high' },
-            () => (outputs[i] = outputs[i]!.filter((t) => t !== target)),
-          );
-        }
-      });
+  for (const list of targetLists(map)) {
+    const removed = new Set<unknown>();
+    for (const target of targetsOf(list)) {
+      if (!isTarget(target) || names.has(target.node) || resolve(target.node)) continue;
+      note(
+        { kind: 'stale_connection', node: list.source, path: pathOf(list), description: `connection from ${quote(list.source)} to ${quote(target.node)}, which is not a node, removed`, confidence: 'high' },
+        () => removed.add(target),
+      );
     }
+    if (removed.size > 0) list.outputs[list.output] = targetsOf(list).filter((t) => !removed.has(t));
   }
+}
+
+const pathOf = (list: TargetList) => `connections.${list.source}.${list.type}[${list.output}]`;
+
+/** A source's connections as lists of targets by type, all of them: what can be merged into. */
+const wellFormed = (byType: unknown): byType is Dict<unknown[]> =>
+  isDict(byType) && Object.values(byType).every((outputs) => Array.isArray(outputs) && outputs.every((targets) => targets === null || Array.isArray(targets)));
+
+/** `moved`'s targets added to `into`'s, output by output (either may be undefined; wellFormed otherwise). */
+function merged(into: unknown, moved: unknown): unknown {
+  if (!wellFormed(into) || !wellFormed(moved)) return into ?? moved;
+  for (const [type, outputs] of Object.entries(moved)) {
+    const existing = (into[type] ??= []);
+    outputs.forEach((targets, i) => {
+      if (Array.isArray(targets)) existing[i] = [...((existing[i] as unknown[] | null | undefined) ?? []), ...targets];
+    });
+  }
+  return into;
 }
 
 /**
@@ -247,24 +309,41 @@ function connectionsByName(draft: Draft, nodes: Node[], note: Note): void {
  */
 function connectionPorts(draft: Draft, nodes: Node[], catalog: NodeCatalog, note: Note): void {
   const byName = new Map(nodes.map((n) => [n.name, n]));
+  const known = new Map<Node, NodePorts | null>();
   const portsOf = (node: Node) => {
-    const spec = typeof node.typeVersion === 'number' ? catalog.describe(node.type, node.typeVersion) : null;
-    return !spec || node.disabled ? null : portsOfNode(spec, node);
+    if (!known.has(node)) {
+      const spec = typeof node.typeVersion === 'number' ? catalog.describe(node.type, node.typeVersion) : null;
+      known.set(node, !spec || node.disabled ? null : portsOfNode(spec, node));
+    }
+    return known.get(node)!;
   };
-  // Shape problems are validation's to report; here only well-formed connections are fixed.
-  for (const c of readConnections(draft.connections, new Findings())) {
-    const source = byName.get(c.source);
-    const target = byName.get(c.target);
+  // Each connection as it was before these fixes: one moved here is not looked at again.
+  const connections = [...targetLists(draft.connections)].flatMap((list) => targetsOf(list).map((entry, k) => ({ list, entry, k })));
+  const leaving = new Map<TargetList, Set<unknown>>();
+  const leave = (list: TargetList, entry: unknown) => leaving.set(list, (leaving.get(list) ?? new Set()).add(entry));
+  for (const { list, entry, k } of connections) {
+    if (!isTarget(entry)) continue;
+    const source = byName.get(list.source);
+    const target = byName.get(entry.node);
     if (!source || !target) continue;
     const outputs = portsOf(source)?.outputs;
     const inputs = portsOf(target)?.inputs;
     if (!outputs || !inputs) continue;
-    const list = draft.connections[c.source]![c.outputType]!;
-    const entry = list[c.outputIndex]!.find((t) => t.node === c.target && (t.index ?? 0) === c.inputIndex && (t.type ?? c.outputType) === c.inputType)!;
+    const c = {
+      source: list.source,
+      target: entry.node,
+      outputType: list.type,
+      outputIndex: list.output,
+      inputType: typeof entry.type === 'string' ? entry.type : list.type,
+      inputIndex: typeof entry.index === 'number' ? entry.index : 0,
+      path: `${pathOf(list)}[${k}]`,
+    };
     const ofType = outputs.filter((p) => p.type === c.outputType);
     const aiTypes = [...new Set(outputs.map((p) => p.type))].filter((t) => t !== 'main');
     if (c.outputType === 'main' && ofType.length === 0 && aiTypes.length === 1) {
       const kind = aiTypes[0]!;
+      const byType = draft.connections[c.source];
+      if (!isDict(byType) || !canAppend(byType[kind])) continue;
       const takes = inputs.some((p) => p.type === kind);
       note(
         {
@@ -272,19 +351,19 @@ function connectionPorts(draft: Draft, nodes: Node[], catalog: NodeCatalog, note
           node: c.source,
           path: c.path,
           description: takes
-            ? `"${c.source}" → "${c.target}" moved from main to ${kind} (an AI sub-node connects through its ${kind} output)`
-            : `"${c.source}" is an AI sub-node (${kind}), but "${c.target}" takes no ${kind}: connect it to a node that does`,
+            ? `${quote(c.source)} → ${quote(c.target)} moved from main to ${kind} (an AI sub-node connects through its ${kind} output)`
+            : `${quote(c.source)} is an AI sub-node (${kind}), but ${quote(c.target)} takes no ${kind}: connect it to a node that does`,
           confidence: takes ? 'high' : 'low',
         },
         () => {
-          list[c.outputIndex] = list[c.outputIndex]!.filter((t) => t !== entry);
-          const into = ((draft.connections[c.source]![kind] ??= [])[0] ??= []);
-          into.push({ node: c.target, type: kind, index: 0 });
+          leave(list, entry);
+          const into = (byType[kind] ??= []) as unknown[];
+          ((into[0] ??= []) as unknown[]).push({ node: c.target, type: kind, index: 0 });
         },
       );
       continue;
     }
-    if (ofType.length > 0 && c.outputIndex >= ofType.length) {
+    if (ofType.length > 0 && c.outputIndex >= ofType.length && canAppend(list.outputs)) {
       const sure = ofType.length === 1;
       note(
         {
@@ -292,57 +371,58 @@ function connectionPorts(draft: Draft, nodes: Node[], catalog: NodeCatalog, note
           node: c.source,
           path: c.path,
           description: sure
-            ? `"${c.source}" has one ${c.outputType} output: the connection to "${c.target}" moved from output ${c.outputIndex} to 0`
-            : `"${c.source}" has ${ofType.length} ${c.outputType} outputs (${ofType.map((p, i) => `${i}: ${p.name}`).join(', ')}), not ${c.outputIndex + 1}: choose the one meant for "${c.target}"`,
+            ? `${quote(c.source)} has one ${clip(c.outputType)} output: the connection to ${quote(c.target)} moved from output ${c.outputIndex} to 0`
+            : `${quote(c.source)} has ${ofType.length} ${clip(c.outputType)} outputs (${ofType.map((p, i) => `${i}: ${p.name}`).join(', ')}), not ${c.outputIndex + 1}: choose the one meant for ${quote(c.target)}`,
           confidence: sure ? 'high' : 'low',
         },
         () => {
-          list[c.outputIndex] = list[c.outputIndex]!.filter((t) => t !== entry);
-          (list[0] ??= []).push(entry);
+          leave(list, entry);
+          ((list.outputs[0] ??= []) as unknown[]).push(entry);
         },
       );
     }
     const intoType = inputs.filter((p) => p.type === c.inputType);
     if (intoType.length === 1 && c.inputIndex >= 1) {
       note(
-        { kind: 'input_index', node: c.source, path: c.path, description: `"${c.target}" has one ${c.inputType} input: the connection from "${c.source}" moved from input ${c.inputIndex} to 0`, confidence: 'high' },
+        { kind: 'input_index', node: c.source, path: c.path, description: `${quote(c.target)} has one ${clip(c.inputType)} input: the connection from ${quote(c.source)} moved from input ${c.inputIndex} to 0`, confidence: 'high' },
         () => (entry.index = 0),
       );
     }
   }
+  for (const [list, gone] of leaving) list.outputs[list.output] = targetsOf(list).filter((t) => !gone.has(t));
 }
+
+/** Outputs a target can be added to at output 0: none yet, or a list whose first output is a list or empty. */
+const canAppend = (outputs: unknown): boolean => outputs === undefined || (Array.isArray(outputs) && (outputs[0] === null || outputs[0] === undefined || Array.isArray(outputs[0])));
 
 /** A node connected to itself: never a way data should go. */
 function selfConnections(draft: Draft, note: Note): void {
-  for (const [source, byType] of Object.entries(draft.connections)) {
-    for (const [type, outputs] of Object.entries(byType ?? {})) {
-      (outputs ?? []).forEach((targets, i) => {
-        if (!targets?.some((t) => t.node === source)) return;
-        note({ kind: 'self_connection', node: source, path: `connections.${source}.${type}[${i}]`, description: `connection from "${source}" to itself removed`, confidence: 'high' }, () => {
-          outputs[i] = targets.filter((t) => t.node !== source);
-        });
-      });
-    }
+  for (const list of targetLists(draft.connections)) {
+    const toItself = (t: unknown) => isTarget(t) && t.node === list.source;
+    if (!targetsOf(list).some(toItself)) continue;
+    note({ kind: 'self_connection', node: list.source, path: pathOf(list), description: `connection from ${quote(list.source)} to itself removed`, confidence: 'high' }, () => {
+      list.outputs[list.output] = targetsOf(list).filter((t) => !toItself(t));
+    });
   }
 }
 
 /** The same connection listed more than once. */
 function duplicateConnections(draft: Draft, note: Note): void {
-  for (const [source, byType] of Object.entries(draft.connections)) {
-    for (const [type, outputs] of Object.entries(byType ?? {})) {
-      (outputs ?? []).forEach((targets, i) => {
-        const seen = new Set<string>();
-        const kept = (targets ?? []).filter((t) => {
-          const key = JSON.stringify([t.node, t.type, t.index ?? 0]);
-          return seen.has(key) ? false : seen.add(key);
-        });
-        const removed = (targets ?? []).filter((t) => !kept.includes(t));
-        if (removed.length === 0) return;
-        const names = [...new Set(removed.map((t) => `"${t.node}"`))].join(', ');
-        note({ kind: 'duplicate_connection', node: source, path: `connections.${source}.${type}[${i}]`, description: `duplicate connection from "${source}" to ${names} removed`, confidence: 'high' }, () => {
-          outputs[i] = kept;
-        });
-      });
-    }
+  for (const list of targetLists(draft.connections)) {
+    const seen = new Set<string>();
+    const removed: string[] = [];
+    const kept = targetsOf(list).filter((t) => {
+      if (!isTarget(t)) return true;
+      const key = JSON.stringify([t.node, t.type, t.index ?? 0]);
+      if (!seen.has(key)) return seen.add(key);
+      removed.push(t.node);
+      return false;
+    });
+    if (removed.length === 0) continue;
+    const distinct = [...new Set(removed)];
+    const names = distinct.slice(0, 5).map(quote).join(', ') + (distinct.length > 5 ? ` and ${distinct.length - 5} more` : '');
+    note({ kind: 'duplicate_connection', node: list.source, path: pathOf(list), description: `duplicate connection from ${quote(list.source)} to ${names} removed`, confidence: 'high' }, () => {
+      list.outputs[list.output] = kept;
+    });
   }
 }

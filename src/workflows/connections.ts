@@ -3,7 +3,7 @@
  * that exists, through an output and an input the nodes have for their parameters (main or ai_*),
  * AI root nodes with the sub-nodes they need and no more than they take.
  */
-import type { Findings } from './findings';
+import { clip, quote, type Findings } from './findings';
 import type { NodePort, NodePorts } from './ports';
 import { describe } from './parameters';
 import { isPlainObject } from './values';
@@ -37,25 +37,25 @@ export function readConnections(raw: unknown, out: Findings): Connection[] {
   const list: Connection[] = [];
   for (const [source, byType] of Object.entries(raw)) {
     if (!isPlainObject(byType)) {
-      out.error(source, 'invalid_connections', `connections["${source}"] must be an object keyed by connection type ("main", "ai_tool"…).`, `connections.${source}`);
+      out.error(source, 'invalid_connections', `connections[${quote(source)}] must be an object keyed by connection type ("main", "ai_tool"…).`, `connections.${source}`);
       continue;
     }
     for (const [outputType, outputs] of Object.entries(byType)) {
       const at = `connections.${source}.${outputType}`;
       if (!Array.isArray(outputs)) {
-        out.error(source, 'invalid_connections', `${at} must be a list with one entry per output.`, at);
+        out.error(source, 'invalid_connections', `${clip(at)} must be a list with one entry per output.`, at);
         continue;
       }
       for (const [outputIndex, targets] of outputs.entries()) {
         if (targets === null || targets === undefined) continue;
         if (!Array.isArray(targets)) {
-          out.error(source, 'invalid_connections', `${at}[${outputIndex}] must be a list of {node, type, index}.`, `${at}[${outputIndex}]`);
+          out.error(source, 'invalid_connections', `${clip(at)}[${outputIndex}] must be a list of {node, type, index}.`, `${at}[${outputIndex}]`);
           continue;
         }
         for (const [k, t] of targets.entries()) {
           const path = `${at}[${outputIndex}][${k}]`;
           if (!isPlainObject(t) || typeof t.node !== 'string') {
-            out.error(source, 'invalid_connections', `${path} must be {"node": "<target node name>", "type": "${outputType}", "index": 0}.`, path);
+            out.error(source, 'invalid_connections', `${clip(path)} must be {"node": "<target node name>", "type": ${quote(outputType)}, "index": 0}.`, path);
             continue;
           }
           const inputIndex = typeof t.index === 'number' ? t.index : 0;
@@ -73,20 +73,20 @@ export function checkConnections(connections: Connection[], byName: Map<string, 
     const source = byName.get(c.source);
     const target = byName.get(c.target);
     if (!source) {
-      out.error(c.source, 'unknown_source_node', `Connections come from "${c.source}", which is not a node of this workflow.${byId(c.source, idToName)}`, c.path);
+      out.error(c.source, 'unknown_source_node', `Connections come from ${quote(c.source)}, which is not a node of this workflow.${byId(c.source, idToName)}`, c.path);
       continue;
     }
     if (!target) {
-      out.error(c.source, 'unknown_target_node', `"${c.source}" is connected to "${c.target}", which is not a node of this workflow.${byId(c.target, idToName)}`, c.path);
+      out.error(c.source, 'unknown_target_node', `${quote(c.source)} is connected to ${quote(c.target)}, which is not a node of this workflow.${byId(c.target, idToName)}`, c.path);
       continue;
     }
     if (c.source === c.target) {
-      out.error(c.source, 'self_connection', `"${c.source}" is connected to itself.`, c.path);
+      out.error(c.source, 'self_connection', `${quote(c.source)} is connected to itself.`, c.path);
       continue;
     }
     if (source.node.disabled) continue;
     if (c.inputType !== c.outputType) {
-      out.error(c.source, 'connection_type_mismatch', `A ${c.outputType} output of "${c.source}" is connected to a ${c.inputType} input of "${c.target}": both ends must be the same kind.`, c.path);
+      out.error(c.source, 'connection_type_mismatch', `A ${clip(c.outputType)} output of ${quote(c.source)} is connected to a ${clip(c.inputType)} input of ${quote(c.target)}: both ends must be the same kind.`, c.path);
       continue;
     }
     checkOutput(c, source, out);
@@ -105,15 +105,15 @@ function checkOutput(c: Connection, source: Endpoint, out: Findings): void {
       c.source,
       'invalid_connection_type',
       subNode
-        ? `"${c.source}" is an AI sub-node: it has no main output. Connect its ${outputs[0]!.type} output to the ${outputs[0]!.type} input of an AI node ("connections": {"${c.source}": {"${outputs[0]!.type}": [[{"node": "…", "type": "${outputs[0]!.type}", "index": 0}]]}}).`
-        : `"${c.source}" (${source.displayName}) has no ${c.outputType} output${has ? `; its outputs: ${has}` : ''}.`,
+        ? `${quote(c.source)} is an AI sub-node: it has no main output. Connect its ${outputs[0]!.type} output to the ${outputs[0]!.type} input of an AI node ("connections": {${quote(c.source)}: {"${outputs[0]!.type}": [[{"node": "…", "type": "${outputs[0]!.type}", "index": 0}]]}}).`
+        : `${quote(c.source)} (${source.displayName}) has no ${clip(c.outputType)} output${has ? `; its outputs: ${has}` : ''}.`,
       c.path,
     );
   } else if (c.outputIndex >= ofType.length) {
     out.error(
       c.source,
       'output_index_out_of_range',
-      `"${c.source}" (${source.displayName}) has ${ofType.length} ${c.outputType} output${ofType.length === 1 ? '' : 's'} with these settings (${ofType.map((p, i) => `${i}: ${p.name}`).join(', ')}), so output ${c.outputIndex} does not exist.`,
+      `${quote(c.source)} (${source.displayName}) has ${ofType.length} ${clip(c.outputType)} output${ofType.length === 1 ? '' : 's'} with these settings (${ofType.map((p, i) => `${i}: ${p.name}`).join(', ')}), so output ${c.outputIndex} does not exist.`,
       c.path,
     );
   }
@@ -128,18 +128,18 @@ function checkInput(c: Connection, source: Endpoint, target: Endpoint, out: Find
     out.error(
       c.source,
       'invalid_connection_type',
-      `"${c.target}" (${target.displayName}) has no ${c.inputType} input${has ? `; its inputs: ${has}` : ' (it starts a workflow and takes no input)'}.`,
+      `${quote(c.target)} (${target.displayName}) has no ${clip(c.inputType)} input${has ? `; its inputs: ${has}` : ' (it starts a workflow and takes no input)'}.`,
       c.path,
     );
     return;
   }
   if (c.inputIndex >= ofType.length) {
-    out.error(c.source, 'input_index_out_of_range', `"${c.target}" (${target.displayName}) has ${ofType.length} ${c.inputType} input${ofType.length === 1 ? '' : 's'}, so input ${c.inputIndex} does not exist.`, c.path);
+    out.error(c.source, 'input_index_out_of_range', `${quote(c.target)} (${target.displayName}) has ${ofType.length} ${clip(c.inputType)} input${ofType.length === 1 ? '' : 's'}, so input ${c.inputIndex} does not exist.`, c.path);
     return;
   }
   const port = ofType[c.inputIndex]!;
   if (port.excludedNodes?.includes(source.node.type)) {
-    out.error(c.source, 'excluded_sub_node', `${source.displayName} cannot be the ${port.name} of "${c.target}" (${target.displayName} does not accept it).`, c.path);
+    out.error(c.source, 'excluded_sub_node', `${source.displayName} cannot be the ${port.name} of ${quote(c.target)} (${target.displayName} does not accept it).`, c.path);
   }
 }
 
@@ -164,11 +164,11 @@ export function checkRequiredInputs(connections: Connection[], byName: Map<strin
         out.error(
           name,
           'missing_ai_input',
-          `"${name}" (${endpoint.displayName}) needs a ${port.name} connected: a node whose ${port.type} output is connected to this node's ${port.type} input${index > 0 ? ` ${index}` : ''}.`,
+          `${quote(name)} (${endpoint.displayName}) needs a ${port.name} connected: a node whose ${port.type} output is connected to this node's ${port.type} input${index > 0 ? ` ${index}` : ''}.`,
           `inputs.${port.type}[${index}]`,
         );
       } else if (port.maxConnections !== null && n > port.maxConnections) {
-        out.error(name, 'too_many_connections', `"${name}" (${endpoint.displayName}) takes ${port.maxConnections} ${port.name} connection${port.maxConnections === 1 ? '' : 's'}, and has ${n}.`, `inputs.${port.type}[${index}]`);
+        out.error(name, 'too_many_connections', `${quote(name)} (${endpoint.displayName}) takes ${port.maxConnections} ${port.name} connection${port.maxConnections === 1 ? '' : 's'}, and has ${n}.`, `inputs.${port.type}[${index}]`);
       }
     }
   }
@@ -178,5 +178,5 @@ const portList = (ports: NodePort[]) => ports.map((p) => (p.name && p.name !== p
 
 function byId(name: string, idToName: Map<string, string>): string {
   const real = idToName.get(name);
-  return real ? ` Connections name nodes by their name, not their id: "${name}" is the id of "${real}".` : '';
+  return real ? ` Connections name nodes by their name, not their id: ${quote(name)} is the id of ${quote(real)}.` : '';
 }

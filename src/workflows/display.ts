@@ -5,6 +5,7 @@
  * decided before run time, so it answers "unknown" rather than guessing.
  */
 import type { Parameter } from '../catalog/nodeSpec';
+import { own } from '../lib/ownKeys';
 
 type Conditions = NonNullable<Parameter['display_options']>;
 
@@ -27,7 +28,7 @@ function get(values: Record<string, unknown>, path: string): unknown {
   let current: unknown = values;
   for (const part of path.split('.')) {
     if (current === null || typeof current !== 'object') return undefined;
-    current = (current as Record<string, unknown>)[part];
+    current = own(current, part);
   }
   return current;
 }
@@ -49,7 +50,7 @@ function deepEqual(a: unknown, b: unknown): boolean {
   if (Array.isArray(a) !== Array.isArray(b)) return false;
   const ka = Object.keys(a);
   const kb = Object.keys(b);
-  return ka.length === kb.length && ka.every((k) => deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && deepEqual(own(a, k), own(b, k)));
 }
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- n8n compares with JS's own operators */

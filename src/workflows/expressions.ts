@@ -2,6 +2,8 @@
  * n8n expressions: a string parameter starting with `=` whose `{{ … }}` parts are JavaScript. Split
  * as n8n splits them (a part ends at the first `}}` after its `{{`), and read for the nodes they name.
  */
+import { setOwn } from '../lib/ownKeys';
+import { MAX_PATH } from './findings';
 import { isExpression } from './values';
 
 /** The code parts of an expression; `unclosed` when a `{{` has no `}}` after it. */
@@ -19,7 +21,11 @@ export function expressionParts(expression: string): { code: string[]; unclosed:
 }
 
 const QUOTED = String.raw`(?:'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)"|\x60((?:[^\x60\\$]|\\.)*)\x60)`;
-/** `$('Name')`, `$node['Name']`, `$node.Name`, `$items('Name')`: the ways code names another node. */
+/**
+ * `$('Name')`, `$node['Name']`, `$node.Name`, `$items('Name')`: the ways code names another node.
+ * Linear in the code: within quotes a character is either escaped or not, never both ways, so a
+ * failed match gives nothing back to try again, and a match resumes where the last one ended.
+ */
 const REFERENCE = new RegExp(String.raw`\$\(\s*${QUOTED}\s*\)|\$node\[\s*${QUOTED}\s*\]|\$node\.([A-Za-z_$][\w$]*)|\$items\(\s*${QUOTED}`, 'g');
 
 const unescape = (s: string) => s.replace(/\\(.)/g, '$1');
@@ -34,11 +40,15 @@ export function referencedNodes(code: string): string[] {
   return names;
 }
 
-/** Code with its references to node `from` pointed at node `to` (`$('from')`, `$node["from"]`, `$node.from`, `$items("from")`). */
-export function renameReferences(code: string, from: string, to: string): string {
+/**
+ * Code with its references to nodes pointed at other nodes, `renames` saying which (from → to):
+ * `$('from')`, `$node["from"]`, `$node.from`, `$items("from")`. One pass, however many.
+ */
+export function renameReferences(code: string, renames: ReadonlyMap<string, string>): string {
   return code.replace(REFERENCE, (whole: string, ...groups: unknown[]) => {
     const raw = groups.slice(0, 10).find((g) => g !== undefined) as string | undefined;
-    if (raw === undefined || unescape(raw) !== from) return whole;
+    const to = raw === undefined ? undefined : renames.get(unescape(raw));
+    if (raw === undefined || to === undefined) return whole;
     if (whole.startsWith('$node.')) return /^[A-Za-z_$][\w$]*$/.test(to) ? `$node.${to}` : `$node[${JSON.stringify(to)}]`;
     const quote = whole.includes(`'${raw}'`) ? "'" : whole.includes(`"${raw}"`) ? '"' : '`';
     const escaped = to.replace(/\\/g, '\\\\').replace(new RegExp(quote, 'g'), `\\${quote}`);
@@ -46,22 +56,76 @@ export function renameReferences(code: string, from: string, to: string): string
   });
 }
 
+/** A string in a parameter tree. */
 export interface StringValue {
-  path: string;
   value: string;
-  /** Replaces the string where it stands (autofix). */
+  /** Where: `parameters.options.body`, `…assignments[0].value`, spelt out when asked for. */
+  readonly path: string;
+  /** The parameter it is in: the first key under the root. */
+  readonly top: string;
+  /** Replaces the string where it stands (autofix, renames). */
   set(value: string): void;
 }
 
-/** Every string in a parameter tree, with its path (`parameters.options.body`, `…assignments[0].value`). */
+/** A path a step deeper; one past MAX_PATH (where findings clip it) stops growing. */
+const deeper = (at: string, key: string | number) => (at.length > MAX_PATH ? at : typeof key === 'number' ? `${at}[${key}]` : `${at}.${key}`);
+
+class StringAt implements StringValue {
+  constructor(
+    readonly value: string,
+    private readonly holder: object,
+    private readonly key: string | number,
+    private readonly at: string,
+    readonly top: string,
+  ) {}
+
+  get path(): string {
+    return deeper(this.at, this.key);
+  }
+
+  set(value: string): void {
+    if (typeof this.key === 'number') (this.holder as unknown[])[this.key] = value;
+    else setOwn(this.holder, this.key, value);
+  }
+}
+
+/** An object or list being walked, and where in it the walk is. */
+interface Container {
+  holder: object;
+  entries: [string | number, unknown][];
+  next: number;
+  path: string;
+  top: string | null;
+}
+
+const container = (holder: object, path: string, top: string | null): Container => ({
+  holder,
+  entries: Array.isArray(holder) ? holder.map((value, i): [number, unknown] => [i, value]) : Object.entries(holder),
+  next: 0,
+  path,
+  top,
+});
+
+/**
+ * Every string in a parameter tree, in order. Walked with a stack of the objects and lists it is in,
+ * not recursion, so each string costs the same however deep it sits; its path is spelt out only when
+ * asked for, and stops growing past MAX_PATH (findings clip it there), or deep trees of long names
+ * would cost their depth times their names' length for every string in them.
+ */
 export function* strings(root: unknown, path: string): Generator<StringValue> {
-  const visit = function* (holder: Record<string | number, unknown>, key: string | number, at: string): Generator<StringValue> {
-    const value = holder[key];
-    if (typeof value === 'string') yield { path: at, value, set: (v) => (holder[key] = v) };
-    else if (Array.isArray(value)) for (let i = 0; i < value.length; i++) yield* visit(value as unknown as Record<number, unknown>, i, `${at}[${i}]`);
-    else if (value && typeof value === 'object') for (const k of Object.keys(value)) yield* visit(value as Record<string, unknown>, k, `${at}.${k}`);
-  };
-  if (root && typeof root === 'object') for (const k of Object.keys(root)) yield* visit(root as Record<string, unknown>, k, `${path}${Array.isArray(root) ? `[${k}]` : `.${k}`}`);
+  if (!root || typeof root !== 'object') return;
+  const stack = [container(root, path, null)];
+  while (stack.length > 0) {
+    const at = stack.at(-1)!;
+    if (at.next === at.entries.length) {
+      stack.pop();
+      continue;
+    }
+    const [key, value] = at.entries[at.next++]!;
+    const top = at.top ?? String(key);
+    if (typeof value === 'string') yield new StringAt(value, at.holder, key, at.path, top);
+    else if (value && typeof value === 'object') stack.push(container(value, deeper(at.path, key), top));
+  }
 }
 
 /** Code an n8n string holds: the parts of an expression, or all of a code parameter (a Code node's jsCode). */
@@ -70,7 +134,23 @@ export function codeIn(value: string, isCodeParameter: boolean): string[] {
   return isCodeParameter ? [value] : [];
 }
 
-/** A plain string that reads like an expression but lacks the `=` that makes n8n evaluate it. */
+/** What code in an expression starts with: `$json`, `$('Name')`, `$node`… */
+const CODE = /\$json|\$\(|\$node|\$input|\$now|\$items|\$vars|\$env|\$workflow|\$execution/;
+
+/**
+ * A plain string that reads like an expression but lacks the `=` that makes n8n evaluate it: a `{{`
+ * whose text up to the next `}` holds code, and that `}` opens a `}}`. One pass: every `{{` before the
+ * same `}` shares its text's end, so only the first of them needs looking at, and each stretch of
+ * text is searched once (a pattern that let each `{{` try each `$json` took minutes on 30 KB).
+ */
 export function looksLikeExpression(value: string): boolean {
-  return !isExpression(value) && /\{\{[^}]*(\$json|\$\(|\$node|\$input|\$now|\$items|\$vars|\$env|\$workflow|\$execution)[^}]*\}\}/.test(value);
+  if (value.startsWith('=')) return false;
+  for (let from = 0; ; ) {
+    const open = value.indexOf('{{', from);
+    if (open < 0) return false;
+    const close = value.indexOf('}', open + 2);
+    if (close < 0) return false;
+    if (value[close + 1] === '}' && CODE.test(value.slice(open + 2, close))) return true;
+    from = close + 1;
+  }
 }

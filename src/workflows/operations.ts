@@ -3,7 +3,9 @@
  * All or nothing: the first operation that cannot apply stops the edit, named with the reason, and
  * the input is never changed. Pure; saving, tags and activation are the tool's (src/tools/n8n).
  */
-import { renameReferences } from './expressions';
+import { deleteOwn, dict, own, setOwn } from '../lib/ownKeys';
+import { connectionMap, isDict, isTarget, type ConnectionMap } from './connectionMap';
+import { renameReferences, strings } from './expressions';
 import { isPlainObject, type Values } from './values';
 
 export const OPERATION_TYPES = [
@@ -54,12 +56,11 @@ export interface Operation {
   tag?: string;
 }
 
-type Target = { node: string; type: string; index: number };
-type Connections = Record<string, Record<string, (Target[] | null)[]>>;
 type Node = Values & { name: string };
 
 export interface EditedWorkflow {
-  workflow: Values & { nodes: Node[]; connections: Connections };
+  /** Nodes that are not objects are kept as they are (validation reports them) and never edited. */
+  workflow: Values & { nodes: unknown[]; connections: ConnectionMap };
   /** Tag names to add and to remove (n8n sets tags through their own endpoint). */
   tags: { add: string[]; remove: string[] };
   /** The last activate/deactivate asked for. */
@@ -73,20 +74,89 @@ class OperationError extends Error {}
 export function applyOperations(workflow: Values, operations: Operation[], newId: () => string = () => crypto.randomUUID()): EditOutcome {
   const draft = structuredClone(workflow) as EditedWorkflow['workflow'];
   if (!Array.isArray(draft.nodes)) draft.nodes = [];
-  if (!isPlainObject(draft.connections)) draft.connections = {};
+  draft.connections = connectionMap(draft.connections);
   const edit: EditedWorkflow = { workflow: draft, tags: { add: [], remove: [] } };
+  const renames = new Renames();
   for (const [index, operation] of operations.entries()) {
     try {
-      apply(edit, operation, newId);
+      apply(edit, operation, newId, renames);
     } catch (error) {
       if (!(error instanceof OperationError)) throw error;
       return { ok: false, index, operation, message: error.message };
     }
   }
+  for (const node of draft.nodes) renames.bringUpToDate(node);
+  renames.bringTargetsUpToDate(draft.connections);
   return { ok: true, ...edit };
 }
 
-function apply(edit: EditedWorkflow, op: Operation, newId: () => string): void {
+/**
+ * Renames, in order, and how many of them each node's expressions and code, and the connections'
+ * targets, already follow. A rename reaches a node's strings when its parameters are next changed, the
+ * targets when a connection is next looked up by name, and everything at the end: a hundred renames
+ * cost a pass over the workflow, not a hundred.
+ */
+class Renames {
+  private readonly done: [from: string, to: string][] = [];
+  private readonly followed = new WeakMap<object, number>();
+  private targetsFollow = 0;
+  /** The renames since each point, composed once for all the nodes that stand there. */
+  private readonly since = new Map<number, Map<string, string>>();
+
+  add(from: string, to: string): void {
+    this.done.push([from, to]);
+    this.since.clear();
+  }
+
+  /** A node added now: its strings name nodes by the names they have now. */
+  current(node: object): void {
+    this.followed.set(node, this.done.length);
+  }
+
+  /** The node's strings made to follow every rename so far. */
+  bringUpToDate(node: unknown): void {
+    if (!isPlainObject(node)) return;
+    const start = this.followed.get(node) ?? 0;
+    if (start < this.done.length && isPlainObject(node.parameters)) {
+      const renames = this.composedSince(start);
+      for (const string of strings(node.parameters, '')) {
+        const renamed = renameReferences(string.value, renames);
+        if (renamed !== string.value) string.set(renamed);
+      }
+    }
+    this.current(node);
+  }
+
+  /** Every connection's target made to follow every rename so far. */
+  bringTargetsUpToDate(connections: ConnectionMap): void {
+    if (this.targetsFollow === this.done.length) return;
+    const renames = this.composedSince(this.targetsFollow);
+    forEachTargets(connections, (targets) => {
+      for (const t of targets) if (isTarget(t) && renames.has(t.node)) t.node = renames.get(t.node)!;
+      return targets;
+    });
+    this.targetsFollow = this.done.length;
+  }
+
+  private composedSince(start: number): Map<string, string> {
+    return this.since.get(start) ?? this.since.set(start, composed(this.done.slice(start))).get(start)!;
+  }
+}
+
+/**
+ * Renames made one after the other as one map applied at once: after A→B, B→C a reference to A
+ * names C, and so does one to B (which named no node before, and then the renamed one).
+ */
+function composed(renames: [string, string][]): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const [from, to] of renames) {
+    for (const [name, now] of map) if (now === from) map.set(name, to);
+    if (!map.has(from)) map.set(from, to);
+  }
+  return map;
+}
+
+function apply(edit: EditedWorkflow, op: Operation, newId: () => string, renames: Renames): void {
   const w = edit.workflow;
   switch (op.type) {
     case 'addNode': {
@@ -95,14 +165,17 @@ function apply(edit: EditedWorkflow, op: Operation, newId: () => string): void {
         throw new OperationError('addNode needs "node": {name, type, typeVersion, parameters, position?}');
       }
       if (find(w, node.name, false)) throw new OperationError(`a node named "${node.name}" exists already: names must be unique`);
-      w.nodes.push({ id: newId(), parameters: {}, position: nextPosition(w), ...node, name: node.name });
+      const added = { id: newId(), parameters: {}, position: nextPosition(w), ...node, name: node.name };
+      renames.current(added);
+      w.nodes.push(added);
       return;
     }
     case 'removeNode': {
       const node = find(w, need(op, 'name'));
       w.nodes = w.nodes.filter((n) => n !== node);
       delete w.connections[node.name];
-      forEachTargets(w, (targets) => targets.filter((t) => t.node !== node.name));
+      renames.bringTargetsUpToDate(w.connections);
+      forEachTargets(w.connections, (targets) => (targets.some(into(node.name)) ? targets.filter((t) => !into(node.name)(t)) : targets));
       return;
     }
     case 'updateNode': {
@@ -112,11 +185,12 @@ function apply(edit: EditedWorkflow, op: Operation, newId: () => string): void {
       if (name !== undefined && name !== node.name) throw new OperationError('a node is renamed with renameNode, so connections and expressions follow');
       if (parameters !== undefined) {
         if (!isPlainObject(parameters)) throw new OperationError('"changes.parameters" must be an object');
+        renames.bringUpToDate(node);
         node.parameters = mergeDeep(isPlainObject(node.parameters) ? node.parameters : {}, parameters);
       }
       for (const [key, value] of Object.entries(fields)) {
-        if (value === null) delete node[key];
-        else node[key] = value;
+        if (value === null) deleteOwn(node, key);
+        else setOwn(node, key, value);
       }
       return;
     }
@@ -127,13 +201,13 @@ function apply(edit: EditedWorkflow, op: Operation, newId: () => string): void {
       if (find(w, newName, false)) throw new OperationError(`a node named "${newName}" exists already`);
       const old = node.name;
       node.name = newName;
-      if (w.connections[old]) {
-        w.connections[newName] = w.connections[old]!;
+      const moved = w.connections[old];
+      if (moved !== undefined) {
+        w.connections[newName] = moved;
         delete w.connections[old];
       }
-      forEachTargets(w, (targets) => targets.map((t) => (t.node === old ? { ...t, node: newName } : t)));
-      // Expressions and code that name the node follow it.
-      for (const n of w.nodes) if (isPlainObject(n.parameters)) n.parameters = renameIn(n.parameters, old, newName) as Values;
+      // Connections into the node, and expressions and code that name it, follow it.
+      renames.add(old, newName);
       return;
     }
     case 'moveNode': {
@@ -152,39 +226,38 @@ function apply(edit: EditedWorkflow, op: Operation, newId: () => string): void {
       return;
     }
     case 'addConnection': {
+      renames.bringTargetsUpToDate(w.connections);
       const { source, target, type, output, input } = endpoints(w, op);
-      const outputs = ((w.connections[source] ??= {})[type] ??= []);
-      while (outputs.length <= output) outputs.push([]);
-      const list = (outputs[output] ??= []);
-      if (list.some((t) => t.node === target && t.type === type && t.index === input)) {
+      const list = targetListFor(w, source, type, output);
+      if (list.some((t) => isTarget(t) && t.node === target && t.type === type && t.index === input)) {
         throw new OperationError(`"${source}" output ${output} (${type}) is connected to "${target}" input ${input} already`);
       }
       list.push({ node: target, type, index: input });
       return;
     }
     case 'removeConnection': {
+      renames.bringTargetsUpToDate(w.connections);
       const { source, target, type } = endpoints(w, op, false);
       const removed = removeConnections(w, source, target, type, op);
       if (removed === 0) throw new OperationError(`no ${type} connection from "${source}" to "${target}"${outputText(op)}`);
       return;
     }
     case 'rewireConnection': {
+      renames.bringTargetsUpToDate(w.connections);
       const source = find(w, need(op, 'source')).name;
       const from = need(op, 'from');
       const to = find(w, need(op, 'to')).name;
       const type = op.connectionType ?? 'main';
-      const outputs = w.connections[source]?.[type] ?? [];
       const output = outputIndex(op);
       let moved = 0;
-      outputs.forEach((targets, i) => {
-        if (!targets || (output !== undefined && i !== output)) return;
+      for (const targets of outputLists(w, source, type, output)) {
         for (const t of targets) {
-          if (t.node === from) {
+          if (isTarget(t) && t.node === from) {
             t.node = to;
             moved++;
           }
         }
-      });
+      }
       if (moved === 0) throw new OperationError(`no ${type} connection from "${source}" to "${from}"${outputText(op)} to rewire`);
       return;
     }
@@ -221,12 +294,14 @@ function need(op: Operation, field: 'name' | 'newName' | 'source' | 'target' | '
   return value;
 }
 
+const isNode = (n: unknown): n is Node => isPlainObject(n) && typeof n.name === 'string';
+
 function find(w: EditedWorkflow['workflow'], name: string, required?: true): Node;
 function find(w: EditedWorkflow['workflow'], name: string, required: false): Node | undefined;
 function find(w: EditedWorkflow['workflow'], name: string, required = true): Node | undefined {
-  const node = w.nodes.find((n) => isPlainObject(n) && n.name === name);
+  const node = w.nodes.find((n): n is Node => isNode(n) && n.name === name);
   if (!node && required) {
-    const names = w.nodes.map((n) => `"${n.name}"`).slice(0, 30).join(', ');
+    const names = w.nodes.filter(isNode).map((n) => `"${n.name}"`).slice(0, 30).join(', ');
     throw new OperationError(`no node named "${name}"${names ? `; the nodes are ${names}` : ''}`);
   }
   return node;
@@ -254,14 +329,37 @@ function endpoints(w: EditedWorkflow['workflow'], op: Operation, exist = true) {
   return { source, target, type: op.connectionType ?? 'main', output: outputIndex(op) ?? 0, input };
 }
 
+/** The list of targets of one output, made where it is missing; one of the wrong shape is not written over. */
+function targetListFor(w: EditedWorkflow['workflow'], source: string, type: string, output: number): unknown[] {
+  const at = `connections["${source}"]`;
+  const byType = (w.connections[source] ??= dict());
+  if (!isDict(byType)) throw new OperationError(`${at} is not an object keyed by connection type, so no connection can be added to it`);
+  const outputs = (byType[type] ??= []);
+  if (!Array.isArray(outputs)) throw new OperationError(`${at}.${type} is not a list of outputs`);
+  while (outputs.length <= output) outputs.push([]);
+  const list = (outputs[output] ??= []);
+  if (!Array.isArray(list)) throw new OperationError(`${at}.${type}[${output}] is not a list of targets`);
+  return list;
+}
+
+/** The source's lists of targets of this type (only `output`'s when given). */
+function outputLists(w: EditedWorkflow['workflow'], source: string, type: string, output: number | undefined): unknown[][] {
+  const byType = w.connections[source];
+  const outputs = isDict(byType) ? byType[type] : undefined;
+  if (!Array.isArray(outputs)) return [];
+  return outputs.filter((targets, i): targets is unknown[] => Array.isArray(targets) && (output === undefined || i === output));
+}
+
 function removeConnections(w: EditedWorkflow['workflow'], source: string, target: string, type: string, op: Operation): number {
+  const byType = w.connections[source];
+  const outputs = isDict(byType) ? byType[type] : undefined;
+  if (!Array.isArray(outputs)) return 0;
   const output = outputIndex(op);
-  const outputs = w.connections[source]?.[type] ?? [];
   let removed = 0;
   outputs.forEach((targets, i) => {
-    if (!targets || (output !== undefined && i !== output)) return;
+    if (!Array.isArray(targets) || (output !== undefined && i !== output)) return;
     outputs[i] = targets.filter((t) => {
-      const match = t.node === target && (op.targetInput === undefined || t.index === op.targetInput);
+      const match = isTarget(t) && t.node === target && (op.targetInput === undefined || t.index === op.targetInput);
       if (match) removed++;
       return !match;
     });
@@ -271,12 +369,16 @@ function removeConnections(w: EditedWorkflow['workflow'], source: string, target
 
 const outputText = (op: Operation) => (outputIndex(op) === undefined ? '' : ` on output ${outputIndex(op)}`);
 
-function forEachTargets(w: EditedWorkflow['workflow'], change: (targets: Target[]) => Target[]): void {
-  for (const byType of Object.values(w.connections)) {
-    for (const outputs of Object.values(byType ?? {})) {
-      outputs.forEach((targets, i) => {
-        if (targets) outputs[i] = change(targets);
-      });
+/** Whether a connection goes into the node named `name`. */
+const into = (name: string) => (t: unknown) => isTarget(t) && t.node === name;
+
+/** Every list of targets, replaced by what `change` makes of it. */
+function forEachTargets(connections: ConnectionMap, change: (targets: unknown[]) => unknown[]): void {
+  for (const byType of Object.values(connections)) {
+    if (!isDict(byType)) continue;
+    for (const outputs of Object.values(byType)) {
+      if (!Array.isArray(outputs)) continue;
+      for (let i = 0; i < outputs.length; i++) if (Array.isArray(outputs[i])) outputs[i] = change(outputs[i]);
     }
   }
 }
@@ -285,23 +387,17 @@ function forEachTargets(w: EditedWorkflow['workflow'], change: (targets: Target[
 export function mergeDeep(base: Values, changes: Values): Values {
   const out: Values = { ...base };
   for (const [key, value] of Object.entries(changes)) {
-    if (value === null) delete out[key];
-    else if (isPlainObject(value) && isPlainObject(out[key])) out[key] = mergeDeep(out[key] as Values, value);
-    else out[key] = structuredClone(value);
+    const current = own(out, key);
+    if (value === null) deleteOwn(out, key);
+    else setOwn(out, key, isPlainObject(value) && isPlainObject(current) ? mergeDeep(current, value) : structuredClone(value));
   }
   return out;
 }
 
-function renameIn(value: unknown, from: string, to: string): unknown {
-  if (typeof value === 'string') return renameReferences(value, from, to);
-  if (Array.isArray(value)) return value.map((v) => renameIn(v, from, to));
-  if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, renameIn(v, from, to)]));
-  return value;
-}
 
 /** Right of the rightmost node, so an added node does not land on another. */
 function nextPosition(w: EditedWorkflow['workflow']): [number, number] {
-  const positions = w.nodes.map((n) => n.position).filter((p): p is [number, number] => Array.isArray(p) && typeof p[0] === 'number');
+  const positions = w.nodes.map((n) => (isPlainObject(n) ? n.position : undefined)).filter((p): p is [number, number] => Array.isArray(p) && typeof p[0] === 'number');
   if (positions.length === 0) return [0, 0];
   const right = positions.reduce((a, b) => (b[0] > a[0] ? b : a));
   return [right[0] + 220, right[1]];

@@ -4,42 +4,45 @@
  * list, collection shapes, broken expressions; parameters that do not apply are warnings.
  */
 import type { NodeSpec, Parameter } from '../catalog/nodeSpec';
+import type { Dict } from '../lib/ownKeys';
 import { visibility, type Visibility } from './display';
 import { expressionParts, looksLikeExpression, strings } from './expressions';
-import type { Findings } from './findings';
-import { isExpression, isMissing, isPlainObject, withDefaults, type NodeIdentity, type Values } from './values';
+import { clip, quote, type Findings } from './findings';
+import { givenOf, isExpression, isMissing, isPlainObject, withDefaults, type NodeIdentity, type Values } from './values';
 
 interface Level {
   /** The parameters that may appear here (the node's, or a collection's children). */
   parameters: Parameter[];
   given: Values;
   /** `given` with the defaults of what applies. */
-  values: Values;
+  values: Dict<unknown>;
   root: Values;
   path: string;
   /** Required children are checked (n8n checks them in fixed collections, not in plain collections). */
   checkRequired: boolean;
 }
 
-export function checkParameters(spec: NodeSpec, node: NodeIdentity & { name: string; parameters: unknown }, out: Findings): void {
+/** `values`: the node's, when the caller has them already (nodeValues). */
+export function checkParameters(spec: NodeSpec, node: NodeIdentity & { name: string; parameters: unknown }, out: Findings, values?: Dict<unknown>): void {
   if (node.parameters === undefined) node = { ...node, parameters: {} };
   if (!isPlainObject(node.parameters)) {
     out.error(node.name, 'invalid_parameters', `"parameters" must be an object of parameter values, not ${describe(node.parameters)}.`, 'parameters');
     return;
   }
   const identity: NodeIdentity = { typeVersion: node.typeVersion, nodeType: node.nodeType };
-  const values = withDefaults(spec.parameters, node.parameters, identity);
-  checkLevel({ parameters: spec.parameters, given: node.parameters, values, root: values, path: 'parameters', checkRequired: true }, identity, spec, node.name, out);
+  const all = values ?? withDefaults(spec.parameters, node.parameters, identity);
+  checkLevel({ parameters: spec.parameters, given: node.parameters, values: all, root: all, path: 'parameters', checkRequired: true }, identity, spec, node.name, out);
   checkExpressions(node.name, node.parameters, out);
 }
 
 /** Expressions hold whatever the node: checked even where the node's description is unknown. */
 export function checkExpressions(nodeName: string, parameters: unknown, out: Findings): void {
-  for (const { path, value } of strings(parameters, 'parameters')) {
+  for (const string of strings(parameters, 'parameters')) {
+    const { value } = string;
     if (isExpression(value) && expressionParts(value).unclosed) {
-      out.error(nodeName, 'expression_unclosed', `The expression at ${path} opens "{{" without a closing "}}": ${clip(value)}`, path);
+      out.error(nodeName, 'expression_unclosed', `The expression at ${clip(string.path)} opens "{{" without a closing "}}": ${clip(value, 80)}`, string.path);
     } else if (looksLikeExpression(value)) {
-      out.warning(nodeName, 'expression_without_equals', `${path} holds "{{ … }}" but does not start with "=", so n8n uses it as plain text. Write "=${clip(value, 40)}" to have it evaluated.`, path);
+      out.warning(nodeName, 'expression_without_equals', `${clip(string.path)} holds "{{ … }}" but does not start with "=", so n8n uses it as plain text. Write "=${clip(value, 40)}" to have it evaluated.`, string.path);
     }
   }
 }
@@ -57,12 +60,12 @@ function checkLevel(level: Level, identity: NodeIdentity, spec: NodeSpec, nodeNa
       out.error(nodeName, 'missing_required', `Required parameter "${p.display_name ?? p.name}" (${p.name}) is not set${when ? ` (it applies when ${when})` : ''}.${choices(p)}`, path);
     }
   }
+  const named = parametersByName(level.parameters);
   for (const [name, value] of Object.entries(level.given)) {
     const path = `${level.path}.${name}`;
-    const candidates = level.parameters.filter((p) => p.name === name);
+    const candidates = named.get(name) ?? [];
     if (candidates.length === 0) {
-      const names = level.parameters.filter((p) => p.type !== 'notice').map((p) => p.name);
-      out.warning(nodeName, 'unknown_parameter', `"${name}" is not a parameter here in ${spec.display_name} v${identity.typeVersion}${names.length ? `; known: ${[...new Set(names)].slice(0, 30).join(', ')}` : ''}.`, path);
+      out.warning(nodeName, 'unknown_parameter', `${quote(name)} is not a parameter here in ${spec.display_name} v${identity.typeVersion}${knownNames(level.parameters)}.`, path);
       continue;
     }
     const shown = candidates.filter((p) => visibility(p.display_options, ctx) !== 'hidden');
@@ -74,7 +77,7 @@ function checkLevel(level: Level, identity: NodeIdentity, spec: NodeSpec, nodeNa
     const problems = shown.map((p) => valueProblem(p, value));
     if (problems.every((x) => x !== null)) {
       const problem = problems.find((x) => x.warning) ?? problems[0]!;
-      (problem.warning ? out.warning : out.error).call(out, nodeName, problem.code, `${path}: ${problem.message}`, path);
+      (problem.warning ? out.warning : out.error).call(out, nodeName, problem.code, `${clip(path)}: ${problem.message}`, path);
     }
     if (problems.some((x) => x === null || x.warning)) {
       const p = shown[problems.findIndex((x) => x === null || x.warning)]!;
@@ -87,20 +90,20 @@ function checkLevel(level: Level, identity: NodeIdentity, spec: NodeSpec, nodeNa
 function checkChildren(p: Parameter, value: unknown, level: Level, identity: NodeIdentity, spec: NodeSpec, nodeName: string, out: Findings): void {
   const path = `${level.path}.${p.name}`;
   if (p.type === 'collection' && isPlainObject(value) && p.options) {
-    checkLevel({ parameters: p.options, given: value, values: value, root: level.root, path, checkRequired: false }, identity, spec, nodeName, out);
+    checkLevel({ parameters: p.options, given: value, values: givenOf(p.options, value), root: level.root, path, checkRequired: false }, identity, spec, nodeName, out);
   } else if (p.type === 'fixed_collection' && isPlainObject(value) && p.options) {
     for (const [groupName, groupValue] of Object.entries(value)) {
       const group = p.options.find((g) => g.name === groupName);
       const groupPath = `${path}.${groupName}`;
       if (!group) {
-        out.warning(nodeName, 'unknown_parameter', `"${groupName}" is not one of ${p.name}'s groups (${p.options.map((g) => g.name).join(', ')}).`, groupPath);
+        out.warning(nodeName, 'unknown_parameter', `${quote(groupName)} is not one of ${p.name}'s groups (${p.options.map((g) => g.name).join(', ')}).`, groupPath);
         continue;
       }
       const items = Array.isArray(groupValue) ? groupValue : [groupValue];
       for (const [i, item] of items.entries()) {
         const itemPath = Array.isArray(groupValue) ? `${groupPath}[${i}]` : groupPath;
         if (!isPlainObject(item)) {
-          out.error(nodeName, 'invalid_shape', `${itemPath} must be an object of ${group.display_name ?? group.name} fields, not ${describe(item)}.`, itemPath);
+          out.error(nodeName, 'invalid_shape', `${clip(itemPath)} must be an object of ${group.display_name ?? group.name} fields, not ${describe(item)}.`, itemPath);
           continue;
         }
         const children = group.options ?? [];
@@ -109,6 +112,31 @@ function checkChildren(p: Parameter, value: unknown, level: Level, identity: Nod
       }
     }
   }
+}
+
+const byName = new WeakMap<Parameter[], Map<string, Parameter[]>>();
+const known = new WeakMap<Parameter[], string>();
+
+/** The parameters of one level by name (several may share one, each for other settings), once per description. */
+export function parametersByName(parameters: Parameter[]): Map<string, Parameter[]> {
+  let named = byName.get(parameters);
+  if (!named) {
+    named = new Map();
+    for (const p of parameters) named.set(p.name, [...(named.get(p.name) ?? []), p]);
+    byName.set(parameters, named);
+  }
+  return named;
+}
+
+/** "; known: a, b, …" for an unknown parameter's finding, once per description. */
+function knownNames(parameters: Parameter[]): string {
+  let text = known.get(parameters);
+  if (text === undefined) {
+    const names = [...new Set(parameters.filter((p) => p.type !== 'notice').map((p) => p.name))];
+    text = names.length ? `; known: ${names.slice(0, 30).join(', ')}` : '';
+    known.set(parameters, text);
+  }
+  return text;
 }
 
 /** The strongest visibility seen for a name: any shown one makes the name apply. */
@@ -199,9 +227,9 @@ function optionProblem(p: Parameter, value: unknown): Problem | null {
   // Compared as text: n8n's editor writes an option's value as declared, but imported JSON may quote numbers.
   if (p.enum_values.some((v) => v === value || String(v) === String(value))) return null;
   if (p.legacy_values?.some((v) => String(v) === String(value))) {
-    return { code: 'legacy_option', warning: true, message: `${JSON.stringify(value)} is a choice of n8n 1.x that n8n 2 removed (now: ${p.enum_values.map((v) => JSON.stringify(v)).join(', ')}): the node runs on n8n 1.x only.` };
+    return { code: 'legacy_option', warning: true, message: `${shown(value)} is a choice of n8n 1.x that n8n 2 removed (now: ${p.enum_values.map((v) => JSON.stringify(v)).join(', ')}): the node runs on n8n 1.x only.` };
   }
-  return { code: 'invalid_option', message: `${JSON.stringify(value)} is not one of the choices: ${p.enum_values.map((v) => JSON.stringify(v)).join(', ')}.` };
+  return { code: 'invalid_option', message: `${shown(value)} is not one of the choices: ${p.enum_values.map((v) => JSON.stringify(v)).join(', ')}.` };
 }
 
 function locatorProblem(p: Parameter, value: unknown): Problem | null {
@@ -211,7 +239,7 @@ function locatorProblem(p: Parameter, value: unknown): Problem | null {
     return { code: 'invalid_shape', message: `expected {"__rl": true, "mode": ${modeList(p)}, "value": …}, got ${describe(value)}.` };
   }
   if (p.modes?.length && typeof value.mode === 'string' && !p.modes.includes(value.mode)) {
-    return { code: 'invalid_option', message: `mode ${JSON.stringify(value.mode)} is not one of ${modeList(p)}.` };
+    return { code: 'invalid_option', message: `mode ${shown(value.mode)} is not one of ${modeList(p)}.` };
   }
   return null;
 }
@@ -241,6 +269,5 @@ export function describe(value: unknown): string {
   return `${typeof value} ${JSON.stringify(value)}`;
 }
 
-function clip(text: string, max = 80): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
-}
+/** A caller's value as JSON, clipped: a message quotes it, not all of it. */
+const shown = (value: unknown): string => clip(JSON.stringify(value) ?? String(value), 80);

@@ -6,8 +6,9 @@
  */
 import type { NodeSpec, Port } from '../catalog/nodeSpec';
 import { N8N_PORT_FUNCTIONS } from '../catalog/ports/n8nPortFunctions';
+import { own } from '../lib/ownKeys';
 import type { PortFunction } from '../catalog/ports/portFunction';
-import { isExpression, isPlainObject, withDefaults, type Values } from './values';
+import { isExpression, isPlainObject, nodeValues, type Values } from './values';
 
 export interface NodePort {
   type: string;
@@ -27,7 +28,7 @@ const LARGEST_COUNT = 1000;
 
 export function nodePorts(spec: NodeSpec, values: Values, typeVersion: number, onError: unknown): NodePorts {
   const side = (fixed: Port[], id: string | undefined): NodePort[] | null =>
-    id === undefined ? fixed.map(fromSpec) : computed(N8N_PORT_FUNCTIONS[id], values, typeVersion);
+    id === undefined ? fixed.map(fromSpec) : computed(own(N8N_PORT_FUNCTIONS, id), values, typeVersion);
   const inputs = side(spec.input_ports, spec.dynamic_ports?.inputs);
   let outputs = side(spec.output_ports, spec.dynamic_ports?.outputs);
   if (outputs && onError === 'continueErrorOutput') {
@@ -37,8 +38,7 @@ export function nodePorts(spec: NodeSpec, values: Values, typeVersion: number, o
 }
 
 /** The ports of a node as a workflow writes it: its parameters, with n8n's defaults for the rest. */
-export function portsOfNode(spec: NodeSpec, node: { type: string; typeVersion: number; parameters?: unknown; onError?: unknown }): NodePorts {
-  const values = isPlainObject(node.parameters) ? withDefaults(spec.parameters, node.parameters, { typeVersion: node.typeVersion, nodeType: node.type }) : {};
+export function portsOfNode(spec: NodeSpec, node: { type: string; typeVersion: number; parameters?: unknown; onError?: unknown }, values = nodeValues(spec.parameters, node)): NodePorts {
   return nodePorts(spec, values, node.typeVersion, node.onError);
 }
 
@@ -71,12 +71,24 @@ function computed(fn: PortFunction | undefined, values: Values, typeVersion: num
   });
 }
 
-/** False when a parameter the function reads holds an expression, or a count too large to build. */
+const wordsOf = new WeakMap<PortFunction, Set<string>>();
+
+/** The words of a port function's code, once per function: the parameter names it may read. */
+function words(fn: PortFunction): Set<string> {
+  let found = wordsOf.get(fn);
+  if (!found) wordsOf.set(fn, (found = new Set(fn.toString().match(/[\w$]+/g))));
+  return found;
+}
+
+/**
+ * False when a parameter the function reads holds an expression, or a count too large to build. A
+ * set lookup per parameter: a node may have many, and its names are the caller's.
+ */
 function decidable(fn: PortFunction, values: Values): boolean {
-  const source = fn.toString();
+  const read = words(fn);
   const tooLarge = (v: unknown) => (typeof v === 'number' && Math.abs(v) > LARGEST_COUNT) || (Array.isArray(v) && v.length > LARGEST_COUNT);
   for (const [name, value] of Object.entries(values)) {
-    if (!new RegExp(`\\b${name.replace(/[^\w$]/g, '')}\\b`).test(source)) continue;
+    if (!read.has(name)) continue;
     if (holds(value, (v) => isExpression(v) || tooLarge(v))) return false;
   }
   return true;

@@ -4,10 +4,10 @@
  */
 import type { NodeSpec } from '../catalog/nodeSpec';
 import { visibility } from './display';
-import { Findings, type Finding, type ValidationResult } from './findings';
+import { clip, Findings, type Finding, type ValidationResult } from './findings';
 import type { NodeCatalog } from './nodeCatalog';
 import { checkParameters, describe } from './parameters';
-import { isPlainObject, withDefaults } from './values';
+import { isPlainObject, nodeValues } from './values';
 
 /** The node as a workflow holds it (n8n's INode), after its shape was checked. */
 export interface WorkflowNode {
@@ -53,9 +53,9 @@ export function resolveSpec(node: WorkflowNode, catalog: NodeCatalog, out: Findi
     const near = closeMatches(node.type, catalog.typeNames());
     const hint = near.length ? ` Did you mean ${near.map((t) => `"${t}"`).join(' or ')}?` : '';
     if (N8N_PREFIXES.some((p) => node.type.startsWith(p)) || !node.type.includes('.')) {
-      out.error(node.name, 'unknown_node_type', `Unknown node type "${node.type}".${hint}`, 'type');
+      out.error(node.name, 'unknown_node_type', `Unknown node type "${clip(node.type)}".${hint}`, 'type');
     } else {
-      out.warning(node.name, 'unknown_community_node', `"${node.type}" is not an n8n node this catalog knows (a community node?): its parameters and ports are not checked.${hint}`, 'type');
+      out.warning(node.name, 'unknown_community_node', `"${clip(node.type)}" is not an n8n node this catalog knows (a community node?): its parameters and ports are not checked.${hint}`, 'type');
     }
     return null;
   }
@@ -76,20 +76,35 @@ export function resolveSpec(node: WorkflowNode, catalog: NodeCatalog, out: Findi
   return spec;
 }
 
-/** Parameters and credentials of a node whose description is known. */
-export function checkNode(node: WorkflowNode, spec: NodeSpec, out: Findings): void {
+/**
+ * Other choices one validation tries for unset deciding parameters (defaultExplains): each trial checks
+ * a node's parameters again, and a node may offer hundreds, so a workflow of such nodes could cost
+ * seconds. Real workflows have a few nodes to explain; past this, errors are listed unexplained.
+ */
+export class Trials {
+  constructor(private left = 1_000) {}
+
+  take(): boolean {
+    return this.left-- > 0;
+  }
+}
+
+/** Parameters and credentials of a node whose description is known; `trials` shared by a workflow's nodes. */
+export function checkNode(node: WorkflowNode, spec: NodeSpec, out: Findings, trials = new Trials(), values = nodeValues(spec.parameters, node)): void {
+  const given = isPlainObject(node.parameters) ? values : undefined;
+  const parameters = (into: Findings) => checkParameters(spec, { name: node.name, nodeType: node.type, typeVersion: node.typeVersion, parameters: node.parameters }, into, given);
   const own = new Findings();
-  checkParameters(spec, { name: node.name, nodeType: node.type, typeVersion: node.typeVersion, parameters: node.parameters }, own);
-  const explained = isPlainObject(node.parameters) && own.errors.length > 0 ? defaultExplains(node, spec, own) : null;
-  if (explained) out.errors.push(explained);
-  else out.errors.push(...own.errors);
-  out.warnings.push(...own.warnings);
+  parameters(own);
+  const explained = isPlainObject(node.parameters) && own.errorCount > 0 ? defaultExplains(node, spec, own, trials) : null;
+  if (explained) out.add(explained, 'error');
+  else if (own.complete) out.addAll(own);
+  // More than fit one answer: checked again straight into `out`, so that every finding passes by it.
+  else parameters(out);
   if (servesWebhook(spec) && (typeof node.webhookId !== 'string' || node.webhookId === '')) {
     out.warning(node.name, 'missing_webhook_id', `${spec.display_name} gets a webhook URL from its "webhookId": give the node one (a new UUID, unique to it).`, 'webhookId');
   }
   if (!isPlainObject(node.parameters)) return;
   const identity = { typeVersion: node.typeVersion, nodeType: node.type };
-  const values = withDefaults(spec.parameters, node.parameters, identity);
   const has = isPlainObject(node.credentials) ? node.credentials : {};
   for (const credential of spec.credentials ?? []) {
     if (!credential.required || Object.hasOwn(has, credential.name)) continue;
@@ -109,19 +124,18 @@ export function checkNode(node: WorkflowNode, spec: NodeSpec, out: Findings): vo
  * time, so the workflow was written for the old one: one finding that says which to set, not a
  * cascade of missing parameters.
  */
-function defaultExplains(node: WorkflowNode, spec: NodeSpec, own: Findings): Finding | null {
+function defaultExplains(node: WorkflowNode, spec: NodeSpec, own: Findings, trials: Trials): Finding | null {
   // Only settings that do not fit the default are evidence that another choice was meant.
-  const misfits = own.warnings.some((w) => w.code === 'parameter_not_applicable') || own.errors.some((e) => e.code === 'invalid_option');
-  if (!misfits) return null;
+  if (!own.has('parameter_not_applicable') && !own.has('invalid_option')) return null;
   const deciding = new Set(spec.parameters.flatMap((p) => Object.keys(p.display_options?.show ?? {})));
   for (const p of spec.parameters) {
     if (p.type !== 'enum' || p.dynamic_options || !deciding.has(p.name) || Object.hasOwn(node.parameters, p.name)) continue;
     for (const alternative of (p.enum_values ?? []).slice(0, 40)) {
       if (alternative === p.default_value) continue;
-      const trial = new Findings();
+      if (!trials.take()) return null;
+      const trial = new Findings({ max: 0 });
       checkParameters(spec, { name: node.name, nodeType: node.type, typeVersion: node.typeVersion, parameters: { ...node.parameters, [p.name]: alternative } }, trial);
-      const fits = trial.errors.length === 0 && trial.warnings.filter((w) => w.code === 'parameter_not_applicable').length === 0;
-      if (!fits) continue;
+      if (trial.errorCount > 0 || trial.has('parameter_not_applicable')) continue;
       return {
         node: node.name,
         path: `parameters.${p.name}`,
@@ -153,31 +167,91 @@ export function validateNode(raw: unknown, catalog: NodeCatalog): ValidationResu
   return out.result();
 }
 
-/** Type names close to a wrong one: same name in other case or package, or a few edits away. */
-export function closeMatches(type: string, known: readonly string[], max = 3): string[] {
-  const short = (t: string) => t.slice(t.lastIndexOf('.') + 1).toLowerCase();
-  const wanted = short(type);
-  const scored = known
-    .map((t) => ({ t, d: t.toLowerCase() === type.toLowerCase() || short(t) === wanted ? 0 : editDistance(short(t), wanted, 3) }))
-    .filter((x) => x.d <= Math.min(3, Math.max(1, Math.floor(wanted.length / 4))))
-    .sort((a, b) => a.d - b.d || a.t.localeCompare(b.t));
-  return scored.slice(0, max).map((x) => x.t);
+interface TypeIndex {
+  /** Full type names by their lower case, and by their short name (after the package) in lower case. */
+  byLower: Map<string, string[]>;
+  byShort: Map<string, string[]>;
+  /** Short names with their type, by length: only names of about the same length can be a few edits away. */
+  byLength: Map<number, { type: string; short: string }[]>;
 }
 
-/** Levenshtein distance, giving up (returning limit + 1) once it must exceed `limit`. */
-export function editDistance(a: string, b: string, limit: number): number {
-  if (Math.abs(a.length - b.length) > limit) return limit + 1;
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    let rowMin = i;
-    for (let j = 1; j <= b.length; j++) {
-      const value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-      current.push(value);
-      rowMin = Math.min(rowMin, value);
+const typeIndexes = new WeakMap<readonly string[], TypeIndex>();
+const shortName = (t: string) => t.slice(t.lastIndexOf('.') + 1).toLowerCase();
+const push = <K, V>(map: Map<K, V[]>, key: K, value: V) => (map.get(key) ?? map.set(key, []).get(key)!).push(value);
+
+function typeIndex(known: readonly string[]): TypeIndex {
+  let index = typeIndexes.get(known);
+  if (!index) {
+    index = { byLower: new Map(), byShort: new Map(), byLength: new Map() };
+    for (const type of known) {
+      const short = shortName(type);
+      push(index.byLower, type.toLowerCase(), type);
+      push(index.byShort, short, type);
+      push(index.byLength, short.length, { type, short });
     }
-    if (rowMin > limit) return limit + 1;
-    previous = current;
+    typeIndexes.set(known, index);
   }
-  return previous[b.length]!;
+  return index;
+}
+
+/**
+ * Type names close to a wrong one: same name in other case or package, or a few edits away (more for
+ * a longer name). Compares only with names of about its length, so a long made-up type costs nothing.
+ */
+export function closeMatches(type: string, known: readonly string[], max = 3): string[] {
+  const index = typeIndex(known);
+  const wanted = shortName(type);
+  const limit = Math.min(3, Math.max(1, Math.floor(wanted.length / 4)));
+  const distance = new Map<string, number>();
+  for (const t of [...(index.byLower.get(type.toLowerCase()) ?? []), ...(index.byShort.get(wanted) ?? [])]) distance.set(t, 0);
+  for (let length = wanted.length - limit; length <= wanted.length + limit; length++) {
+    for (const { type: t, short } of index.byLength.get(length) ?? []) {
+      if (distance.has(t)) continue;
+      const d = editDistance(short, wanted, limit);
+      if (d <= limit) distance.set(t, d);
+    }
+  }
+  return [...distance]
+    .sort(([a, da], [b, db]) => da - db || a.localeCompare(b))
+    .slice(0, max)
+    .map(([t]) => t);
+}
+
+/**
+ * Levenshtein distance, or limit + 1 once it must exceed `limit`. What the strings share at their
+ * ends is left out, and only cells within `limit` of the diagonal are computed: O(length × limit).
+ */
+export function editDistance(a: string, b: string, limit: number): number {
+  const over = limit + 1;
+  if (Math.abs(a.length - b.length) > limit) return over;
+  let start = 0;
+  while (start < a.length && start < b.length && a[start] === b[start]) start++;
+  let endA = a.length;
+  let endB = b.length;
+  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
+    endA--;
+    endB--;
+  }
+  const n = endA - start;
+  const m = endB - start;
+  if (n === 0 || m === 0) return Math.min(Math.max(n, m), over);
+  // Cells off the band hold `over`; the band moves one cell right per row.
+  let previous = new Int32Array(m + 1).fill(over);
+  let current = new Int32Array(m + 1).fill(over);
+  for (let j = 0; j <= Math.min(m, limit); j++) previous[j] = j;
+  for (let i = 1; i <= n; i++) {
+    const lo = Math.max(1, i - limit);
+    const hi = Math.min(m, i + limit);
+    current[lo - 1] = lo === 1 ? Math.min(i, over) : over;
+    let rowMin = current[lo - 1]!;
+    const ca = a.charCodeAt(start + i - 1);
+    for (let j = lo; j <= hi; j++) {
+      const value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (ca === b.charCodeAt(start + j - 1) ? 0 : 1));
+      current[j] = value;
+      if (value < rowMin) rowMin = value;
+    }
+    if (rowMin > limit) return over;
+    [previous, current] = [current, previous];
+  }
+  return Math.min(previous[m]!, over);
 }

@@ -5,18 +5,18 @@
  */
 import { checkConnections, checkRequiredInputs, readConnections, type Endpoint } from './connections';
 import { codeIn, referencedNodes, strings } from './expressions';
-import { Findings, type ValidationResult } from './findings';
+import { clip, Findings, quote, type ValidationResult } from './findings';
 import { checkGraph, startsRun } from './graph';
 import type { NodeCatalog } from './nodeCatalog';
 import { checkExpressions, describe } from './parameters';
 import { portsOfNode } from './ports';
-import { isPlainObject } from './values';
-import { checkNode, readNode, resolveSpec, type WorkflowNode } from './validateNode';
+import { isPlainObject, nodeValues } from './values';
+import { checkNode, readNode, resolveSpec, Trials, type WorkflowNode } from './validateNode';
 
 export const STICKY_NOTE = 'n8n-nodes-base.stickyNote';
 
-export function validateWorkflow(workflow: unknown, catalog: NodeCatalog): ValidationResult {
-  const out = new Findings();
+/** `out` collects the findings: by default the first MAX_FINDINGS of each kind, the rest counted. */
+export function validateWorkflow(workflow: unknown, catalog: NodeCatalog, out = new Findings()): ValidationResult {
   if (!isPlainObject(workflow) || !Array.isArray(workflow.nodes)) {
     out.error(null, 'invalid_workflow', `A workflow is an object with a "nodes" list and a "connections" object, not ${describe(isPlainObject(workflow) ? workflow.nodes : workflow)}${isPlainObject(workflow) ? ' for "nodes"' : ''}.`);
     return out.result();
@@ -25,19 +25,20 @@ export function validateWorkflow(workflow: unknown, catalog: NodeCatalog): Valid
   const idToName = new Map<string, string>();
   const starters = new Set<string>();
   const codeParameters = new Map<string, Set<string>>();
+  const trials = new Trials();
   for (const [i, raw] of workflow.nodes.entries()) {
     const node = readNode(raw, `nodes[${i}]`, out);
     if (!node) continue;
     if (byName.has(node.name)) {
-      out.error(node.name, 'duplicate_node_name', `Two nodes are named "${node.name}": names must be unique (connections and expressions find nodes by name).`, `nodes[${i}].name`);
+      out.error(node.name, 'duplicate_node_name', `Two nodes are named ${quote(node.name)}: names must be unique (connections and expressions find nodes by name).`, `nodes[${i}].name`);
       continue;
     }
     if (typeof node.id === 'string' && node.id !== '') {
-      if (idToName.has(node.id)) out.error(node.name, 'duplicate_node_id', `"${node.name}" has the same id as "${idToName.get(node.id)}": ids must be unique.`, `nodes[${i}].id`);
+      if (idToName.has(node.id)) out.error(node.name, 'duplicate_node_id', `${quote(node.name)} has the same id as ${quote(idToName.get(node.id)!)}: ids must be unique.`, `nodes[${i}].id`);
       else idToName.set(node.id, node.name);
     }
     if (node.type === STICKY_NOTE) continue;
-    const endpoint = judge(node, catalog, out);
+    const endpoint = judge(node, catalog, out, trials);
     byName.set(node.name, endpoint.endpoint);
     if (endpoint.startsRun) starters.add(node.name);
     codeParameters.set(node.name, endpoint.codeParameters);
@@ -52,17 +53,18 @@ export function validateWorkflow(workflow: unknown, catalog: NodeCatalog): Valid
 }
 
 /** A node's own checks; what the workflow rules need of it. */
-function judge(node: WorkflowNode, catalog: NodeCatalog, out: Findings): { endpoint: Endpoint; startsRun: boolean; codeParameters: Set<string> } {
+function judge(node: WorkflowNode, catalog: NodeCatalog, out: Findings, trials: Trials): { endpoint: Endpoint; startsRun: boolean; codeParameters: Set<string> } {
   const findings = node.disabled ? new Findings() : out;
   const spec = resolveSpec(node, catalog, findings);
   if (!spec) {
     if (!node.disabled) checkExpressions(node.name, node.parameters, out);
-    const endpoint: Endpoint = { node, ports: null, displayName: node.type };
+    const endpoint: Endpoint = { node, ports: null, displayName: clip(node.type) };
     // An unknown node could be anything: it may start the run, so nothing after it is called unreachable.
     return { endpoint, startsRun: !node.disabled, codeParameters: new Set() };
   }
-  if (!node.disabled) checkNode(node, spec, out);
-  const endpoint: Endpoint = { node, ports: portsOfNode(spec, node), displayName: spec.display_name };
+  const values = nodeValues(spec.parameters, node);
+  if (!node.disabled) checkNode(node, spec, out, trials, values);
+  const endpoint: Endpoint = { node, ports: portsOfNode(spec, node, values), displayName: spec.display_name };
   return {
     endpoint,
     startsRun: !node.disabled && startsRun(endpoint, spec.node_type),
@@ -79,20 +81,20 @@ function checkReferences(
   out: Findings,
 ): void {
   const names = new Set([...byName.keys(), ...nodes.filter(isPlainObject).map((n) => n.name).filter((n): n is string => typeof n === 'string')]);
+  const near = nearNames(names);
   for (const [name, { node }] of byName) {
     if (node.disabled || !isPlainObject(node.parameters)) continue;
     const code = codeParameters.get(name) ?? new Set();
-    for (const { path, value } of strings(node.parameters, 'parameters')) {
-      const top = path.split(/[.[]/)[1] ?? '';
-      for (const part of codeIn(value, code.has(top))) {
+    for (const string of strings(node.parameters, 'parameters')) {
+      for (const part of codeIn(string.value, code.has(string.top))) {
         for (const ref of referencedNodes(part)) {
           if (names.has(ref)) continue;
           const real = idToName.get(ref);
           out.error(
             name,
             'unknown_node_reference',
-            `${path} refers to a node "${ref}" that this workflow does not have${real ? ` ("${ref}" is the id of "${real}": refer to nodes by name)` : ''}.${nearName(ref, names)}`,
-            path,
+            `${clip(string.path)} refers to a node ${quote(ref)} that this workflow does not have${real ? ` (${quote(ref)} is the id of ${quote(real)}: refer to nodes by name)` : ''}.${near(ref)}`,
+            string.path,
           );
         }
       }
@@ -100,8 +102,18 @@ function checkReferences(
   }
 }
 
-function nearName(ref: string, names: Set<string>): string {
-  const lower = ref.toLowerCase();
-  const match = [...names].find((n) => n.toLowerCase() === lower || n.trim() === ref.trim());
-  return match ? ` Did you mean "${match}"?` : '';
+/** " Did you mean …?" with the first name that differs from a reference only in case or surrounding spaces. */
+function nearNames(names: Set<string>): (ref: string) => string {
+  const list = [...names];
+  const first = (key: (name: string) => string) => {
+    const at = new Map<string, number>();
+    list.forEach((name, i) => at.has(key(name)) || at.set(key(name), i));
+    return at;
+  };
+  const lower = first((n) => n.toLowerCase());
+  const trimmed = first((n) => n.trim());
+  return (ref) => {
+    const i = Math.min(lower.get(ref.toLowerCase()) ?? Infinity, trimmed.get(ref.trim()) ?? Infinity);
+    return i === Infinity ? '' : ` Did you mean ${quote(list[i]!)}?`;
+  };
 }

@@ -3,6 +3,7 @@
  * default of the parameter that applies (n8n stores only values that differ from the default).
  */
 import type { Parameter } from '../catalog/nodeSpec';
+import { dict, own, type Dict } from '../lib/ownKeys';
 import { visibility, type DisplayContext } from './display';
 
 export type Values = Record<string, unknown>;
@@ -15,12 +16,15 @@ export const isExpression = (v: unknown): v is string => typeof v === 'string' &
 export const isPlainObject = (v: unknown): v is Values => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
- * `given` with the defaults of the parameters that apply filled in. n8n declares deciding parameters
- * first (resource, then operation, then their fields), so defaults are filled in order, each one
- * visible to the conditions after it; passes repeat while a default still changes what applies.
+ * The values of `parameters` as n8n sees them: those `given` sets, and the defaults of the ones that
+ * apply. n8n declares deciding parameters first (resource, then operation, then their fields), so
+ * defaults are filled in order, each one visible to the conditions after it; passes repeat while a
+ * default still changes what applies. Keys `given` has that are no parameter here are left out (no
+ * condition or port function reads them), so the cost is the description's, whatever the caller
+ * sends. A Dict: a parameter named "constructor" is a key like any other, and none is inherited.
  */
-export function withDefaults(parameters: Parameter[], given: Values, node: NodeIdentity, root?: Values): Values {
-  const values: Values = { ...given };
+export function withDefaults(parameters: Parameter[], given: Values, node: NodeIdentity, root?: Values): Dict<unknown> {
+  const values = givenOf(parameters, given);
   const ctx: DisplayContext = { ...node, values, root: root ?? values };
   for (let pass = 0, changed = true; changed && pass < 4; pass++) {
     changed = false;
@@ -31,6 +35,18 @@ export function withDefaults(parameters: Parameter[], given: Values, node: NodeI
       changed = true;
     }
   }
+  return values;
+}
+
+/** A node's values (withDefaults of its parameters); none when its parameters are not an object. */
+export function nodeValues(parameters: Parameter[], node: { type: string; typeVersion: number; parameters?: unknown }): Dict<unknown> {
+  return isPlainObject(node.parameters) ? withDefaults(parameters, node.parameters, { typeVersion: node.typeVersion, nodeType: node.type }) : dict();
+}
+
+/** What `given` sets of `parameters`, as a Dict. */
+export function givenOf(parameters: Parameter[], given: Values): Dict<unknown> {
+  const values = dict<unknown>();
+  for (const p of parameters) if (Object.hasOwn(given, p.name)) values[p.name] = own(given, p.name);
   return values;
 }
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { autofix } from '../../src/workflows/autofix';
+import { catalogOf } from '../../src/workflows/nodeCatalog';
 import { connect, n8nCatalog, node } from '../support/n8nCatalog';
+import { expectOwn, fromJson, withPrototypesUnchanged } from '../support/specialNames';
 
 const MODEL = '@n8n/n8n-nodes-langchain.lmChatOpenAi';
 const AGENT = '@n8n/n8n-nodes-langchain.agent';
@@ -115,5 +117,103 @@ describe('autofix', () => {
       parameters: { httpMethod: 'POST', path: '00000000-0000-4000-8000-000000000001' },
     });
     expect(result.after.valid).toBe(true);
+  });
+});
+
+describe('autofix, with node, parameter and connection names that mean something to JavaScript objects', () => {
+  it('takes a node named "__proto__" as a name: connections written "__PROTO__" move to it, and nothing else is written', () => {
+    const input = { nodes: [{ name: '__proto__', type: 'n8n-nodes-base.noOp', typeVersion: 1, parameters: {} }], connections: JSON.parse('{"__PROTO__":{"polluted":[[]]}}') };
+    const result = withPrototypesUnchanged(() => autofix(input, catalogOf([])));
+    expect(kinds(result)).toEqual(['connection_by_name:applied']);
+    expect(JSON.stringify((result.workflow as { connections: unknown }).connections)).toBe('{"__proto__":{"polluted":[[]]}}');
+  });
+
+  it('fixes connections, references and expressions of such nodes as of any other, keeping every name an own key', () => {
+    const w = {
+      nodes: [
+        node('__proto__', 'manualTrigger', 1),
+        node('constructor', 'set', 3.4, fromJson([
+          ['__proto__', 'Hi {{ $json.name }}'],
+          ['assignments', { assignments: [{ id: 'a', name: 'constructor', value: "={{ $('__Proto__').item.json.x }}", type: 'string' }] }],
+        ])),
+        node('prototype', 'set', 3.4),
+        node('toString', 'if', 2.3),
+        node('hasOwnProperty', 'set', 3.4),
+      ],
+      connections: fromJson([
+        ['__PROTO__', connect(['x', 'CONSTRUCTOR'])['x']],
+        ['constructor', connect(['x', 'prototype'], ['x', 'prototype'], ['x', 'constructor'])['x']],
+        ['prototype', connect(['x', 'toString'], ['x', 'valueOf'])['x']],
+        ['toString', connect(['x', 'hasOwnProperty'])['x']],
+        ['valueOf', connect(['x', 'toString'])['x']],
+      ]),
+    };
+    const result = withPrototypesUnchanged(() => fix(w));
+    expect(kinds(result)).toEqual([
+      'expression_prefix:applied',
+      'node_reference:applied',
+      'connection_by_name:applied',
+      'connection_by_name:applied',
+      'stale_connection:applied',
+      'stale_connection:applied',
+      'self_connection:applied',
+      'duplicate_connection:applied',
+    ]);
+    expect(result.fixes.map((f) => f.node)).toEqual(['constructor', 'constructor', '__proto__', '__proto__', null, 'prototype', 'constructor', 'constructor']);
+    expect(result.after.errors).toEqual([]);
+    expect(result.after.warnings.map((f) => `${f.code}@${f.node}:${f.path}`)).toEqual(['unknown_parameter@constructor:parameters.__proto__']);
+    const fixed = result.workflow as { connections: object; nodes: { parameters: object }[] };
+    expect(Object.keys(fixed.connections).sort()).toEqual(['__proto__', 'constructor', 'prototype', 'toString']);
+    expectOwn(fixed.connections, '__proto__', connect(['x', 'constructor'])['x']);
+    expectOwn(fixed.connections, 'constructor', connect(['x', 'prototype'])['x']);
+    expectOwn(fixed.nodes[1]!.parameters, '__proto__', '=Hi {{ $json.name }}');
+    expect(JSON.stringify(fixed.nodes[1]!.parameters)).toContain(`"value":"={{ $('__proto__').item.json.x }}"`);
+    expect(JSON.parse(JSON.stringify(fixed))).toEqual(fixed);
+  });
+
+  it('leaves connections of the wrong shape as they are, for validation to report, instead of failing', () => {
+    const w = workflow();
+    const connections = fromJson<Record<string, unknown>>([...Object.entries(w.connections), ['Yes', 'main'], ['No', { main: [7, null, [null, 8, { node: 'No' }]] }], ['hook', { main: 'x' }]]);
+    const result = withPrototypesUnchanged(() => fix({ ...w, connections }));
+    expect(kinds(result)).toEqual(['self_connection:applied']);
+    expect((result.workflow as { connections: unknown }).connections).toEqual({ ...connections, No: { main: [7, null, [null, 8]] } });
+    expect(result.after.errors.map((e) => e.code)).toEqual(['invalid_connections', 'invalid_connections', 'invalid_connections', 'invalid_connections', 'invalid_connections']);
+  });
+});
+
+describe('autofix, however much there is to fix', () => {
+  it('lists the first 100 fixes, counts the rest, and makes all the sure ones', () => {
+    const w = workflow();
+    w.nodes[2]!.parameters = { assignments: { assignments: Array.from({ length: 250 }, (_, i) => ({ id: `a${i}`, name: `f${i}`, value: `{{ $json.f${i} }}`, type: 'string' })) } };
+    const result = fix(w);
+    expect(result.fixes).toHaveLength(100);
+    expect(result).toMatchObject({ omitted: 150, applied: 250 });
+    expect(JSON.stringify(result.workflow)).not.toMatch(/"value":"\{\{/);
+    expect(result.after.warnings).toEqual([]);
+  });
+
+  it('points every reference in a string at its node in one pass', () => {
+    const w = workflow();
+    w.nodes[2]!.parameters = { assignments: { assignments: [{ id: 'a', name: 'x', value: "={{ $('hook').item.json.a }} {{ $node['check'].json.b }} {{ $('Yess').item.json.c }}", type: 'string' }] } };
+    const result = fix(w);
+    expect(kinds(result)).toEqual(['node_reference:applied', 'node_reference:applied', 'node_reference:applied']);
+    expect(JSON.stringify(result.workflow)).toContain(`"={{ $('Hook').item.json.a }} {{ $node['Check'].json.b }} {{ $('Yes').item.json.c }}"`);
+  });
+
+  it('gives up looking for names near references once thousands of long names have been compared, leaving them for validation to name', () => {
+    // Names a_i + M + b_i; references c + M + d two letters longer: each comparison goes the whole way.
+    const middle = 'm'.repeat(996);
+    const tag = (i: number) => String.fromCharCode(97 + (i % 26), 97 + Math.floor(i / 26));
+    const names = Array.from({ length: 600 }, (_, i) => `${tag(i)}${middle}${tag(i)}`);
+    const near = (i: number) => `${tag(i)}${middle}${tag(i)}x`;
+    const reference = (ref: string) => ({ id: ref.slice(0, 3), name: 'x', value: `={{ $('${ref}').item.json }}`, type: 'string' });
+    const refs = [...Array.from({ length: 5 }, (_, i) => `z${tag(i)}${middle}${tag(i + 1)}z`), near(7)];
+    const w = { nodes: [node('Start', 'manualTrigger', 1), node('Refs', 'set', 3.4, { assignments: { assignments: refs.map(reference) } }), ...names.map((n) => node(n, 'set', 3.4))], connections: {} };
+    // One letter off one name: found while the comparisons last.
+    expect(kinds(fix({ ...w, nodes: [...w.nodes.slice(0, 1), node('Refs', 'set', 3.4, { assignments: { assignments: [reference(near(7))] } }), ...w.nodes.slice(2)] }))).toEqual(['node_reference:applied']);
+    // Once two references have been compared with every name (600 comparisons of 5,000 steps each), no more are.
+    const result = fix(w);
+    expect(kinds(result)).toEqual([]);
+    expect(result.after.errors.filter((e) => e.code === 'unknown_node_reference')).toHaveLength(6);
   });
 });

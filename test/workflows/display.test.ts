@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkConditions, visibility } from '../../src/workflows/display';
+import { fromJson, withPrototypesUnchanged } from '../support/specialNames';
 
 const ctx = (values: Record<string, unknown>, typeVersion = 1, root = values) => ({ values, root, typeVersion, nodeType: 'n8n-nodes-base.x' });
 
@@ -41,5 +42,22 @@ describe('display conditions, as n8n evaluates them', () => {
   it('cannot decide before run time when the deciding value is an expression', () => {
     expect(visibility({ show: { resource: ['message'] } }, ctx({ resource: '={{ $json.kind }}' }))).toBe('unknown');
     expect(visibility({ show: { resource: ['message'] }, hide: { a: [1] } }, ctx({ resource: 'channel' }))).toBe('hidden');
+  });
+});
+
+describe('display conditions on names that mean something to JavaScript objects', () => {
+  it('reads only values the node has: an unset "constructor" does not exist, a set "__proto__" does', () => {
+    const exists = [{ _cnd: { exists: true } }];
+    const hidden = withPrototypesUnchanged(() => [
+      visibility({ show: { constructor: exists } }, ctx({})),
+      visibility({ show: { 'options.toString': exists } }, ctx({ options: {} })),
+      visibility({ show: { '/hasOwnProperty': exists } }, ctx({})),
+      visibility({ hide: { constructor: exists } }, ctx({})),
+    ]);
+    expect(hidden).toEqual(['hidden', 'hidden', 'hidden', 'shown']);
+    const values = fromJson([['__proto__', { mode: 'a' }], ['constructor', 'b']]);
+    expect(visibility({ show: { '__proto__.mode': ['a'], constructor: ['b'] } }, ctx(values))).toBe('shown');
+    expect(visibility({ show: { '/constructor': ['b'] } }, ctx({}, 1, values))).toBe('shown');
+    expect(checkConditions([{ _cnd: { eq: fromJson([['toString', 1]]) } }], [{ valueOf: 1 }])).toBe(false);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyOperations, mergeDeep, type EditOutcome, type Operation } from '../../src/workflows/operations';
 import { connect, node } from '../support/n8nCatalog';
+import { expectOwn, fromJson, withPrototypesUnchanged } from '../support/specialNames';
 
 function workflow() {
   return {
@@ -22,6 +23,7 @@ const ok = (outcome: EditOutcome) => {
   if (!outcome.ok) throw new Error(`operation ${outcome.index} failed: ${outcome.message}`);
   return outcome;
 };
+const nodes = (outcome: { workflow: { nodes: unknown[] } }) => outcome.workflow.nodes as Record<string, unknown>[];
 
 describe('workflow edit operations', () => {
   it('adds a node with an id and a free position, and connects IF and Switch branches by name', () => {
@@ -51,7 +53,7 @@ describe('workflow edit operations', () => {
 
   it('removes a node with every connection from and to it', () => {
     const out = ok(edit([{ type: 'removeNode', name: 'Check' }]));
-    expect(out.workflow.nodes.map((x) => x.name)).toEqual(['Hook', 'Big', 'Small']);
+    expect(nodes(out).map((x) => x.name)).toEqual(['Hook', 'Big', 'Small']);
     expect(out.workflow.connections).toEqual({ Hook: { main: [[]] } });
   });
 
@@ -62,7 +64,7 @@ describe('workflow edit operations', () => {
       notes: 'x',
       parameters: { assignments: { assignments: [{ name: 'who' }] }, options: { ignoreConversionErrors: true } },
     });
-    expect((out.workflow.nodes[2]!.parameters as { options: object }).options).not.toHaveProperty('dotNotation');
+    expect((nodes(out)[2]!.parameters as { options: object }).options).not.toHaveProperty('dotNotation');
     expect(mergeDeep({ a: [1, 2], b: { c: 1 } }, { a: [3], b: { d: 2 } })).toEqual({ a: [3], b: { c: 1, d: 2 } });
   });
 
@@ -70,8 +72,8 @@ describe('workflow edit operations', () => {
     const out = ok(edit([{ type: 'renameNode', name: 'Hook', newName: "Order's hook" }]));
     expect(out.workflow.connections["Order's hook"]).toEqual({ main: [[{ node: 'Check', type: 'main', index: 0 }]] });
     expect(out.workflow.connections).not.toHaveProperty('Hook');
-    expect(JSON.stringify(out.workflow.nodes[2]!.parameters)).toContain("$('Order\\\\'s hook')");
-    expect(out.workflow.nodes[3]!.parameters).toEqual({ include: `={{ $node['Order\\'s hook'].json.x }} {{ $node["Order's hook"].json.y }}` });
+    expect(JSON.stringify(nodes(out)[2]!.parameters)).toContain("$('Order\\\\'s hook')");
+    expect(nodes(out)[3]!.parameters).toEqual({ include: `={{ $node['Order\\'s hook'].json.x }} {{ $node["Order's hook"].json.y }}` });
   });
 
   it('moves, disables and enables nodes, rewires a branch, sets settings, name, tags and activation', () => {
@@ -93,7 +95,7 @@ describe('workflow edit operations', () => {
     expect(out.workflow.nodes[2]).toMatchObject({ position: [500, 300] });
     expect(out.workflow.nodes[2]).not.toHaveProperty('disabled');
     expect(out.workflow.nodes[3]).toMatchObject({ disabled: true });
-    expect(out.workflow.connections.Check!.main![1]).toEqual([{ node: 'Big', type: 'main', index: 0 }]);
+    expect((out.workflow.connections.Check as { main: unknown[] }).main[1]).toEqual([{ node: 'Big', type: 'main', index: 0 }]);
     expect(out.workflow).toMatchObject({ name: 'Orders v2', settings: { executionOrder: 'v1', timezone: 'Europe/Berlin' } });
     expect(out.tags).toEqual({ add: ['sales'], remove: ['old'] });
     expect(out.activation).toBe('activate');
@@ -120,5 +122,111 @@ describe('workflow edit operations', () => {
       expect(outcome.message).toMatch(message);
     }
     expect(JSON.stringify(input)).toBe(snapshot);
+  });
+});
+
+describe('edit operations on names that mean something to JavaScript objects', () => {
+  const special = () => ({
+    nodes: [node('Hook', 'webhook', 2.1, { path: 'in' }), node('constructor', 'set', 3.4, fromJson([['__proto__', { a: 1 }]]))],
+    connections: fromJson([['Hook', connect(['x', 'constructor'])['x']]]),
+    settings: fromJson([['__proto__', { b: 1 }]]),
+  });
+
+  it('adds, connects, updates, renames, moves, disables, rewires and removes them like any node', () => {
+    const out = ok(
+      withPrototypesUnchanged(() =>
+        edit(
+          [
+            { type: 'addNode', node: { name: '__proto__', type: 'n8n-nodes-base.set', typeVersion: 3.4 } },
+            { type: 'addNode', node: { name: 'hasOwnProperty', type: 'n8n-nodes-base.set', typeVersion: 3.4 } },
+            { type: 'addConnection', source: 'constructor', target: '__proto__' },
+            { type: 'addConnection', source: '__proto__', target: 'hasOwnProperty', connectionType: 'main' },
+            { type: 'addConnection', source: '__proto__', target: 'constructor', connectionType: '__proto__', targetInput: 1 },
+            { type: 'updateNode', name: 'constructor', changes: fromJson([['parameters', fromJson([['__proto__', { c: 2 }], ['toString', 'x']])], ['__proto__', 'field'], ['notes', 'n']]) },
+            { type: 'updateNode', name: '__proto__', changes: { parameters: fromJson([['constructor', { d: 3 }]]) } },
+            { type: 'renameNode', name: 'constructor', newName: 'prototype' },
+            { type: 'moveNode', name: '__proto__', position: [1, 2] },
+            { type: 'disableNode', name: '__proto__' },
+            { type: 'enableNode', name: '__proto__' },
+            { type: 'rewireConnection', source: '__proto__', from: 'hasOwnProperty', to: 'Hook' },
+            { type: 'removeConnection', source: '__proto__', target: 'prototype', connectionType: '__proto__' },
+            { type: 'removeNode', name: 'hasOwnProperty' },
+            { type: 'updateSettings', settings: fromJson([['__proto__', { e: 4 }], ['constructor', 'x']]) },
+            { type: 'updateName', name: '__proto__' },
+            { type: 'addTag', tag: '__proto__' },
+          ],
+          special() as ReturnType<typeof workflow>,
+        ),
+      ),
+    );
+    const [hook, renamed, proto] = nodes(out);
+    expect(nodes(out).map((n) => n.name)).toEqual(['Hook', 'prototype', '__proto__']);
+    expect(Object.getPrototypeOf(renamed)).toBe(Object.prototype);
+    expectOwn(renamed, '__proto__', 'field');
+    expectOwn(renamed!.parameters, '__proto__', { a: 1, c: 2 });
+    expectOwn(renamed!.parameters, 'toString', 'x');
+    expectOwn(proto!.parameters, 'constructor', { d: 3 });
+    expect(proto).toMatchObject({ position: [1, 2] });
+    expect(proto).not.toHaveProperty('disabled');
+    const connections = out.workflow.connections;
+    expect(Object.keys(connections)).toEqual(['Hook', '__proto__', 'prototype']);
+    expectOwn(connections, 'Hook', connect(['x', 'prototype'])['x']);
+    expectOwn(connections, 'prototype', connect(['x', '__proto__'])['x']);
+    expectOwn(connections, '__proto__', fromJson([['main', [[{ node: 'Hook', type: 'main', index: 0 }]]], ['__proto__', [[]]]]));
+    expectOwn(out.workflow.settings, '__proto__', { b: 1, e: 4 });
+    expectOwn(out.workflow.settings, 'constructor', 'x');
+    expect(out.workflow.name).toBe('__proto__');
+    expect(out.tags.add).toEqual(['__proto__']);
+    expect(JSON.parse(JSON.stringify(out.workflow))).toEqual(out.workflow);
+    expect(hook).toMatchObject({ name: 'Hook' });
+  });
+
+  it('refuses, naming the operation, to add a connection into connections of the wrong shape', () => {
+    const w = { ...special(), connections: fromJson([['__proto__', 'main'], ['Hook', { main: 'x' }]]) };
+    for (const [source, message] of [['__proto__', /connections\["__proto__"\] is not an object keyed by connection type/], ['Hook', /connections\["Hook"\]\.main is not a list of outputs/]] as const) {
+      const outcome = withPrototypesUnchanged(() =>
+        edit([{ type: 'addNode', node: { name: '__proto__', type: 'n8n-nodes-base.set', typeVersion: 3.4 } }, { type: 'addConnection', source, target: 'constructor' }], w as ReturnType<typeof workflow>),
+      );
+      expect(outcome).toMatchObject({ ok: false, index: 1, message: expect.stringMatching(message) });
+    }
+  });
+});
+
+describe('renames, however many', () => {
+  const expressions = (out: EditedWorkflowOutcome) => nodes(out).map((n) => JSON.stringify(n.parameters));
+  type EditedWorkflowOutcome = ReturnType<typeof ok>;
+
+  it('reach every expression and connection as if made one after the other', () => {
+    const out = ok(
+      edit([
+        { type: 'renameNode', name: 'Hook', newName: 'Entry' },
+        { type: 'renameNode', name: 'Entry', newName: 'Hook2' },
+        { type: 'renameNode', name: 'Check', newName: 'Hook' },
+        { type: 'renameNode', name: 'Hook', newName: 'Check2' },
+      ]),
+    );
+    expect(nodes(out).map((n) => n.name)).toEqual(['Hook2', 'Check2', 'Big', 'Small']);
+    expect(expressions(out)[2]).toContain("$('Hook2')");
+    expect(nodes(out)[3]!.parameters).toEqual({ include: `={{ $node['Hook2'].json.x }} {{ $node.Hook2.json.y }}` });
+    expect(out.workflow.connections).toEqual(connect(['Hook2', 'Check2'], ['Check2', 'Big', 0], ['Check2', 'Small', 1]));
+  });
+
+  it('leave what an operation writes after them as it is written, and look connections up by the names they have then', () => {
+    const out = ok(
+      edit([
+        { type: 'renameNode', name: 'Hook', newName: 'Entry' },
+        { type: 'updateNode', name: 'Small', changes: { parameters: { old: "={{ $('Hook').item.json }}", now: "={{ $('Entry').item.json }}" } } },
+        { type: 'addNode', node: { name: 'Late', type: 'n8n-nodes-base.set', typeVersion: 3.4, parameters: { ref: "={{ $('Check').item.json }}" } } },
+        { type: 'renameNode', name: 'Check', newName: 'Test' },
+        { type: 'removeConnection', source: 'Test', target: 'Big' },
+        { type: 'addConnection', source: 'Entry', target: 'Late' },
+        { type: 'rewireConnection', source: 'Test', from: 'Small', to: 'Late', branch: 'false' },
+        { type: 'removeNode', name: 'Big' },
+      ]),
+    );
+    const [, , small, late] = nodes(out);
+    expect(small!.parameters).toMatchObject({ include: `={{ $node['Entry'].json.x }} {{ $node.Entry.json.y }}`, old: "={{ $('Hook').item.json }}", now: "={{ $('Entry').item.json }}" });
+    expect(late!.parameters).toEqual({ ref: "={{ $('Test').item.json }}" });
+    expect(out.workflow.connections).toEqual({ Entry: { main: [[{ node: 'Test', type: 'main', index: 0 }, { node: 'Late', type: 'main', index: 0 }]] }, Test: { main: [[], [{ node: 'Late', type: 'main', index: 0 }]] } });
   });
 });

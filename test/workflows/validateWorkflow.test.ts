@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { validateWorkflow } from '../../src/workflows/validateWorkflow';
 import { connect, n8nCatalog, node } from '../support/n8nCatalog';
+import { fromJson, SPECIAL_NAMES, withPrototypesUnchanged } from '../support/specialNames';
 
 const AGENT = '@n8n/n8n-nodes-langchain.agent';
 const MODEL = '@n8n/n8n-nodes-langchain.lmChatOpenAi';
@@ -221,5 +222,73 @@ describe('validate_workflow', () => {
       'invalid_node@null',
       'missing_type_version@B',
     ]);
+  });
+});
+
+describe('validate_workflow, with names that mean something to JavaScript objects', () => {
+  /** A trigger named "__proto__" and a chain of nodes named after Object.prototype's properties, each referring to the one before. */
+  function special() {
+    const names = SPECIAL_NAMES;
+    return {
+      nodes: names.map((name, i) =>
+        i === 0
+          ? node(name, 'manualTrigger', 1)
+          : node(name, 'set', 3.4, fromJson([
+              ['__proto__', 'x'],
+              ['assignments', { assignments: [{ id: 'a', name, value: `={{ $('${names[i - 1]}').item.json.x }} {{ $node["${names[i - 1]}"].json.y }}`, type: 'string' }] }],
+            ])),
+      ),
+      connections: fromJson(names.slice(0, -1).map((name, i) => [name, connect(['x', names[i + 1]!])['x']])),
+      settings: fromJson([['__proto__', { executionOrder: 'v1' }]]),
+    };
+  }
+
+  it('takes them as names: nodes, connections, parameters and references that name them', () => {
+    const result = withPrototypesUnchanged(() => validateWorkflow(special(), n8nCatalog));
+    expect(result.errors).toEqual([]);
+    expect(result.warnings.map((f) => `${f.code}@${f.node}:${f.path}`)).toEqual(SPECIAL_NAMES.slice(1).map((name) => `unknown_parameter@${name}:parameters.__proto__`));
+  });
+
+  it('reports what is wrong with them under their names: a missing target, a connection type nobody has, a duplicate, a reference', () => {
+    const w = special();
+    const connections = w.connections as Record<string, { main: unknown[][] }>;
+    connections['__proto__']!.main[0]!.push({ node: 'valueOf', type: 'main', index: 0 });
+    connections['constructor'] = fromJson([['__proto__', [[{ node: 'toString', type: '__proto__', index: 0 }]]], ['main', connections['constructor']!.main]]);
+    w.nodes.push(node('prototype', 'set', 3.4));
+    (w.nodes[4]!.parameters as Record<string, unknown>)['constructor'] = "={{ $('__Proto__').item.json }}";
+    const result = withPrototypesUnchanged(() => validateWorkflow(w, n8nCatalog));
+    expect(result.errors.map((f) => `${f.code}@${f.node}:${f.path}`)).toEqual([
+      'duplicate_node_name@prototype:nodes[5].name',
+      'unknown_target_node@__proto__:connections.__proto__.main[0][1]',
+      'invalid_connection_type@constructor:connections.constructor.__proto__[0][0]',
+      'invalid_connection_type@constructor:connections.constructor.__proto__[0][0]',
+      'unknown_node_reference@hasOwnProperty:parameters.constructor',
+    ]);
+    expect(result.errors[1]!.message).toBe('"__proto__" is connected to "valueOf", which is not a node of this workflow.');
+    expect(result.errors[2]!.message).toMatch(/^"constructor" \(Edit Fields \(Set\)\) has no __proto__ output; its outputs: main/);
+    expect(result.errors[3]!.message).toMatch(/^"toString" \(Edit Fields \(Set\)\) has no __proto__ input; its inputs: main/);
+    expect(result.errors[4]!.message).toMatch(/refers to a node "__Proto__" that this workflow does not have\. Did you mean "__proto__"\?$/);
+  });
+});
+
+describe('validate_workflow’s answer, however much is wrong', () => {
+  it('lists the first 100 errors and 100 warnings, counts the rest, and quotes long names clipped', () => {
+    const source = `S${'s'.repeat(999)}`;
+    const missing = `M${'m'.repeat(999)}`;
+    const w = {
+      nodes: [node('Start', 'manualTrigger', 1), node(source, 'set', 3.4)],
+      connections: { Start: { main: [[{ node: source, type: 'main', index: 0 }]] }, [source]: { main: [Array.from({ length: 200 }, () => ({ node: missing, type: 'main', index: 0 }))] } },
+    };
+    const result = validateWorkflow(w, n8nCatalog);
+    expect(result).toMatchObject({ valid: false, errors: { length: 100 }, warnings: [], omitted: { errors: 100, warnings: 0 } });
+    const [first] = result.errors;
+    expect(first).toEqual({
+      node: source,
+      path: `connections.${source.slice(0, 288)}…`,
+      code: 'unknown_target_node',
+      message: `"${source.slice(0, 100)}…" is connected to "${missing.slice(0, 100)}…", which is not a node of this workflow.`,
+    });
+    // Each finding once held both names whole, and its path the source's: 0.83 MB for this 0.21 MB workflow.
+    expect(JSON.stringify(result).length).toBeLessThan(200_000);
   });
 });

@@ -2,11 +2,12 @@ import { z } from 'zod';
 import type { N8nClient } from '../../n8n/client';
 import { workflowBody } from '../../n8n/workflowBody';
 import { autofix } from '../../workflows/autofix';
-import type { Finding } from '../../workflows/findings';
+import { judgeEdit } from '../../workflows/editVerdict';
+import { valueOverLimit, workflowOverLimit } from '../../workflows/limits';
 import { applyOperations, OPERATION_TYPES, type Operation } from '../../workflows/operations';
-import { validateWorkflow } from '../../workflows/validateWorkflow';
 import { refusal, ToolError } from '../tool';
 import { catalogViewFor } from '../validation/catalogView';
+import { withinLimits } from '../validation/withinLimits';
 import { id, n8nTool, REPLACES } from './n8nTool';
 import { workflowPath, type Workflow } from './workflowApi';
 
@@ -30,8 +31,6 @@ const OperationInput = z.object({
   settings: z.record(z.string(), z.unknown()).optional().describe('updateSettings: settings to set (merged)'),
   tag: z.string().optional().describe('addTag/removeTag: the tag name'),
 });
-
-const sameFinding = (a: Finding) => (b: Finding) => a.code === b.code && a.node === b.node && a.path === b.path;
 
 export const editWorkflow = n8nTool({
   name: 'edit_workflow',
@@ -58,23 +57,24 @@ export const editWorkflow = n8nTool({
       throw new ToolError(`Workflow ${workflowId} has changed since you read it (versionId ${read.versionId}, not ${expectedVersionId}): read it again, then edit. Nothing was saved.`);
     }
     const ops = operations as Operation[];
+    withinLimits(workflowOverLimit(read, `Workflow ${workflowId}`), 'Nothing was changed.');
+    withinLimits(valueOverLimit(ops, 'operations'), 'Nothing was changed.');
     const outcome = applyOperations(read, ops);
     if (!outcome.ok) {
       throw new ToolError(`Operation ${outcome.index} (${outcome.operation.type}) failed: ${outcome.message}. Nothing was saved.`);
     }
+    withinLimits(workflowOverLimit(outcome.workflow, 'The edited workflow'), 'Nothing was saved.');
     const catalog = await catalogViewFor(ctx.env, [...(read.nodes ?? []), ...outcome.workflow.nodes]);
     const fixes = fix ? autofix(outcome.workflow, catalog) : undefined;
     const edited = (fixes?.workflow ?? outcome.workflow) as Workflow;
-    const before = validateWorkflow(read, catalog);
-    const after = validateWorkflow(edited, catalog);
-    const introduced = after.errors.filter((e) => !before.errors.some(sameFinding(e)));
-    if (introduced.length > 0) {
-      const blame = culprit(read, ops, introduced, catalog);
+    const { after, introduced, culprit } = judgeEdit(read, ops, edited, catalog, fix);
+    if (!introduced.valid) {
       return refusal({
         saved: false,
-        reason: `The edit would leave errors the workflow did not have${blame === null ? '' : `, from operation ${blame} (${ops[blame]!.type})`}. Nothing was saved.`,
-        ...(blame === null ? {} : { operation: { index: blame, type: ops[blame]!.type } }),
-        errors: introduced,
+        reason: `The edit would leave errors the workflow did not have${culprit === null ? '' : `, from operation ${culprit} (${ops[culprit]!.type})`}. Nothing was saved.`,
+        ...(culprit === null ? {} : { operation: { index: culprit, type: ops[culprit]!.type } }),
+        errors: introduced.errors,
+        ...(introduced.omitted ? { omitted: { errors: introduced.omitted.errors } } : {}),
       });
     }
     const summary = {
@@ -83,6 +83,7 @@ export const editWorkflow = n8nTool({
       valid: after.valid,
       errors: after.errors,
       warnings: after.warnings,
+      ...(after.omitted ? { omitted: after.omitted } : {}),
       ...(outcome.tags.add.length || outcome.tags.remove.length ? { tags: outcome.tags } : {}),
       ...(outcome.activation ? { activation: outcome.activation } : {}),
     };
@@ -94,17 +95,6 @@ export const editWorkflow = n8nTool({
     return { saved: true, id: workflowId, versionId: saved.versionId, ...summary, ...(tags ? { tags } : {}) };
   },
 });
-
-/** The first operation after which one of the new errors is there (to the end), or null. */
-function culprit(read: Workflow, ops: Operation[], introduced: Finding[], catalog: Parameters<typeof validateWorkflow>[1]): number | null {
-  for (let k = 1; k <= ops.length; k++) {
-    const partial = applyOperations(read, ops.slice(0, k));
-    if (!partial.ok) return null;
-    const errors = validateWorkflow(partial.workflow, catalog).errors;
-    if (introduced.some((e) => errors.some(sameFinding(e)))) return k - 1;
-  }
-  return null;
-}
 
 /** Saves only over the version that was read: n8n's public API has no conditional update, so this checks just before. */
 async function refuseIfChanged(n8n: N8nClient, workflowId: string, read: Workflow): Promise<void> {

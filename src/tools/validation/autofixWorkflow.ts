@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { autofix } from '../../workflows/autofix';
+import { workflowOverLimit } from '../../workflows/limits';
 import { defineTool } from '../tool';
 import { catalogViewFor } from './catalogView';
 import { WorkflowJson } from './schemas';
+import { SIZE_LIMITS, withinLimits } from './withinLimits';
 
 export const autofixWorkflow = defineTool({
   name: 'autofix_workflow',
@@ -14,17 +16,20 @@ export const autofixWorkflow = defineTool({
     'letter, webhookId and path of webhook triggers, connections written with node ids, stale, duplicate and self ' +
     'connections, AI sub-nodes wired as main, output/input indexes a one-port node lacks. Nothing uncertain is ' +
     'applied: those are listed for you to decide. Answers the validation before and after. This previews; to fix a ' +
-    'saved workflow in n8n, call edit_workflow with its id, "operations": [] and "autofix": true.',
+    `saved workflow in n8n, call edit_workflow with its id, "operations": [] and "autofix": true. ${SIZE_LIMITS}`,
   input: z.object({ workflow: WorkflowJson }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   execution: 'direct',
   scope: 'nodes:read',
   async run({ workflow }, { env }) {
+    withinLimits(workflowOverLimit(workflow));
     const result = autofix(workflow, await catalogViewFor(env, workflow.nodes));
+    const { before } = result;
     return {
       fixes: result.fixes,
-      applied: result.fixes.filter((f) => f.applied).length,
-      before: { valid: result.before.valid, errors: result.before.errors.length, warnings: result.before.warnings.length },
+      ...(result.omitted > 0 ? { omitted: { fixes: result.omitted } } : {}),
+      applied: result.applied,
+      before: { valid: before.valid, errors: before.errors.length + (before.omitted?.errors ?? 0), warnings: before.warnings.length + (before.omitted?.warnings ?? 0) },
       after: result.after,
       workflow: result.workflow,
     };

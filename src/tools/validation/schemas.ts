@@ -1,4 +1,13 @@
 import { z } from 'zod';
+import { MAX_FINDINGS } from '../../workflows/findings';
+import { isPlainObject } from '../../workflows/values';
+
+/**
+ * An object keyed by names the caller chooses (connections by node name, parameters), passed on as it
+ * came. Not z.record: zod leaves a "__proto__" key out of what it builds, and n8n takes a node named so
+ * like any other, so its connections would be lost. The JSON Schema is z.record's.
+ */
+export const NamedObject = z.unknown().refine(isPlainObject, 'expected an object').meta({ type: 'object', additionalProperties: {} });
 
 const FindingSchema = z.object({
   node: z.string().nullable().describe("The node's name; null for the workflow as a whole"),
@@ -12,13 +21,17 @@ export const FindingsOutput = z.object({
   valid: z.boolean().describe('No errors (warnings may remain)'),
   errors: z.array(FindingSchema).describe('What stops the workflow from working as written'),
   warnings: z.array(FindingSchema).describe('What n8n accepts but is probably not what was meant'),
+  omitted: z
+    .object({ errors: z.number().int(), warnings: z.number().int() })
+    .optional()
+    .describe(`Findings left out: an answer lists the first ${MAX_FINDINGS} errors and the first ${MAX_FINDINGS} warnings (fix those and validate again)`),
 });
 
 /** A workflow as the validation tools take it: n8n's export, or what create_workflow will be sent. */
 export const WorkflowJson = z
   .object({
     nodes: z.array(z.unknown()).describe('The nodes: {name, type, typeVersion, parameters, credentials?, position, …}'),
-    connections: z.record(z.string(), z.unknown()).default({}).describe('{"Source name": {"main": [[{"node": "Target name", "type": "main", "index": 0}]]}}'),
+    connections: NamedObject.default({}).describe('{"Source name": {"main": [[{"node": "Target name", "type": "main", "index": 0}]]}}'),
   })
   .loose()
   .describe('The workflow JSON (as n8n exports it, or as you will send it to create_workflow)');

@@ -1,8 +1,10 @@
 import { z } from 'zod';
+import { nodeOverLimit } from '../../workflows/limits';
 import { validateNode as validate } from '../../workflows/validateNode';
 import { defineTool } from '../tool';
 import { catalogViewFor } from './catalogView';
-import { FindingsOutput } from './schemas';
+import { FindingsOutput, NamedObject } from './schemas';
+import { withinLimits } from './withinLimits';
 
 export const validateNode = defineTool({
   name: 'validate_node',
@@ -17,8 +19,8 @@ export const validateNode = defineTool({
   input: z.object({
     type: z.string().min(1).describe('The node type, e.g. n8n-nodes-base.slack'),
     typeVersion: z.number().describe('The node version, e.g. 2.3 (get_node_details lists them)'),
-    parameters: z.record(z.string(), z.unknown()).default({}).describe("The node's parameters, as in workflow JSON"),
-    credentials: z.record(z.string(), z.unknown()).optional().describe('e.g. {"slackApi": {"id": "…", "name": "…"}}'),
+    parameters: NamedObject.default({}).describe("The node's parameters, as in workflow JSON"),
+    credentials: NamedObject.optional().describe('e.g. {"slackApi": {"id": "…", "name": "…"}}'),
     name: z.string().optional().describe('The node name used in findings'),
   }),
   output: FindingsOutput,
@@ -26,6 +28,7 @@ export const validateNode = defineTool({
   execution: 'direct',
   scope: 'nodes:read',
   async run(node, { env }) {
+    withinLimits(nodeOverLimit(node));
     const named = { ...node, name: node.name ?? node.type.slice(node.type.lastIndexOf('.') + 1) };
     return validate(named, await catalogViewFor(env, [named]));
   },

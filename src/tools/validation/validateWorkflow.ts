@@ -1,8 +1,11 @@
 import { z } from 'zod';
+import { MAX_FINDINGS } from '../../workflows/findings';
+import { workflowOverLimit } from '../../workflows/limits';
 import { validateWorkflow as validate } from '../../workflows/validateWorkflow';
 import { defineTool } from '../tool';
 import { catalogViewFor } from './catalogView';
 import { FindingsOutput, WorkflowJson } from './schemas';
+import { SIZE_LIMITS, withinLimits } from './withinLimits';
 
 export const validateWorkflow = defineTool({
   name: 'validate_workflow',
@@ -15,13 +18,15 @@ export const validateWorkflow = defineTool({
     'Across the workflow: duplicate names or ids, connections from or to missing nodes, connection kinds the ' +
     'nodes lack (main vs ai_*), output/input indexes beyond the ports the node has for its settings (IF true/false, ' +
     'Switch rules, error outputs), AI nodes without the sub-nodes they need, references like $(\'Name\') to ' +
-    'nodes that do not exist, triggers and unreachable nodes. Answers {valid, errors, warnings}.',
+    `nodes that do not exist, triggers and unreachable nodes. Answers {valid, errors, warnings}: the first ${MAX_FINDINGS} ` +
+    `of each, "omitted" counting the rest. ${SIZE_LIMITS}`,
   input: z.object({ workflow: WorkflowJson }),
   output: FindingsOutput,
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   execution: 'direct',
   scope: 'nodes:read',
   async run({ workflow }, { env }) {
+    withinLimits(workflowOverLimit(workflow));
     return validate(workflow, await catalogViewFor(env, workflow.nodes));
   },
 });
