@@ -21,6 +21,7 @@ import { jsonRpcError } from '../protocol/errors';
 import { ErrorCode } from '../protocol/jsonrpc';
 import { callTimeoutMs, executionPolicy } from '../execution/policy';
 import { runDirect, toolContext, type CallRequest } from '../execution/runTool';
+import { callerOf } from '../queues/message';
 import type { ToolDefinition } from '../tools/tool';
 import { createMcpServer, type ToolExecutor } from '../protocol/mcpServer';
 import { PendingCalls, type Delivery, type PendingCall } from './PendingCalls';
@@ -120,7 +121,7 @@ export class SessionObject extends DurableObject<Env> {
     request.signal.addEventListener('abort', () => {
       if (this.live?.kind === 'streamable-http') this.live.transport.closeSSEStream(request.requestId);
     });
-    if (executionPolicy(tool, this.env) === 'direct') return runDirect(tool, args, toolContext(this.env, sessionId, request));
+    if (executionPolicy(tool, this.env) === 'direct') return runDirect(tool, args, toolContext(this.env, tool, sessionId, this.currentCaller(), request));
     const callId = crypto.randomUUID();
     const deadline = Date.now() + callTimeoutMs(tool, this.env);
     const { progressToken } = request;
@@ -128,12 +129,12 @@ export class SessionObject extends DurableObject<Env> {
     const call = { callId, tool: tool.name, requestId: request.requestId, deadline, ...(streamId === undefined ? {} : { streamId }) };
     return this.pending.start(call, request, async () => {
       await this.env.TOOL_CALLS.send({
-        v: 1,
+        v: 2,
         sessionId,
         callId,
         tool: tool.name,
         arguments: args as Record<string, unknown>,
-        caller: this.currentCaller().id,
+        caller: callerOf(this.currentCaller()),
         deadline,
         ...(progressToken === undefined ? {} : { progressToken }),
       });

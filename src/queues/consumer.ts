@@ -144,8 +144,10 @@ function asToolResult(outcome: TaskOutcome): CallToolResult {
 function consumerContext(env: Env, call: ToolCallMessage, owner: CallOwner, cancelled: AbortSignal): ToolContext {
   return {
     env,
+    caller: call.caller,
     ...(call.sessionId === undefined ? {} : { sessionId: call.sessionId }),
     signal: AbortSignal.any([AbortSignal.timeout(Math.max(1, call.deadline - Date.now())), cancelled]),
+    deadline: call.deadline,
     ...(call.inputResponses === undefined ? {} : { inputResponses: call.inputResponses }),
     progress: async (progress, total, message) => {
       // A session relays progress only to a client that asked for it; a task keeps it as its status message.

@@ -1,5 +1,6 @@
 import type { CallToolResult, InputRequests } from '@modelcontextprotocol/server';
-import type { ToolCallMessage } from '../queues/message';
+import type { Principal } from '../auth/principal';
+import { callerOf, type ToolCallMessage } from '../queues/message';
 
 /** The tasks extension's identifier (SEP-2663), in capabilities and in errors. */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
@@ -25,8 +26,13 @@ export type TaskOutcome =
 /** A task as its Durable Object keeps it. */
 export interface TaskRecord {
   taskId: string;
-  /** The principal that created it: the only one it answers. */
+  /** The id of the principal that created it: the only one it answers. */
   owner: string;
+  /**
+   * That principal whole, whose scopes its runs have (what a tool may show depends on them). Records
+   * made before it was kept lack it: their runs get no scopes, the narrowest answer.
+   */
+  caller?: Principal;
   tool: string;
   arguments: Record<string, unknown>;
   status: TaskStatus;
@@ -100,12 +106,12 @@ export function applyInput(task: TaskRecord, responses: Record<string, unknown>,
 /** The queue message for a task's current run. */
 export function runMessage(task: TaskRecord): ToolCallMessage {
   return {
-    v: 1,
+    v: 2,
     taskId: task.taskId,
     callId: task.callId,
     tool: task.tool,
     arguments: task.arguments,
-    caller: task.owner,
+    caller: task.caller ? callerOf(task.caller) : { id: task.owner, subject: task.owner, scopes: [] },
     deadline: task.deadline,
     ...(Object.keys(task.inputResponses).length > 0 ? { inputResponses: task.inputResponses } : {}),
   };

@@ -1,5 +1,6 @@
 import type { InputRequiredResult, ToolAnnotations } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
+import type { Principal } from '../auth/principal';
 import type { Scope } from '../auth/scopes';
 import type { Env } from '../env';
 import { rawResult } from '../protocol/MessageFormatter';
@@ -9,9 +10,14 @@ export type ExecutionPolicy = 'direct' | 'queued';
 
 export interface ToolContext {
   env: Env;
+  /** Who called, as the Worker authenticated them: what a tool may show depends on their scopes too. */
+  caller: Principal;
   /** The 2025-era session the call belongs to; a 2026-07-28 request has none. */
   sessionId?: string;
+  /** Aborts when the call is cancelled or reaches its deadline. */
   signal: AbortSignal;
+  /** Epoch ms by which the call must be answered: clean-up a tool owes (test_workflow's) has to fit before it. */
+  deadline: number;
   /**
    * The client's answers to input requests this call made before (MRTR): on a 2026-07-28 retry, or a
    * task's next run. A tool asks with `return inputRequired({ inputRequests })`.

@@ -5,6 +5,7 @@ const elicit = { method: 'elicitation/create' as const, params: { message: '?', 
 const task = (overrides: Partial<TaskRecord> = {}): TaskRecord => ({
   taskId: 't1',
   owner: 'key:a',
+  caller: { id: 'key:a', subject: 'key:a', scopes: ['workflows:read'] },
   tool: 'confirm_delete',
   arguments: { filename: 'x' },
   status: 'working',
@@ -51,6 +52,11 @@ describe('task model', () => {
     expect(resumed).toMatchObject({ status: 'working', inputResponses: { a: 'A', b: 'B' }, callId: 'run-2', deadline: 10 + 120_000 });
     expect(resumed.inputRequests).toBeUndefined();
     expect(applyInput(task(), { a: 'A' }, 5, 'run-2')).toMatchObject({ status: 'working', callId: 'run-1' });
-    expect(runMessage(resumed)).toMatchObject({ v: 1, taskId: 't1', callId: 'run-2', caller: 'key:a', inputResponses: { a: 'A', b: 'B' } });
+    expect(runMessage(resumed)).toMatchObject({ v: 2, taskId: 't1', callId: 'run-2', caller: { id: 'key:a', scopes: ['workflows:read'] }, inputResponses: { a: 'A', b: 'B' } });
+  });
+
+  it('runs a task kept before its caller was: with no scopes, the narrowest answer', () => {
+    const { caller, ...older } = task();
+    expect(runMessage(older).caller).toEqual({ id: 'key:a', subject: 'key:a', scopes: [] });
   });
 });

@@ -1,15 +1,32 @@
 import { z } from 'zod';
-import { defineTool } from '../tool';
+import { defineTool, type ToolContext } from '../tool';
 
 /**
- * Test-only tools that run through the tool-calls queue, served with the conformance pack
- * (CONFORMANCE_PACK=on, test configuration only): they exercise results, progress, retries and the
- * dead-letter answer, and deadlines.
+ * Test-only tools that run through the tool-calls queue (and one that runs where its request arrives),
+ * served with the conformance pack (CONFORMANCE_PACK=on, test configuration only): they exercise
+ * results, progress, retries and the dead-letter answer, deadlines, and what a run knows of its caller.
  */
 const queued = { annotations: { readOnlyHint: true, openWorldHint: false }, execution: 'queued' as const };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const callerOutput = z.object({ id: z.string(), subject: z.string(), scopes: z.array(z.string()) });
+const caller = { input: z.object({}), output: callerOutput, run: (_args: unknown, ctx: ToolContext) => ({ ...ctx.caller }) };
 
 export const QUEUE_TEST_TOOLS = [
+  defineTool({
+    ...queued,
+    ...caller,
+    execution: 'direct',
+    name: 'test_caller',
+    title: 'Caller',
+    description: 'Answers the caller it was given (id, subject, scopes), where its request arrived (tests).',
+  }),
+  defineTool({
+    ...queued,
+    ...caller,
+    name: 'test_queued_caller',
+    title: 'Queued caller',
+    description: 'Answers the caller it was given (id, subject, scopes), through the queue (tests).',
+  }),
   defineTool({
     ...queued,
     name: 'test_queued_echo',

@@ -1,15 +1,16 @@
 import { z } from 'zod';
+import { projectFor } from '../../n8n/userData';
 import { CREATES, DELETES, id, n8nTool, page, paging, READS, type Page } from './n8nTool';
 
 export const PROJECT_TOOLS = [
   n8nTool({
     name: 'list_projects',
     title: 'List projects',
-    description: 'List the projects (n8n plans with projects only).',
+    description: 'List the projects (n8n plans with projects only). Personal projects are named after their owner: those names need the users:read scope too.',
     input: z.object({ ...paging }),
     annotations: READS,
-    async run({ limit, cursor }, n8n) {
-      return page('projects', await n8n.get<Page<Record<string, unknown>>>('/projects', { query: { limit, cursor } }), (p) => p);
+    async run({ limit, cursor }, n8n, ctx) {
+      return page('projects', await n8n.get<Page<Record<string, unknown>>>('/projects', { query: { limit, cursor } }), (p) => projectFor(ctx.caller, p));
     },
   }),
   n8nTool({

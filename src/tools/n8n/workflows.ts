@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Catalog } from '../../catalog/catalog';
 import type { Env } from '../../env';
+import { workflowFor } from '../../n8n/userData';
 import { workflowBody } from '../../n8n/workflowBody';
 import { catalogForNodes } from '../../workflows/prefetch';
 import { validateWorkflow } from '../../workflows/validateWorkflow';
@@ -74,10 +75,12 @@ export const WORKFLOW_TOOLS = [
   n8nTool({
     name: 'get_workflow',
     title: 'Get a workflow',
-    description: 'Get one workflow whole: nodes, connections, settings. Change it and send it back with update_workflow.',
+    description:
+      'Get one workflow whole: nodes, connections, settings. Change it and send it back with update_workflow. ' +
+      'What n8n says of its owners (their e-mail, names) needs the users:read scope too.',
     input: z.object({ id: id('workflow') }),
     annotations: READS,
-    run: ({ id }, n8n) => n8n.get(workflowPath(id)),
+    run: async ({ id }, n8n, ctx) => workflowFor(ctx.caller, await n8n.get<Workflow>(workflowPath(id))),
   }),
   n8nTool({
     name: 'create_workflow',
