@@ -66,6 +66,9 @@ export class N8nClient {
 
   async request<T>(method: string, path: string, { query, body }: N8nRequest = {}): Promise<T> {
     const url = new URL(this.connection.apiBase + path);
+    // The tools check ids before they build a path; this is the last line: a path the URL parser
+    // resolves elsewhere (a "." or ".." segment) is never sent with the API key.
+    if (url.pathname !== new URL(this.connection.apiBase).pathname + path) throw new Error(`n8n path ${path} resolves to ${url.pathname}: not sent`);
     for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
     const timeout = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
     let response: Response;

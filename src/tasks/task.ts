@@ -1,5 +1,6 @@
 import type { CallToolResult, InputRequests } from '@modelcontextprotocol/server';
 import type { Principal } from '../auth/principal';
+import { dict, hasOwn } from '../lib/ownKeys';
 import { callerOf, type ToolCallMessage } from '../queues/message';
 
 /** The tasks extension's identifier (SEP-2663), in capabilities and in errors. */
@@ -89,10 +90,10 @@ export function settle(task: TaskRecord, outcome: TaskOutcome, now: number): Tas
  */
 export function applyInput(task: TaskRecord, responses: Record<string, unknown>, now: number, nextCallId: string): TaskRecord {
   if (task.status !== 'input_required' || !task.inputRequests) return task;
-  const outstanding = { ...task.inputRequests };
-  const answered: Record<string, unknown> = {};
+  const outstanding = dict(Object.entries(task.inputRequests));
+  const answered = dict<unknown>();
   for (const [key, value] of Object.entries(responses)) {
-    if (key in outstanding) {
+    if (hasOwn(outstanding, key)) {
       answered[key] = value;
       delete outstanding[key];
     }

@@ -320,3 +320,52 @@ describe('user data in n8n answers needs users:read', () => {
     await client.close();
   });
 });
+
+/** Ids and trigger paths are checked before they go into a URL: none reaches past what it names. */
+describe('ids and trigger paths that would reach elsewhere', () => {
+  let client: Client;
+  beforeAll(async () => {
+    client = new Client({ name: 'e2e-n8n-paths', version: '1.0.0' });
+    await client.connect(TRANSPORTS['Streamable HTTP']());
+  });
+  afterAll(() => client.close());
+  const text = async (name: string, args: Record<string, unknown>) => {
+    const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+    return { isError: result.isError === true, text: result.content.map((c) => (c.type === 'text' ? c.text : '')).join('') };
+  };
+
+  it('refuses an id that is not one of n8n\'s, sending nothing', async () => {
+    const before = (await fake('requests')).length;
+    for (const [name, args] of [
+      ['get_workflow', { id: '.' }],
+      ['delete_workflow', { id: '..' }],
+      ['get_workflow_tags', { workflowId: '../credentials' }],
+      ['delete_credential', { id: '%2e%2e' }],
+      ['get_credential_schema', { credentialTypeName: '..' }],
+      ['get_execution', { id: '1/../../workflows' }],
+      ['get_user', { id: '..' }],
+    ] as const) {
+      const answer = await text(name, args);
+      expect(answer.isError, name).toBe(true);
+      expect(answer.text, name).toMatch(/Input validation error.*(is 1 to 36 letters and digits|is a number|UUID\) or its e-mail|credential type is a name)/s);
+    }
+    expect((await fake('requests')).slice(before)).toEqual([]);
+  });
+
+  it('refuses to call a trigger whose path leaves /webhook/, before activating anything', async () => {
+    const created = JSON.parse(
+      (
+        await text('create_workflow', {
+          workflow: { name: 'Escape', nodes: [{ name: 'Webhook', type: 'n8n-nodes-base.webhook', typeVersion: 2, webhookId: '5e5e5e5e-0000-4000-8000-000000000001', position: [0, 0], parameters: { path: '../rest/settings' } }], connections: {} },
+          force: true,
+        })
+      ).text,
+    );
+    const before = (await fake('requests')).length;
+    const answer = await text('test_workflow', { id: created.id, waitSeconds: 1 });
+    expect(answer).toMatchObject({ isError: true, text: expect.stringMatching(/trigger "Webhook" would be called at "\/webhook\/..\/rest\/settings", which is not a path under n8n's \/webhook\//) });
+    // It read the workflow, and neither activated it nor sent anything to the trigger.
+    expect((await fake('requests')).slice(before)).toEqual([`GET /api/v1/workflows/${created.id}`]);
+    await text('delete_workflow', { id: created.id });
+  });
+});

@@ -55,6 +55,14 @@ describe('task model', () => {
     expect(runMessage(resumed)).toMatchObject({ v: 2, taskId: 't1', callId: 'run-2', caller: { id: 'key:a', scopes: ['workflows:read'] }, inputResponses: { a: 'A', b: 'B' } });
   });
 
+  it('takes an answer only for a request it made: "constructor" or "__proto__" are not requests of every task', () => {
+    const waiting = task({ status: 'input_required', inputRequests: { a: elicit } });
+    expect(applyInput(waiting, JSON.parse('{"constructor": 1, "__proto__": {"polluted": true}, "toString": 2}'), 5, 'run-2')).toBe(waiting);
+    const answered = applyInput(waiting, JSON.parse('{"__proto__": {"polluted": true}, "a": "A"}'), 5, 'run-2');
+    expect(answered).toMatchObject({ status: 'working', inputResponses: { a: 'A' } });
+    expect(Object.keys(answered.inputResponses)).toEqual(['a']);
+  });
+
   it('runs a task kept before its caller was: with no scopes, the narrowest answer', () => {
     const { caller, ...older } = task();
     expect(runMessage(older).caller).toEqual({ id: 'key:a', subject: 'key:a', scopes: [] });

@@ -19,8 +19,6 @@ export const paging = {
   cursor: z.string().optional().describe('The nextCursor of the previous page'),
 };
 
-export const id = (what: string) => z.string().min(1).describe(`The ${what}'s id`);
-
 interface N8nToolDefinition<In extends z.ZodObject> extends Omit<ToolDefinition<In>, 'execution' | 'run'> {
   run(args: z.output<In>, n8n: N8nClient, ctx: ToolContext): unknown;
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { projectFor } from '../../n8n/userData';
-import { CREATES, DELETES, id, n8nTool, page, paging, READS, type Page } from './n8nTool';
+import { n8nId } from '../../n8n/ids';
+import { CREATES, DELETES, n8nTool, page, paging, READS, type Page } from './n8nTool';
 
 export const PROJECT_TOOLS = [
   n8nTool({
@@ -27,7 +28,7 @@ export const PROJECT_TOOLS = [
     name: 'delete_project',
     title: 'Delete a project',
     description: 'Delete a project.',
-    input: z.object({ id: id('project') }),
+    input: z.object({ id: n8nId('project') }),
     annotations: DELETES,
     async run({ id }, n8n) {
       await n8n.delete(`/projects/${encodeURIComponent(id)}`);

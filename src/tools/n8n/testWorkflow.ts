@@ -1,18 +1,11 @@
 import { z } from 'zod';
 import { n8nConnection, type N8nClient } from '../../n8n/client';
+import { n8nId } from '../../n8n/ids';
 import { isPlainObject } from '../../workflows/values';
 import { ToolError } from '../tool';
-import { id, n8nTool, TOGGLES } from './n8nTool';
+import { n8nTool, TOGGLES } from './n8nTool';
+import { triggerKind, triggerRequest, triggerUrl, type TriggerNode } from './trigger';
 import { workflowPath, type Workflow } from './workflowApi';
-
-/** Triggers n8n serves at a URL of its own, and how each is called. */
-const CALLABLE: Record<string, 'webhook' | 'form' | 'chat'> = {
-  'n8n-nodes-base.webhook': 'webhook',
-  'n8n-nodes-base.formTrigger': 'form',
-  '@n8n/n8n-nodes-langchain.chatTrigger': 'chat',
-};
-
-type Node = Record<string, unknown> & { name: string; type: string; parameters?: Record<string, unknown>; webhookId?: string; disabled?: boolean };
 
 interface Execution {
   id: string;
@@ -41,7 +34,7 @@ export const testWorkflow = n8nTool({
     'output and a sample. An inactive workflow is activated for the run and deactivated after. The last step of the ' +
     'loop: search → details → write → validate → fix → create or edit → test.',
   input: z.object({
-    id: id('workflow'),
+    id: n8nId('workflow'),
     payload: z.record(z.string(), z.unknown()).optional().describe('JSON body (POST…) or query (GET) to send; a chat message for Chat triggers'),
     trigger: z.string().optional().describe('Which trigger node to call, by name, if there are several'),
     waitSeconds: z.number().int().min(1).max(110).default(30).describe('How long to wait for the execution to finish'),
@@ -52,12 +45,12 @@ export const testWorkflow = n8nTool({
   async run({ id: workflowId, payload, trigger, waitSeconds }, n8n, ctx) {
     const workflow = await n8n.get<Workflow>(workflowPath(workflowId));
     const node = callableTrigger(workflow, trigger);
-    const base = n8nConnection(ctx.env)!.apiBase.replace(/\/api\/v1$/, '');
+    const url = triggerUrl(n8nConnection(ctx.env)!.apiBase.replace(/\/api\/v1$/, ''), node);
     const wasActive = workflow.active === true;
     if (!wasActive) await n8n.post(`${workflowPath(workflowId)}/activate`);
     const since = Date.now();
     try {
-      const response = await call(base, node, payload ?? {}, ctx.signal);
+      const response = await call(url, node, payload ?? {}, ctx.signal);
       const execution = await waitForExecution(n8n, workflowId, since, waitSeconds * 1000, ctx.signal);
       return {
         workflow: { id: workflowId, name: workflow.name, activatedForTheRun: !wasActive },
@@ -70,9 +63,9 @@ export const testWorkflow = n8nTool({
   },
 });
 
-function callableTrigger(workflow: Workflow, name: string | undefined): Node {
-  const nodes = (workflow.nodes ?? []).filter((n): n is Node => isPlainObject(n) && typeof n.name === 'string' && typeof n.type === 'string');
-  const callable = nodes.filter((n) => !n.disabled && CALLABLE[n.type]);
+function callableTrigger(workflow: Workflow, name: string | undefined): TriggerNode {
+  const nodes = (workflow.nodes ?? []).filter((n): n is TriggerNode => isPlainObject(n) && typeof n.name === 'string' && typeof n.type === 'string');
+  const callable = nodes.filter((n) => !n.disabled && triggerKind(n));
   const chosen = name === undefined ? callable[0] : callable.find((n) => n.name === name);
   if (chosen) return chosen;
   const triggers = nodes.filter((n) => /trigger|webhook/i.test(n.type)).map((n) => `${n.name} (${n.type})`);
@@ -83,43 +76,9 @@ function callableTrigger(workflow: Workflow, name: string | undefined): Node {
   );
 }
 
-/**
- * Calls the trigger's production URL as n8n builds it: `/webhook/<path>` (a path with parameters lives
- * under the webhookId), `/form/<options.path or webhookId>` with the fields as multipart form data
- * (`field-0`, … in the form's order, found by their labels in the payload), `/webhook/<webhookId>/chat`.
- */
-async function call(base: string, node: Node, payload: Record<string, unknown>, signal: AbortSignal) {
-  const kind = CALLABLE[node.type]!;
-  const parameters = node.parameters ?? {};
-  const text = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
-  let url: URL;
-  let init: RequestInit;
-  if (kind === 'chat') {
-    url = new URL(`${base}/webhook/${node.webhookId}/chat`);
-    const chatInput = text(payload.chatInput ?? payload.message ?? '');
-    init = { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ action: 'sendMessage', sessionId: 'test_workflow', ...payload, chatInput }) };
-  } else if (kind === 'form') {
-    const options = isPlainObject(parameters.options) ? parameters.options : {};
-    const path = String(options.path || (Number(node.typeVersion) < 2 ? parameters.path : '') || node.webhookId || '').replace(/^\/+/, '');
-    url = new URL(`${base}/form/${path}`);
-    const fields = isPlainObject(parameters.formFields) && Array.isArray(parameters.formFields.values) ? parameters.formFields.values : [];
-    const form = new FormData();
-    fields.forEach((field, i) => {
-      const label = isPlainObject(field) ? String(field.fieldLabel ?? '') : '';
-      const value = payload[label] ?? payload[`field-${i}`];
-      if (value !== undefined) form.set(`field-${i}`, text(value));
-    });
-    init = { method: 'POST', body: form };
-  } else {
-    const path = String(parameters.path || node.webhookId || '').replace(/^\/+/, '');
-    url = new URL(`${base}/webhook/${path.includes(':') ? `${node.webhookId}/${path.replace(/:(\w+)/g, 'test')}` : path}`);
-    const method = String(parameters.httpMethod ?? 'GET').toUpperCase();
-    if (method === 'GET' || method === 'HEAD') {
-      for (const [k, v] of Object.entries(payload)) url.searchParams.set(k, text(v));
-      init = { method };
-    } else init = { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) };
-  }
-  const response = await fetch(url, { ...init, signal });
+/** Calls the trigger; a redirect is answered, not followed (where a workflow sends its caller is not a place this server fetches). */
+async function call(url: URL, node: TriggerNode, payload: Record<string, unknown>, signal: AbortSignal) {
+  const response = await fetch(url, { ...triggerRequest(url, node, payload), redirect: 'manual', signal });
   const body = await response.text();
   let parsed: unknown = body;
   try {

@@ -11,7 +11,7 @@ export interface FakeN8n {
   state: FakeN8nState;
   /** Requests or answers that broke n8n's OpenAPI contract; a passing run leaves this empty. */
   violations: string[];
-  /** Every request received, as `METHOD /path?query`. */
+  /** Every request received (but the test's levers), as `METHOD /path?query`. */
   requests: string[];
   /** The key the instance accepts now (to test a wrong key, change it). */
   apiKey: string;
@@ -45,8 +45,8 @@ export async function startFakeN8n(apiKey = 'n8n_api_test_key'): Promise<FakeN8n
 
   const answer = async (request: IncomingMessage): Promise<Answer> => {
     const url = new URL(request.url ?? '/', 'http://fake');
-    fake.requests.push(`${request.method} ${url.pathname}${url.search}`);
     if (url.pathname.startsWith('/__fake/')) return control(url.pathname, request);
+    fake.requests.push(`${request.method} ${url.pathname}${url.search}`);
     if (!url.pathname.startsWith('/api/v1/')) return [404, 'Cannot GET ' + url.pathname];
     const path = url.pathname.slice('/api/v1'.length);
     const found = match(request.method ?? 'GET', path);
@@ -82,11 +82,12 @@ export async function startFakeN8n(apiKey = 'n8n_api_test_key'): Promise<FakeN8n
   };
 
   /**
-   * The test's levers, for tests in other processes than the one running the fake: GET violations;
+   * The test's levers, for tests in other processes than the one running the fake: GET violations, requests;
    * POST config { apiKey?, unlicensed?, missing? }; POST executions { workflowId, status, items } → { id }.
    */
   const control = async (path: string, request: IncomingMessage): Promise<Answer> => {
     if (path === '/__fake/violations') return [200, fake.violations];
+    if (path === '/__fake/requests') return [200, fake.requests];
     const body = JSON.parse((await readBody(request)) || '{}');
     if (path === '/__fake/config') {
       if (body.apiKey !== undefined) fake.apiKey = body.apiKey;
