@@ -1,6 +1,6 @@
 import type { CallToolResult, InputRequests } from '@modelcontextprotocol/server';
 import type { Principal } from '../auth/principal';
-import { dict, hasOwn } from '../lib/ownKeys';
+import { hasOwn } from '../lib/ownKeys';
 import { callerOf, type ToolCallMessage } from '../queues/message';
 
 /** The tasks extension's identifier (SEP-2663), in capabilities and in errors. */
@@ -90,15 +90,11 @@ export function settle(task: TaskRecord, outcome: TaskOutcome, now: number): Tas
  */
 export function applyInput(task: TaskRecord, responses: Record<string, unknown>, now: number, nextCallId: string): TaskRecord {
   if (task.status !== 'input_required' || !task.inputRequests) return task;
-  const outstanding = dict(Object.entries(task.inputRequests));
-  const answered = dict<unknown>();
-  for (const [key, value] of Object.entries(responses)) {
-    if (hasOwn(outstanding, key)) {
-      answered[key] = value;
-      delete outstanding[key];
-    }
-  }
+  const requests = task.inputRequests;
+  // Plain objects (Object.fromEntries makes "__proto__" an own key like any other): a task crosses RPC, which refuses objects without a prototype.
+  const answered = Object.fromEntries(Object.entries(responses).filter(([key]) => hasOwn(requests, key)));
   if (Object.keys(answered).length === 0) return task;
+  const outstanding = Object.fromEntries(Object.entries(requests).filter(([key]) => !hasOwn(answered, key)));
   const inputResponses = { ...task.inputResponses, ...answered };
   if (Object.keys(outstanding).length > 0) return { ...task, inputRequests: outstanding, inputResponses, lastUpdatedAt: now };
   return { ...task, status: 'working', inputRequests: undefined, inputResponses, callId: nextCallId, deadline: now + task.timeoutMs, lastUpdatedAt: now };
