@@ -1,6 +1,7 @@
 import type { CallToolResult, JSONRPCMessage, ServerNotification } from '@modelcontextprotocol/server';
 import type { CallRequest } from '../execution/runTool';
 import { formatError } from '../protocol/MessageFormatter';
+import { forgetCall } from '../queues/callStorage';
 
 /** A queued call the session still owes an answer, as kept in DO storage. */
 export interface PendingCall {
@@ -138,6 +139,7 @@ export class PendingCalls {
       return false;
     }
     await this.storage.delete(PREFIX + callId);
+    await forgetCall(this.storage, callId);
     stats[outcome]++;
     await this.storage.put(STATS_KEY, stats);
     const waiter = this.waiters.get(callId);

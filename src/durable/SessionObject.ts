@@ -21,6 +21,7 @@ import { jsonRpcError } from '../protocol/errors';
 import { ErrorCode } from '../protocol/jsonrpc';
 import { callTimeoutMs, executionPolicy } from '../execution/policy';
 import { runDirect, toolContext, type CallRequest } from '../execution/runTool';
+import { keepInput, loadInput, tooLargeForMessage, type QueuedCall } from '../queues/callStorage';
 import { callerOf } from '../queues/message';
 import type { ToolDefinition } from '../tools/tool';
 import { createMcpServer, type ToolExecutor } from '../protocol/mcpServer';
@@ -96,6 +97,13 @@ export class SessionObject extends DurableObject<Env> {
     return delivery;
   }
 
+  /** A queued call as the consumer picks it up: null once answered; its input, if asked for, from this object's storage. */
+  async queuedCall(callId: string, withInput: boolean): Promise<QueuedCall | null> {
+    if (!(await this.pending.has(callId))) return null;
+    const input = withInput ? await loadInput(this.ctx.storage, callId) : undefined;
+    return input ? { input } : {};
+  }
+
   /** Whether a queued call is still owed an answer (the consumer stops a run nobody waits for). */
   async isPending(callId: string): Promise<boolean> {
     return this.pending.has(callId);
@@ -127,13 +135,16 @@ export class SessionObject extends DurableObject<Env> {
     const { progressToken } = request;
     const streamId = this.live?.kind === 'streamable-http' ? this.live.transport.streamOf(request.requestId) : undefined;
     const call = { callId, tool: tool.name, requestId: request.requestId, deadline, ...(streamId === undefined ? {} : { streamId }) };
+    const input = { arguments: args as Record<string, unknown> };
+    const inputStored = tooLargeForMessage(input);
     return this.pending.start(call, request, async () => {
+      if (inputStored) await keepInput(this.ctx.storage, callId, input);
       await this.env.TOOL_CALLS.send({
         v: 2,
         sessionId,
         callId,
         tool: tool.name,
-        arguments: args as Record<string, unknown>,
+        ...(inputStored ? { inputStored } : input),
         caller: callerOf(this.currentCaller()),
         deadline,
         ...(progressToken === undefined ? {} : { progressToken }),

@@ -9,6 +9,7 @@ import { observe } from '../observability/events';
 import { formatError } from '../protocol/MessageFormatter';
 import { toolsFor } from '../tools/registry';
 import type { ToolContext } from '../tools/tool';
+import type { CallInput, QueuedCall } from './callStorage';
 import { ToolCallMessageSchema, type ToolCallMessage } from './message';
 
 /** How often a running call checks that it is still wanted. */
@@ -62,7 +63,10 @@ async function consumeToolCall(message: Message<unknown>, queue: string, env: En
   const run = async () => {
     try {
       injectConsumerFailure(env);
-      const outcome = await outcomeOf(() => invokeTool(tool, tool.input.parse(call.arguments), consumerContext(env, call, owner, cancelled.signal)));
+      const input = await inputOf(call, owner);
+      // Answered meanwhile (its input went with the answer): nothing to run.
+      if (input === null) return settle(() => message.ack());
+      const outcome = await outcomeOf(() => invokeTool(tool, tool.input.parse(input.arguments), consumerContext(env, call, input, owner, cancelled.signal)));
       await owner.deliver(call.callId, outcome);
       settle(() => message.ack());
     } catch (error) {
@@ -96,6 +100,19 @@ interface CallOwner {
   deliver(callId: string, outcome: TaskOutcome): Promise<unknown>;
   relay(callId: string, notification: ServerNotification): Promise<unknown>;
   isPending(callId: string): Promise<boolean>;
+  queuedCall(callId: string, withInput: boolean): Promise<QueuedCall | null>;
+}
+
+/**
+ * What the call runs on: from its message, or from the object that owes its answer when it was too
+ * large for a message; null when that object has answered the call already.
+ */
+async function inputOf(call: ToolCallMessage, owner: CallOwner): Promise<CallInput | null> {
+  if (!call.inputStored) return { arguments: call.arguments ?? {}, ...(call.inputResponses === undefined ? {} : { inputResponses: call.inputResponses }) };
+  const queued = await owner.queuedCall(call.callId, true);
+  if (queued === null) return null;
+  if (!queued.input) throw new Error(`the input of ${call.tool} call ${call.callId} is not in its owner's storage`);
+  return queued.input;
 }
 
 function ownerOf(env: Env, call: ToolCallMessage): CallOwner {
@@ -105,6 +122,7 @@ function ownerOf(env: Env, call: ToolCallMessage): CallOwner {
       deliver: (callId, outcome) => task.deliverOutcome(callId, outcome),
       relay: (callId, n) => task.relayNotification(callId, n),
       isPending: (callId) => task.isPending(callId),
+      queuedCall: (callId, withInput) => task.queuedCall(callId, withInput),
     };
   }
   const session = sessionStub(env, call.sessionId!);
@@ -112,6 +130,7 @@ function ownerOf(env: Env, call: ToolCallMessage): CallOwner {
     deliver: (callId, outcome) => session.deliverResult(callId, asToolResult(outcome)),
     relay: (callId, n) => session.relayNotification(callId, n),
     isPending: (callId) => session.isPending(callId),
+    queuedCall: (callId, withInput) => session.queuedCall(callId, withInput),
   };
 }
 
@@ -141,14 +160,14 @@ function asToolResult(outcome: TaskOutcome): CallToolResult {
   }
 }
 
-function consumerContext(env: Env, call: ToolCallMessage, owner: CallOwner, cancelled: AbortSignal): ToolContext {
+function consumerContext(env: Env, call: ToolCallMessage, input: CallInput, owner: CallOwner, cancelled: AbortSignal): ToolContext {
   return {
     env,
     caller: call.caller,
     ...(call.sessionId === undefined ? {} : { sessionId: call.sessionId }),
     signal: AbortSignal.any([AbortSignal.timeout(Math.max(1, call.deadline - Date.now())), cancelled]),
     deadline: call.deadline,
-    ...(call.inputResponses === undefined ? {} : { inputResponses: call.inputResponses }),
+    ...(input.inputResponses === undefined ? {} : { inputResponses: input.inputResponses }),
     progress: async (progress, total, message) => {
       // A session relays progress only to a client that asked for it; a task keeps it as its status message.
       if (call.progressToken === undefined && call.taskId === undefined) return;

@@ -1,6 +1,7 @@
 import type { CallToolResult, InputRequests } from '@modelcontextprotocol/server';
 import type { Principal } from '../auth/principal';
 import { hasOwn } from '../lib/ownKeys';
+import { tooLargeForMessage } from '../queues/callStorage';
 import { callerOf, type ToolCallMessage } from '../queues/message';
 
 /** The tasks extension's identifier (SEP-2663), in capabilities and in errors. */
@@ -35,7 +36,8 @@ export interface TaskRecord {
    */
   caller?: Principal;
   tool: string;
-  arguments: Record<string, unknown>;
+  /** Absent when too large for a queue message: the task's object keeps them beside the record (src/queues/callStorage.ts). */
+  arguments?: Record<string, unknown>;
   status: TaskStatus;
   statusMessage?: string;
   createdAt: number;
@@ -100,16 +102,19 @@ export function applyInput(task: TaskRecord, responses: Record<string, unknown>,
   return { ...task, status: 'working', inputRequests: undefined, inputResponses, callId: nextCallId, deadline: now + task.timeoutMs, lastUpdatedAt: now };
 }
 
-/** The queue message for a task's current run. */
+/**
+ * The queue message for a task's current run: its input in it, or, when that is too large for a
+ * message, a note that the task's object has it.
+ */
 export function runMessage(task: TaskRecord): ToolCallMessage {
+  const input = { arguments: task.arguments ?? {}, ...(Object.keys(task.inputResponses).length > 0 ? { inputResponses: task.inputResponses } : {}) };
   return {
     v: 2,
     taskId: task.taskId,
     callId: task.callId,
     tool: task.tool,
-    arguments: task.arguments,
+    ...(task.arguments === undefined || tooLargeForMessage(input) ? { inputStored: true } : input),
     caller: task.caller ? callerOf(task.caller) : { id: task.owner, subject: task.owner, scopes: [] },
     deadline: task.deadline,
-    ...(Object.keys(task.inputResponses).length > 0 ? { inputResponses: task.inputResponses } : {}),
   };
 }

@@ -13,6 +13,13 @@ describe('the tool-call message', () => {
     expect(ToolCallMessageSchema.parse({ v: 1, ...call, caller: 'key_1' })).toEqual({ v: 2, ...call, caller: { id: 'key_1', subject: 'key_1', scopes: [] } });
   });
 
+  it('names its input as kept by its owner instead of carrying it, when it is too large for a message', () => {
+    const { arguments: _, ...reference } = call;
+    expect(ToolCallMessageSchema.parse({ v: 2, ...reference, inputStored: true, caller })).toEqual({ v: 2, ...reference, inputStored: true, caller });
+    expect(ToolCallMessageSchema.safeParse({ v: 2, ...call, inputStored: true, caller }).success).toBe(false);
+    expect(ToolCallMessageSchema.safeParse({ v: 2, ...reference, caller }).success).toBe(false);
+  });
+
   it('refuses a shape it does not know', () => {
     for (const wrong of [{ v: 3, ...call, caller }, { v: 2, ...call, caller: 'key_1' }, { v: 2, ...call, caller, taskId: 't1' }, { v: 2, ...call, caller: { id: 'key_1' } }]) {
       expect(ToolCallMessageSchema.safeParse(wrong).success, JSON.stringify(wrong)).toBe(false);

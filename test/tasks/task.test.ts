@@ -63,6 +63,17 @@ describe('task model', () => {
     expect(Object.keys(answered.inputResponses)).toEqual(['a']);
   });
 
+  it('sends a run’s input in its message, or says the task’s object has it when it is too large for one', () => {
+    expect(runMessage(task())).toMatchObject({ arguments: { filename: 'x' } });
+    expect(runMessage(task())).not.toHaveProperty('inputStored');
+    const { arguments: _, ...keptApart } = task();
+    expect(runMessage(keptApart)).toMatchObject({ inputStored: true });
+    expect(runMessage(keptApart)).not.toHaveProperty('arguments');
+    const largeAnswers = runMessage(task({ inputResponses: { a: 'x'.repeat(70_000) } }));
+    expect(largeAnswers).toMatchObject({ inputStored: true });
+    expect(largeAnswers).not.toHaveProperty('inputResponses');
+  });
+
   it('runs a task kept before its caller was: with no scopes, the narrowest answer', () => {
     const { caller, ...older } = task();
     expect(runMessage(older).caller).toEqual({ id: 'key:a', subject: 'key:a', scopes: [] });

@@ -51,9 +51,9 @@ export const QUEUE_TEST_TOOLS = [
     ...queued,
     name: 'test_queued_slow',
     title: 'Queued slow',
-    description: 'Sleeps for `ms` before answering; its deadline is 1 s (tests).',
+    description: 'Sleeps for `ms` before answering; its deadline is 1 s (tests). `padding` is ignored: it makes the arguments as large as a test needs.',
     timeoutMs: 1000,
-    input: z.object({ ms: z.number().int().min(0).max(30_000) }),
+    input: z.object({ ms: z.number().int().min(0).max(30_000), padding: z.string().optional() }),
     async run({ ms }) {
       await sleep(ms);
       return `slept ${ms} ms`;
