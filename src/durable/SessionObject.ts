@@ -21,7 +21,7 @@ import { jsonRpcError } from '../protocol/errors';
 import { ErrorCode } from '../protocol/jsonrpc';
 import { callTimeoutMs, executionPolicy } from '../execution/policy';
 import { runDirect, toolContext, type CallRequest } from '../execution/runTool';
-import { keepInput, loadInput, tooLargeForMessage, type QueuedCall } from '../queues/callStorage';
+import { keepInput, loadInput, markSideEffect, sideEffectBegan, tooLargeForMessage, type QueuedCall } from '../queues/callStorage';
 import { callerOf } from '../queues/message';
 import type { ToolDefinition } from '../tools/tool';
 import { createMcpServer, type ToolExecutor } from '../protocol/mcpServer';
@@ -101,7 +101,14 @@ export class SessionObject extends DurableObject<Env> {
   async queuedCall(callId: string, withInput: boolean): Promise<QueuedCall | null> {
     if (!(await this.pending.has(callId))) return null;
     const input = withInput ? await loadInput(this.ctx.storage, callId) : undefined;
-    return input ? { input } : {};
+    return { input, sideEffectBegan: await sideEffectBegan(this.ctx.storage, callId) };
+  }
+
+  /** A run of a queued call is about to change something (ToolContext.beginSideEffect); false once the call is answered. */
+  async beginSideEffect(callId: string): Promise<boolean> {
+    if (!(await this.pending.has(callId))) return false;
+    await markSideEffect(this.ctx.storage, callId);
+    return true;
   }
 
   /** Whether a queued call is still owed an answer (the consumer stops a run nobody waits for). */

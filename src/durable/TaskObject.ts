@@ -2,7 +2,7 @@ import { DurableObject } from 'cloudflare:workers';
 import type { ServerNotification } from '@modelcontextprotocol/server';
 import type { Env } from '../env';
 import { formatError } from '../protocol/MessageFormatter';
-import { forgetCall, keepInput, loadInput, tooLargeForMessage, type QueuedCall } from '../queues/callStorage';
+import { forgetCall, keepInput, loadInput, markSideEffect, sideEffectBegan, tooLargeForMessage, type QueuedCall } from '../queues/callStorage';
 import type { Delivery } from './PendingCalls';
 import { applyInput, isTerminal, runMessage, settle, TASK_TTL_MS, taskView, type TaskOutcome, type TaskRecord } from '../tasks/task';
 
@@ -86,9 +86,15 @@ export class TaskObject extends DurableObject<Env> {
   async queuedCall(callId: string, withInput: boolean): Promise<QueuedCall | null> {
     const task = await this.waitingOn(callId);
     if (!task) return null;
-    if (!withInput) return {};
-    const args = task.arguments ?? (await loadInput(this.ctx.storage, task.taskId))?.arguments;
-    return args ? { input: { arguments: args, inputResponses: task.inputResponses } } : {};
+    const args = withInput ? (task.arguments ?? (await loadInput(this.ctx.storage, task.taskId))?.arguments) : undefined;
+    return { input: args && { arguments: args, inputResponses: task.inputResponses }, sideEffectBegan: await sideEffectBegan(this.ctx.storage, callId) };
+  }
+
+  /** A run is about to change something (ToolContext.beginSideEffect); false once the task has moved on. */
+  async beginSideEffect(callId: string): Promise<boolean> {
+    if (!(await this.waitingOn(callId))) return false;
+    await markSideEffect(this.ctx.storage, callId);
+    return true;
   }
 
   /** Whether the task still waits on this run (the consumer stops a run of a cancelled task). */
@@ -148,7 +154,8 @@ export class TaskObject extends DurableObject<Env> {
   private async save(task: TaskRecord): Promise<void> {
     this.cached = task;
     await this.ctx.storage.put(RECORD_KEY, task);
-    // An ended task's runs need its arguments no more.
+    // A run that has ended leaves nothing for its consumer; an ended task's runs need its arguments no more.
+    if (task.status !== 'working') await forgetCall(this.ctx.storage, task.callId);
     if (isTerminal(task.status)) await forgetCall(this.ctx.storage, task.taskId);
     await this.schedule(task);
     const view = JSON.stringify(taskView(task));

@@ -35,7 +35,7 @@ export function callRequestOf(ctx: ServerContext): CallRequest {
 
 /**
  * Runs a tool and formats its outcome. A ToolError is the tool's own answer (an isError result); any
- * other exception is thrown on, so the queue can retry it. `execution` says where it ran, for the metrics.
+ * other exception is thrown on, for the queue to retry or answer. `execution` says where it ran, for the metrics.
  */
 export async function invokeTool(tool: ToolDefinition, args: unknown, ctx: ToolContext, execution: 'direct' | 'queued' = 'queued'): Promise<CallToolResult> {
   const started = Date.now();
@@ -84,5 +84,6 @@ export function toolContext(env: Env, tool: ToolDefinition, sessionId: string | 
       if (progressToken !== undefined) await call.notify(progressNotification(progressToken, progress, total, message));
     },
     log: (level, data) => call.log(level, data),
+    beginSideEffect: async () => {},
   };
 }

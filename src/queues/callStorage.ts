@@ -4,7 +4,10 @@
  *
  * - the call's input, when it is too large for a queue message (Cloudflare Queues takes 128 KB a
  *   message, a request body may be 4 MiB): in pieces under the per-value limit of SQLite-backed
- *   objects (2 MB; local workerd does not enforce it, Cloudflare does).
+ *   objects (2 MB; local workerd does not enforce it, Cloudflare does);
+ * - that a run of the call began its side effect (ToolContext.beginSideEffect): a later attempt of
+ *   the same message (a retry, a redelivery after the consumer died) finds it and answers "outcome
+ *   unknown" instead of making the change again.
  *
  * All of it goes when the call is answered (forgetCall).
  */
@@ -19,6 +22,8 @@ export interface CallInput {
 export interface QueuedCall {
   /** Its input, when the consumer asked for it (the message said inputStored). */
   input?: CallInput;
+  /** An earlier run began to change something: whether it did is not known. */
+  sideEffectBegan: boolean;
 }
 
 /** Input up to this size travels in the message; the rest of the message and the queue's own encoding fit well beside it. */
@@ -29,6 +34,7 @@ const PIECE_BYTES = 1024 * 1024;
 const prefix = (callId: string) => `call:${callId}:`;
 const inputKey = (callId: string) => `${prefix(callId)}input`;
 const pieceKey = (callId: string, piece: number) => `${prefix(callId)}input:${piece}`;
+const sideEffectKey = (callId: string) => `${prefix(callId)}sideEffect`;
 
 /** The input as stored and sent: UTF-8 JSON. */
 const encode = (input: CallInput) => new TextEncoder().encode(JSON.stringify(input));
@@ -52,6 +58,14 @@ export async function loadInput(storage: DurableObjectStorage, callId: string): 
   const bytes = new Uint8Array(pieces.reduce((total, piece) => total + piece.byteLength, 0));
   pieces.reduce((offset, piece) => (bytes.set(piece, offset), offset + piece.byteLength), 0);
   return JSON.parse(new TextDecoder().decode(bytes)) as CallInput;
+}
+
+export async function markSideEffect(storage: DurableObjectStorage, callId: string): Promise<void> {
+  await storage.put(sideEffectKey(callId), Date.now());
+}
+
+export async function sideEffectBegan(storage: DurableObjectStorage, callId: string): Promise<boolean> {
+  return (await storage.get(sideEffectKey(callId))) !== undefined;
 }
 
 /** Deletes everything kept for the call: it has been answered. */

@@ -369,3 +369,44 @@ describe('ids and trigger paths that would reach elsewhere', () => {
     await text('delete_workflow', { id: created.id });
   });
 });
+
+/**
+ * n8n failing (5xx, 429, unreachable) may pass: a read is retried through the queue; a change is not
+ * repeated once it was sent, since n8n may have made it: the answer says to check first.
+ */
+describe('n8n failures that may pass', () => {
+  let client: Client;
+  beforeAll(async () => {
+    client = new Client({ name: 'e2e-n8n-faults', version: '1.0.0' });
+    await client.connect(TRANSPORTS['Streamable HTTP']());
+  });
+  afterAll(async () => {
+    await fake('config', { faults: [] });
+    await client.close();
+  });
+  const answer = async (name: string, args: Record<string, unknown>) => {
+    const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+    return { isError: result.isError === true, text: result.content.map((c) => (c.type === 'text' ? c.text : '')).join('') };
+  };
+  const sent = async (request: string, since: number) => (await fake('requests')).slice(since).filter((r: string) => r.split('?')[0] === request).length;
+
+  it('retries a read n8n failed once, and answers it', async () => {
+    const created = JSON.parse((await answer('create_workflow', { workflow: { name: 'Flaky read', nodes: [], connections: {} } })).text);
+    const before = (await fake('requests')).length;
+    await fake('config', { faults: [{ request: `GET /api/v1/workflows/${created.id}`, status: 503, times: 1 }] });
+    expect(await answer('get_workflow', { id: created.id })).toMatchObject({ isError: false, text: expect.stringContaining(created.id) });
+    expect(await sent(`GET /api/v1/workflows/${created.id}`, before)).toBe(2);
+    await answer('delete_workflow', { id: created.id });
+  });
+
+  it('does not repeat a create that n8n failed after it was sent, and says to check with list_workflows', async () => {
+    const before = (await fake('requests')).length;
+    await fake('config', { faults: [{ request: 'POST /api/v1/workflows', status: 503, times: 1 }] });
+    const created = await answer('create_workflow', { workflow: { name: 'Sent once', nodes: [], connections: {} } });
+    expect(created.isError).toBe(true);
+    expect(created.text).toMatch(
+      /n8n failed on POST \/api\/v1\/workflows \(503\): Service Unavailable\. create_workflow had already sent its change, so whether it was made is unknown; it was not repeated\. Check with list_workflows/,
+    );
+    expect(await sent('POST /api/v1/workflows', before)).toBe(1);
+  });
+});

@@ -149,7 +149,7 @@ describe('queued tool calls', () => {
       const [pending] = await waitFor(() => pendingCalls(sessionId), (p) => p.length === 1);
       await evictDurableObject(sessionStub(env, sessionId));
       // What the consumer reads, from the object rebuilt out of storage.
-      expect(await sessionStub(env, sessionId).queuedCall(pending!.callId, true)).toEqual({ input: { arguments: { ms: 500, padding } } });
+      expect(await sessionStub(env, sessionId).queuedCall(pending!.callId, true)).toEqual({ input: { arguments: { ms: 500, padding } }, sideEffectBegan: false });
       expect((await answer).reply?.result).toEqual({ content: [{ type: 'text', text: 'slept 500 ms' }] });
       expect(await keptFor(sessionId)).toEqual([]);
       expect(await sessionStub(env, sessionId).queuedCall(pending!.callId, true)).toBeNull();

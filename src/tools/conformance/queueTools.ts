@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool, type ToolContext } from '../tool';
+import { defineTool, TransientError, type ToolContext } from '../tool';
 
 /**
  * Test-only tools that run through the tool-calls queue (and one that runs where its request arrives),
@@ -63,10 +63,33 @@ export const QUEUE_TEST_TOOLS = [
     ...queued,
     name: 'test_queued_fail',
     title: 'Queued failure',
-    description: 'Always throws, so the queue retries it and the dead-letter consumer answers (tests).',
+    description: 'Always fails in a way that may pass, so the queue retries it and the dead-letter consumer answers (tests).',
     input: z.object({}),
     run: () => {
-      throw new Error('transient failure (test)');
+      throw new TransientError('transient failure (test)');
+    },
+  }),
+  defineTool({
+    ...queued,
+    name: 'test_queued_bug',
+    title: 'Queued fault',
+    description: 'Always fails as a bug does (a TypeError): answered at once, never retried (tests).',
+    input: z.object({}),
+    run: () => (null as unknown as { field: string }).field,
+  }),
+  defineTool({
+    ...queued,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    checkWith: 'test_queued_echo',
+    name: 'test_queued_change',
+    title: 'Queued change',
+    description: 'Begins a side effect, then answers "changed" after `ms`, or fails in a way that may pass if `fail` (tests).',
+    input: z.object({ ms: z.number().int().min(0).max(30_000).default(0), fail: z.boolean().default(false) }),
+    async run({ ms, fail }, ctx) {
+      await ctx.beginSideEffect();
+      await sleep(ms);
+      if (fail) throw new TransientError('the service failed after the change was sent (test)');
+      return 'changed';
     },
   }),
 ];

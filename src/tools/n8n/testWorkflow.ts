@@ -3,7 +3,7 @@ import { n8nConnection, type N8nClient } from '../../n8n/client';
 import { n8nId } from '../../n8n/ids';
 import { isPlainObject } from '../../workflows/values';
 import { ToolError } from '../tool';
-import { n8nTool, TOGGLES } from './n8nTool';
+import { n8nTool } from './n8nTool';
 import { triggerKind, triggerRequest, triggerUrl, type TriggerNode } from './trigger';
 import { workflowPath, type Workflow } from './workflowApi';
 
@@ -39,7 +39,9 @@ export const testWorkflow = n8nTool({
     trigger: z.string().optional().describe('Which trigger node to call, by name, if there are several'),
     waitSeconds: z.number().int().min(1).max(110).default(30).describe('How long to wait for the execution to finish'),
   }),
-  annotations: TOGGLES,
+  // A run does whatever the workflow does, again each time: neither harmless nor repeatable.
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  checkWith: 'list_executions',
   alsoNeeds: ['executions:read'],
   timeoutMs: 120_000,
   async run({ id: workflowId, payload, trigger, waitSeconds }, n8n, ctx) {

@@ -19,7 +19,18 @@ export interface FakeN8n {
   unlicensed: Set<string>;
   /** Operations this instance does not have (an older n8n), as `GET /credentials`. */
   missing: Set<string>;
+  /**
+   * Failures to answer in place of n8n, as a proxy in front of it or an n8n that fell over would:
+   * `times` answers of `status` to `request` (`POST /api/v1/workflows`), outside n8n's contract.
+   */
+  faults: Fault[];
   stop(): Promise<void>;
+}
+
+export interface Fault {
+  request: string;
+  status: number;
+  times: number;
 }
 
 async function readBody(request: IncomingMessage): Promise<string> {
@@ -41,12 +52,18 @@ export async function startFakeN8n(apiKey = 'n8n_api_test_key'): Promise<FakeN8n
     apiKey,
     unlicensed: new Set<string>(),
     missing: new Set<string>(),
+    faults: [] as Fault[],
   };
 
   const answer = async (request: IncomingMessage): Promise<Answer> => {
     const url = new URL(request.url ?? '/', 'http://fake');
     if (url.pathname.startsWith('/__fake/')) return control(url.pathname, request);
     fake.requests.push(`${request.method} ${url.pathname}${url.search}`);
+    const fault = fake.faults.find((f) => f.times > 0 && f.request === `${request.method} ${url.pathname}`);
+    if (fault) {
+      fault.times--;
+      return [fault.status, { message: fault.status === 429 ? 'Too Many Requests' : 'Service Unavailable' }];
+    }
     if (!url.pathname.startsWith('/api/v1/')) return [404, 'Cannot GET ' + url.pathname];
     const path = url.pathname.slice('/api/v1'.length);
     const found = match(request.method ?? 'GET', path);
@@ -83,7 +100,7 @@ export async function startFakeN8n(apiKey = 'n8n_api_test_key'): Promise<FakeN8n
 
   /**
    * The test's levers, for tests in other processes than the one running the fake: GET violations, requests;
-   * POST config { apiKey?, unlicensed?, missing? }; POST executions { workflowId, status, items } → { id }.
+   * POST config { apiKey?, unlicensed?, missing?, faults? }; POST executions { workflowId, status, items } → { id }.
    */
   const control = async (path: string, request: IncomingMessage): Promise<Answer> => {
     if (path === '/__fake/violations') return [200, fake.violations];
@@ -93,7 +110,8 @@ export async function startFakeN8n(apiKey = 'n8n_api_test_key'): Promise<FakeN8n
       if (body.apiKey !== undefined) fake.apiKey = body.apiKey;
       if (body.unlicensed !== undefined) fake.unlicensed = new Set(body.unlicensed);
       if (body.missing !== undefined) fake.missing = new Set(body.missing);
-      return [200, { apiKey: fake.apiKey, unlicensed: [...fake.unlicensed], missing: [...fake.missing] }];
+      if (body.faults !== undefined) fake.faults = body.faults;
+      return [200, { apiKey: fake.apiKey, unlicensed: [...fake.unlicensed], missing: [...fake.missing], faults: fake.faults }];
     }
     if (path === '/__fake/executions') return [200, { id: fake.state.addExecution(body.workflowId, body.status ?? 'success', body.items ?? 1) }];
     return [404, { message: 'no such control' }];
