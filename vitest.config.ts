@@ -34,6 +34,8 @@ export default defineConfig({
           name: 'workers',
           include: ['test/**/*.test.ts'],
           exclude: ['test/e2e/**', 'test/e2e-n8n/**', 'test/scripts/**'],
+          // A fake n8n held to n8n's OpenAPI, for the n8n tools' runs in workerd (test/tools/n8n).
+          globalSetup: ['test/fakes/n8n/globalSetup.ts'],
           testTimeout: 30_000,
         },
       },

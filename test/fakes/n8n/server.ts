@@ -24,6 +24,8 @@ export interface FakeN8n {
    * `times` answers of `status` to `request` (`POST /api/v1/workflows`), outside n8n's contract.
    */
   faults: Fault[];
+  /** How long an active workflow's webhook takes to answer. */
+  webhookDelayMs: number;
   stop(): Promise<void>;
 }
 
@@ -53,6 +55,7 @@ export async function startFakeN8n(apiKey = 'n8n_api_test_key'): Promise<FakeN8n
     unlicensed: new Set<string>(),
     missing: new Set<string>(),
     faults: [] as Fault[],
+    webhookDelayMs: 0,
   };
 
   const answer = async (request: IncomingMessage): Promise<Answer> => {
@@ -64,6 +67,7 @@ export async function startFakeN8n(apiKey = 'n8n_api_test_key'): Promise<FakeN8n
       fault.times--;
       return [fault.status, { message: fault.status === 429 ? 'Too Many Requests' : 'Service Unavailable' }];
     }
+    if (url.pathname.startsWith('/webhook/')) return webhook(request, url.pathname.slice('/webhook/'.length));
     if (!url.pathname.startsWith('/api/v1/')) return [404, 'Cannot GET ' + url.pathname];
     const path = url.pathname.slice('/api/v1'.length);
     const found = match(request.method ?? 'GET', path);
@@ -99,8 +103,27 @@ export async function startFakeN8n(apiKey = 'n8n_api_test_key'): Promise<FakeN8n
   };
 
   /**
+   * n8n's production webhooks (outside its public API, so outside the contract): an active workflow's
+   * Webhook node answers at `/webhook/<path>` as n8n does by default ("Workflow was started") and
+   * leaves an execution; after `webhookDelayMs`, standing for a workflow that answers when its last
+   * node is done. Anything else is n8n's 404 for a webhook that is not registered.
+   */
+  const webhook = async (request: IncomingMessage, path: string): Promise<Answer> => {
+    const workflowId = fake.state.webhookWorkflow(path);
+    if (workflowId === undefined) return [404, { code: 404, message: `The requested webhook "${request.method} ${path}" is not registered.` }];
+    // A caller that gives up (closes its connection) is not answered later.
+    await new Promise<void>((resolve) => {
+      const gone = () => (clearTimeout(timer), resolve());
+      const timer = setTimeout(() => (request.socket.off('close', gone), resolve()), fake.webhookDelayMs);
+      request.socket.once('close', gone);
+    });
+    fake.state.addExecution(workflowId, 'success');
+    return [200, { message: 'Workflow was started' }];
+  };
+
+  /**
    * The test's levers, for tests in other processes than the one running the fake: GET violations, requests;
-   * POST config { apiKey?, unlicensed?, missing?, faults? }; POST executions { workflowId, status, items } → { id }.
+   * POST config { apiKey?, unlicensed?, missing?, faults?, webhookDelayMs? }; POST executions { workflowId, status, items } → { id }.
    */
   const control = async (path: string, request: IncomingMessage): Promise<Answer> => {
     if (path === '/__fake/violations') return [200, fake.violations];
@@ -111,7 +134,8 @@ export async function startFakeN8n(apiKey = 'n8n_api_test_key'): Promise<FakeN8n
       if (body.unlicensed !== undefined) fake.unlicensed = new Set(body.unlicensed);
       if (body.missing !== undefined) fake.missing = new Set(body.missing);
       if (body.faults !== undefined) fake.faults = body.faults;
-      return [200, { apiKey: fake.apiKey, unlicensed: [...fake.unlicensed], missing: [...fake.missing], faults: fake.faults }];
+      if (body.webhookDelayMs !== undefined) fake.webhookDelayMs = body.webhookDelayMs;
+      return [200, { apiKey: fake.apiKey, unlicensed: [...fake.unlicensed], missing: [...fake.missing], faults: fake.faults, webhookDelayMs: fake.webhookDelayMs }];
     }
     if (path === '/__fake/executions') return [200, { id: fake.state.addExecution(body.workflowId, body.status ?? 'success', body.items ?? 1) }];
     return [404, { message: 'no such control' }];
@@ -135,6 +159,10 @@ export async function startFakeN8n(apiKey = 'n8n_api_test_key'): Promise<FakeN8n
   const { port } = server.address() as { port: number };
   return Object.assign(fake, {
     url: `http://127.0.0.1:${port}`,
-    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   });
 }

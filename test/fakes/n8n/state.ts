@@ -328,6 +328,12 @@ export class FakeN8nState {
     return query.get('includeRole') === 'true' ? { ...user, role } : user;
   }
 
+  /** The active workflow whose Webhook node n8n serves at `/webhook/<path>`, if any. */
+  webhookWorkflow(path: string): string | undefined {
+    const serves = (node: Json) => node.type === 'n8n-nodes-base.webhook' && !node.disabled && String(node.parameters?.path ?? '').replace(/^\/+/, '') === path;
+    return [...this.workflows.values()].find((w) => w.active && w.nodes.some(serves))?.id;
+  }
+
   /** An execution of a workflow, with `items` output items from its one node (for trimming tests). */
   addExecution(workflowId: string, status: 'success' | 'error', items = 1): string {
     const id = String(this.executions.size + 1 + counter++);
