@@ -38,7 +38,8 @@ export default defineConfig({
           name: 'workers',
           include: ['test/**/*.test.ts'],
           exclude: ['test/e2e/**', 'test/e2e-n8n/**', 'test/scripts/**'],
-          globalSetup: ['test/support/fakeN8nSetup.ts'],
+          // A fake n8n held to n8n's OpenAPI, for the n8n tools' runs in workerd (test/tools/n8n, the hostile-input tests).
+          globalSetup: ['test/fakes/n8n/globalSetup.ts'],
           testTimeout: 30_000,
         },
       },

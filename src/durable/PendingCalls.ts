@@ -2,6 +2,7 @@ import type { CallToolResult, JSONRPCMessage, ServerNotification } from '@modelc
 import type { CallRequest } from '../execution/runTool';
 import { onAbort } from '../lib/abort';
 import { formatError } from '../protocol/MessageFormatter';
+import { forgetCall } from '../queues/callStorage';
 
 /** A queued call the session still owes an answer, as kept in DO storage. */
 export interface PendingCall {
@@ -141,6 +142,7 @@ export class PendingCalls {
       return false;
     }
     await this.storage.delete(PREFIX + callId);
+    await forgetCall(this.storage, callId);
     stats[outcome]++;
     await this.storage.put(STATS_KEY, stats);
     const waiter = this.waiters.get(callId);

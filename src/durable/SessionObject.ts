@@ -22,6 +22,8 @@ import { jsonRpcError } from '../protocol/errors';
 import { ErrorCode } from '../protocol/jsonrpc';
 import { callTimeoutMs, executionPolicy } from '../execution/policy';
 import { runDirect, toolContext, type CallRequest } from '../execution/runTool';
+import { keepInput, loadInput, markSideEffect, sideEffectBegan, tooLargeForMessage, type QueuedCall } from '../queues/callStorage';
+import { callerOf } from '../queues/message';
 import type { ToolDefinition } from '../tools/tool';
 import { createMcpServer, type ToolExecutor } from '../protocol/mcpServer';
 import { PendingCalls, type Delivery, type PendingCall } from './PendingCalls';
@@ -96,6 +98,20 @@ export class SessionObject extends DurableObject<Env> {
     return delivery;
   }
 
+  /** A queued call as the consumer picks it up: null once answered; its input, if asked for, from this object's storage. */
+  async queuedCall(callId: string, withInput: boolean): Promise<QueuedCall | null> {
+    if (!(await this.pending.has(callId))) return null;
+    const input = withInput ? await loadInput(this.ctx.storage, callId) : undefined;
+    return { input, sideEffectBegan: await sideEffectBegan(this.ctx.storage, callId) };
+  }
+
+  /** A run of a queued call is about to change something (ToolContext.beginSideEffect); false once the call is answered. */
+  async beginSideEffect(callId: string): Promise<boolean> {
+    if (!(await this.pending.has(callId))) return false;
+    await markSideEffect(this.ctx.storage, callId);
+    return true;
+  }
+
   /** Whether a queued call is still owed an answer (the consumer stops a run nobody waits for). */
   async isPending(callId: string): Promise<boolean> {
     return this.pending.has(callId);
@@ -121,20 +137,23 @@ export class SessionObject extends DurableObject<Env> {
     onAbort(request.signal, () => {
       if (this.live?.kind === 'streamable-http') this.live.transport.closeSSEStream(request.requestId);
     });
-    if (executionPolicy(tool, this.env) === 'direct') return runDirect(tool, args, toolContext(this.env, sessionId, request));
+    if (executionPolicy(tool, this.env) === 'direct') return runDirect(tool, args, toolContext(this.env, tool, sessionId, this.currentCaller(), request));
     const callId = crypto.randomUUID();
     const deadline = Date.now() + callTimeoutMs(tool, this.env);
     const { progressToken } = request;
     const streamId = this.live?.kind === 'streamable-http' ? this.live.transport.streamOf(request.requestId) : undefined;
     const call = { callId, tool: tool.name, requestId: request.requestId, deadline, ...(streamId === undefined ? {} : { streamId }) };
+    const input = { arguments: args as Record<string, unknown> };
+    const inputStored = tooLargeForMessage(input);
     return this.pending.start(call, request, async () => {
+      if (inputStored) await keepInput(this.ctx.storage, callId, input);
       await this.env.TOOL_CALLS.send({
-        v: 1,
+        v: 2,
         sessionId,
         callId,
         tool: tool.name,
-        arguments: args as Record<string, unknown>,
-        caller: this.currentCaller().id,
+        ...(inputStored ? { inputStored } : input),
+        caller: callerOf(this.currentCaller()),
         deadline,
         ...(progressToken === undefined ? {} : { progressToken }),
       });

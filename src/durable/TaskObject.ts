@@ -2,6 +2,7 @@ import { DurableObject } from 'cloudflare:workers';
 import type { ServerNotification } from '@modelcontextprotocol/server';
 import type { Env } from '../env';
 import { formatError } from '../protocol/MessageFormatter';
+import { forgetCall, keepInput, loadInput, markSideEffect, sideEffectBegan, tooLargeForMessage, type QueuedCall } from '../queues/callStorage';
 import type { Delivery } from './PendingCalls';
 import { applyInput, isTerminal, runMessage, settle, TASK_TTL_MS, taskView, type TaskOutcome, type TaskRecord } from '../tasks/task';
 
@@ -18,11 +19,18 @@ export const OWNER_HEADER = 'x-task-owner';
 export class TaskObject extends DurableObject<Env> {
   private cached: TaskRecord | null | undefined;
 
-  /** Stores the task, then queues its first run: a task exists before the client hears of it. */
+  /**
+   * Stores the task, then queues its first run: a task exists before the client hears of it. Arguments
+   * too large for a queue message are kept beside the record, not in it (callStorage), for every run.
+   */
   async create(task: TaskRecord): Promise<Record<string, unknown>> {
-    await this.save(task);
-    await this.queue(task);
-    return taskView((await this.load()) ?? task);
+    const { arguments: args, ...rest } = task;
+    const keptApart = args !== undefined && tooLargeForMessage({ arguments: args });
+    if (keptApart) await keepInput(this.ctx.storage, task.taskId, { arguments: args });
+    const record = keptApart ? rest : task;
+    await this.save(record);
+    await this.queue(record);
+    return taskView((await this.load()) ?? record);
   }
 
   /**
@@ -72,6 +80,21 @@ export class TaskObject extends DurableObject<Env> {
     if (!task) return 'ignored';
     await this.save(settle(task, outcome, Date.now()));
     return 'delivered';
+  }
+
+  /** The run as the consumer picks it up: null once the task has moved on; its input, if asked for. */
+  async queuedCall(callId: string, withInput: boolean): Promise<QueuedCall | null> {
+    const task = await this.waitingOn(callId);
+    if (!task) return null;
+    const args = withInput ? (task.arguments ?? (await loadInput(this.ctx.storage, task.taskId))?.arguments) : undefined;
+    return { input: args && { arguments: args, inputResponses: task.inputResponses }, sideEffectBegan: await sideEffectBegan(this.ctx.storage, callId) };
+  }
+
+  /** A run is about to change something (ToolContext.beginSideEffect); false once the task has moved on. */
+  async beginSideEffect(callId: string): Promise<boolean> {
+    if (!(await this.waitingOn(callId))) return false;
+    await markSideEffect(this.ctx.storage, callId);
+    return true;
   }
 
   /** Whether the task still waits on this run (the consumer stops a run of a cancelled task). */
@@ -131,6 +154,9 @@ export class TaskObject extends DurableObject<Env> {
   private async save(task: TaskRecord): Promise<void> {
     this.cached = task;
     await this.ctx.storage.put(RECORD_KEY, task);
+    // A run that has ended leaves nothing for its consumer; an ended task's runs need its arguments no more.
+    if (task.status !== 'working') await forgetCall(this.ctx.storage, task.callId);
+    if (isTerminal(task.status)) await forgetCall(this.ctx.storage, task.taskId);
     await this.schedule(task);
     const view = JSON.stringify(taskView(task));
     for (const watcher of this.ctx.getWebSockets()) {

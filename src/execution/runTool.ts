@@ -1,8 +1,10 @@
 import type { CallToolResult, LoggingLevel, ProgressToken, RequestId, ServerContext, ServerNotification } from '@modelcontextprotocol/server';
+import type { Principal } from '../auth/principal';
 import type { Env } from '../env';
 import { observe } from '../observability/events';
 import { formatError, formatToolResult } from '../protocol/MessageFormatter';
 import { ToolError, type ToolContext, type ToolDefinition } from '../tools/tool';
+import { callTimeoutMs } from './policy';
 
 /** What running a tool needs from the request that called it, in either protocol era. */
 export interface CallRequest {
@@ -33,7 +35,7 @@ export function callRequestOf(ctx: ServerContext): CallRequest {
 
 /**
  * Runs a tool and formats its outcome. A ToolError is the tool's own answer (an isError result); any
- * other exception is thrown on, so the queue can retry it. `execution` says where it ran, for the metrics.
+ * other exception is thrown on, for the queue to retry or answer. `execution` says where it ran, for the metrics.
  */
 export async function invokeTool(tool: ToolDefinition, args: unknown, ctx: ToolContext, execution: 'direct' | 'queued' = 'queued'): Promise<CallToolResult> {
   const started = Date.now();
@@ -64,17 +66,24 @@ export function progressNotification(progressToken: ProgressToken, progress: num
   };
 }
 
-/** The context a tool sees when it runs where its request arrived (not through the queue). */
-export function toolContext(env: Env, sessionId: string | undefined, call: CallRequest): ToolContext {
+/**
+ * The context a tool sees when it runs where its request arrived (not through the queue). Its deadline
+ * is the tool's, as a queued call's would be; the caller decides whether the signal also aborts then
+ * (a timer would keep a session's object from hibernating).
+ */
+export function toolContext(env: Env, tool: ToolDefinition, sessionId: string | undefined, caller: Principal, call: CallRequest): ToolContext {
   const { progressToken } = call;
   return {
     env,
+    caller,
     ...(sessionId === undefined ? {} : { sessionId }),
     signal: call.signal,
+    deadline: Date.now() + callTimeoutMs(tool, env),
     ...(call.inputResponses === undefined ? {} : { inputResponses: call.inputResponses }),
     async progress(progress, total, message) {
       if (progressToken !== undefined) await call.notify(progressNotification(progressToken, progress, total, message));
     },
     log: (level, data) => call.log(level, data),
+    beginSideEffect: async () => {},
   };
 }

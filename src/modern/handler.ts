@@ -20,7 +20,7 @@ function modernHandler(env: Env): McpHttpHandler {
     handler = createMcpHandler(
       ({ authInfo }) => {
         const principal = authInfo?.extra?.principal as Principal;
-        return createMcpServer(env, { execute: modernExecutor(env), caller: () => principal, era: 'modern' });
+        return createMcpServer(env, { execute: modernExecutor(env, principal), caller: () => principal, era: 'modern' });
       },
       { legacy: 'reject', maxRequestBodySize: MAX_BODY_BYTES },
     );

@@ -1,5 +1,5 @@
 import type { Env } from '../env';
-import { ToolError } from '../tools/tool';
+import { ToolError, TransientError } from '../tools/tool';
 
 /** The n8n release whose public API (OpenAPI) these tools follow and are tested against. */
 export const N8N_API_VERSION = '2.41.3';
@@ -31,8 +31,8 @@ export interface N8nRequest {
 }
 
 /**
- * n8n answered with an error: a ToolError, so the agent reads it as the call's result and the queue
- * does not retry it. 5xx answers and network failures are thrown as plain errors instead: retried.
+ * n8n refused the request (4xx): a ToolError, so the agent reads it as the call's result; the same
+ * request would be refused again, so the queue does not retry it.
  */
 export class N8nApiError extends ToolError {
   override name = 'N8nApiError';
@@ -44,12 +44,29 @@ export class N8nApiError extends ToolError {
   }
 }
 
+/** n8n could not be reached, failed (5xx), was too busy (429) or too slow: it may pass (TransientError). */
+export class N8nUnavailableError extends TransientError {
+  override name = 'N8nUnavailableError';
+}
+
 /** n8n's public REST API (`/api/v1`, `X-N8N-API-KEY`), as the n8n tools use it. */
 export class N8nClient {
+  private changing: Promise<void> | undefined;
+
+  /**
+   * `signal` bounds every request; `beforeChange`, when given, runs once before the first request that
+   * is not a GET (ToolContext.beginSideEffect), and the request waits for it.
+   */
   constructor(
     private readonly connection: N8nConnection,
     private readonly signal?: AbortSignal,
+    private readonly beforeChange?: () => Promise<void>,
   ) {}
+
+  /** The same client under another signal (clean-up that must outlive the call's own). */
+  withSignal(signal: AbortSignal): N8nClient {
+    return new N8nClient(this.connection, signal, this.beforeChange);
+  }
 
   get<T>(path: string, request?: N8nRequest) {
     return this.request<T>('GET', path, request);
@@ -66,7 +83,11 @@ export class N8nClient {
 
   async request<T>(method: string, path: string, { query, body }: N8nRequest = {}): Promise<T> {
     const url = new URL(this.connection.apiBase + path);
+    // The tools check ids before they build a path; this is the last line: a path the URL parser
+    // resolves elsewhere (a "." or ".." segment) is never sent with the API key.
+    if (url.pathname !== new URL(this.connection.apiBase).pathname + path) throw new Error(`n8n path ${path} resolves to ${url.pathname}: not sent`);
     for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
+    if (method !== 'GET' && this.beforeChange) await (this.changing ??= this.beforeChange());
     const timeout = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
     let response: Response;
     try {
@@ -82,8 +103,8 @@ export class N8nClient {
       });
     } catch (error) {
       // The URL, never the key: secrets stay out of messages and logs.
-      if (timeout.aborted) throw new Error(`n8n did not answer ${method} ${url.pathname} within ${REQUEST_TIMEOUT_MS / 1000} s`);
-      throw new Error(`Could not reach n8n at ${url.origin}: ${String(error)}`);
+      if (timeout.aborted) throw new N8nUnavailableError(`n8n did not answer ${method} ${url.pathname} within ${REQUEST_TIMEOUT_MS / 1000} s`);
+      throw new N8nUnavailableError(`Could not reach n8n at ${url.origin}: ${String(error)}`);
     }
     const text = await response.text();
     if (!response.ok) throw errorFor(response.status, method, url.pathname, text);
@@ -111,7 +132,8 @@ function errorFor(status: number, method: string, path: string, text: string): E
   const said = messageOf(text);
   const detail = said ? `: ${said}` : '';
   const where = `${method} ${path}`;
-  if (status >= 500) return new Error(`n8n failed on ${where} (${status})${detail}`);
+  if (status >= 500) return new N8nUnavailableError(`n8n failed on ${where} (${status})${detail}`);
+  if (status === 429) return new N8nUnavailableError(`n8n is too busy for ${where} (429)${detail}`);
   if (status === 401) return new N8nApiError(status, `n8n rejected the API key (401)${detail}. Check the N8N_API_KEY secret.`);
   if (status === 403) {
     const license = /licen[cs]e|plan|enterprise/i.test(said ?? '');

@@ -1,3 +1,5 @@
+import { own } from '../lib/ownKeys';
+
 /**
  * What n8n's `POST /workflows` and `PUT /workflows/{id}` accept, from the n8n public API's OpenAPI
  * (n8n 2.41.3): the request schemas have `additionalProperties: false` at the top, on each node and on
@@ -48,9 +50,9 @@ const SETTINGS_FIELDS = [
 
 type Json = Record<string, unknown>;
 
-/** Keeps the listed keys whose values are set; n8n's schemas take no nulls for these fields. */
+/** Keeps the listed keys whose values are set (own properties only); n8n's schemas take no nulls for these fields. */
 function pick(source: Json, keys: readonly string[]): Json {
-  return Object.fromEntries(keys.filter((k) => source[k] !== undefined && source[k] !== null).map((k) => [k, source[k]]));
+  return Object.fromEntries(keys.map((k) => [k, own(source, k)]).filter(([, value]) => value !== undefined && value !== null));
 }
 
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);

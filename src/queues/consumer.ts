@@ -8,7 +8,9 @@ import { injectConsumerFailure } from '../faults/inject';
 import { observe } from '../observability/events';
 import { formatError } from '../protocol/MessageFormatter';
 import { toolsFor } from '../tools/registry';
-import type { ToolContext } from '../tools/tool';
+import { ToolError, TransientError, type ToolContext, type ToolDefinition } from '../tools/tool';
+import type { CallInput, QueuedCall } from './callStorage';
+import { afterFailure, interruptedChange, invalidArguments } from './failures';
 import { ToolCallMessageSchema, type ToolCallMessage } from './message';
 
 /** How often a running call checks that it is still wanted. */
@@ -19,10 +21,11 @@ const backoffSeconds = (attempts: number) => Math.min(60, 2 ** Math.max(0, attem
 
 /**
  * The "tool-calls" consumer: runs each call through the same registry as direct execution and hands the
- * outcome to the object that owes the answer: the session's, or the task's (CallOwner). The calls of a batch run side by side, so one slow
- * tool does not hold the others past their deadlines (the load harness found that). Every message is
- * acked on its own; a tool that throws is retried with backoff, and after the queue's max_retries it
- * goes to the dead-letter queue.
+ * outcome to the object that owes the answer: the session's, or the task's (CallOwner). The calls of a
+ * batch run side by side, so one slow tool does not hold the others past their deadlines (the load
+ * harness found that). Every message is acked on its own. Only a failure that may pass, of a run that
+ * had not begun to change anything, is retried with backoff (after the queue's max_retries the
+ * dead-letter consumer answers it); any other failure is answered at once (src/queues/failures.ts).
  */
 export async function consumeToolCalls(batch: MessageBatch<unknown>, env: Env): Promise<void> {
   await Promise.all(batch.messages.map((message) => consumeToolCall(message, batch.queue, env)));
@@ -53,6 +56,10 @@ async function consumeToolCall(message: Message<unknown>, queue: string, env: En
     settled = true;
     done();
   };
+  const retry = (error: unknown) => {
+    console.error(JSON.stringify({ level: 'warn', tool: call.tool, callId: call.callId, attempt: message.attempts, error: String(error) }));
+    settle(() => message.retry({ delaySeconds: backoffSeconds(message.attempts) }));
+  };
   // A call answered meanwhile (cancelled, timed out, its session ended) is no longer wanted: its tool's
   // signal is aborted, so a tool that honours it stops instead of holding the consumer.
   const cancelled = new AbortController();
@@ -60,14 +67,21 @@ async function consumeToolCall(message: Message<unknown>, queue: string, env: En
     owner.isPending(call.callId).then((pending) => pending || cancelled.abort(), () => {});
   }, CANCEL_CHECK_MS);
   const run = async () => {
+    let outcome: TaskOutcome | null;
     try {
+      // A consumer that crashes (or the fault that stands for one) leaves the message to the queue.
       injectConsumerFailure(env);
-      const outcome = await outcomeOf(() => invokeTool(tool, tool.input.parse(call.arguments), consumerContext(env, call, owner, cancelled.signal)));
+      outcome = await attempt(env, call, message.attempts, tool, owner, cancelled.signal);
+    } catch (error) {
+      return retry(error);
+    }
+    if (outcome === null) return settle(() => message.ack());
+    try {
       await owner.deliver(call.callId, outcome);
       settle(() => message.ack());
     } catch (error) {
-      console.error(JSON.stringify({ level: 'warn', tool: call.tool, callId: call.callId, attempt: message.attempts, error: String(error) }));
-      settle(() => message.retry({ delaySeconds: backoffSeconds(message.attempts) }));
+      // The answer did not reach its owner: the next attempt runs again, unless this run had begun its change.
+      retry(error);
     }
   };
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -76,6 +90,41 @@ async function consumeToolCall(message: Message<unknown>, queue: string, env: En
   clearTimeout(timer);
   clearInterval(watch);
   settle(() => message.ack());
+}
+
+/**
+ * One attempt at a call: its outcome, or null when its owner has answered it meanwhile; throws when the
+ * attempt is to be retried. A later attempt (a retry, or a redelivery after a consumer died) first asks
+ * the owner whether an earlier run began its change: then it answers that instead of running again.
+ */
+async function attempt(env: Env, call: ToolCallMessage, attempts: number, tool: ToolDefinition, owner: CallOwner, cancelled: AbortSignal): Promise<TaskOutcome | null> {
+  const queued = call.inputStored || attempts > 1 ? await owner.queuedCall(call.callId, call.inputStored === true) : undefined;
+  if (queued === null) return null;
+  if (queued?.sideEffectBegan) return interruptedChange(tool);
+  const input = call.inputStored ? queued?.input : { arguments: call.arguments ?? {}, ...(call.inputResponses === undefined ? {} : { inputResponses: call.inputResponses }) };
+  if (!input) throw new Error(`the input of ${call.tool} call ${call.callId} is not in its owner's storage`);
+  const args = tool.input.safeParse(input.arguments);
+  if (!args.success) return invalidArguments(tool, args.error);
+  let began: Promise<void> | undefined;
+  let sideEffectBegan = false;
+  const beginSideEffect = () =>
+    (began ??= owner.beginSideEffect(call.callId).then(
+      (pending) => {
+        if (!pending) throw new ToolError(`The call was answered (cancelled or timed out) before ${tool.name} changed anything: nothing was changed.`);
+        sideEffectBegan = true;
+      },
+      (error: unknown) => {
+        throw new TransientError(`Could not record with the call's owner that ${tool.name} begins its change: ${String(error)}`);
+      },
+    ));
+  try {
+    return await outcomeOf(() => invokeTool(tool, args.data, consumerContext(env, call, input, owner, cancelled, beginSideEffect)));
+  } catch (error) {
+    const handling = afterFailure(tool, error, sideEffectBegan);
+    if (handling.retry) throw error;
+    console.error(JSON.stringify({ level: 'warn', tool: call.tool, callId: call.callId, attempt: attempts, error: String(error), retried: false }));
+    return handling.outcome;
+  }
 }
 
 /** The dead-letter consumer: a call that kept failing is answered now, not at its deadline. */
@@ -96,6 +145,8 @@ interface CallOwner {
   deliver(callId: string, outcome: TaskOutcome): Promise<unknown>;
   relay(callId: string, notification: ServerNotification): Promise<unknown>;
   isPending(callId: string): Promise<boolean>;
+  queuedCall(callId: string, withInput: boolean): Promise<QueuedCall | null>;
+  beginSideEffect(callId: string): Promise<boolean>;
 }
 
 function ownerOf(env: Env, call: ToolCallMessage): CallOwner {
@@ -105,6 +156,8 @@ function ownerOf(env: Env, call: ToolCallMessage): CallOwner {
       deliver: (callId, outcome) => task.deliverOutcome(callId, outcome),
       relay: (callId, n) => task.relayNotification(callId, n),
       isPending: (callId) => task.isPending(callId),
+      queuedCall: (callId, withInput) => task.queuedCall(callId, withInput),
+      beginSideEffect: (callId) => task.beginSideEffect(callId),
     };
   }
   const session = sessionStub(env, call.sessionId!);
@@ -112,12 +165,14 @@ function ownerOf(env: Env, call: ToolCallMessage): CallOwner {
     deliver: (callId, outcome) => session.deliverResult(callId, asToolResult(outcome)),
     relay: (callId, n) => session.relayNotification(callId, n),
     isPending: (callId) => session.isPending(callId),
+    queuedCall: (callId, withInput) => session.queuedCall(callId, withInput),
+    beginSideEffect: (callId) => session.beginSideEffect(callId),
   };
 }
 
 /**
  * A run's outcome. A tool that throws the SDK's ProtocolError ends with that JSON-RPC error (a task's
- * "failed"), not retried; any other throw is left to the queue's retries.
+ * "failed"), not retried; any other throw is left to afterFailure.
  */
 async function outcomeOf(run: () => Promise<CallToolResult>): Promise<TaskOutcome> {
   try {
@@ -141,12 +196,14 @@ function asToolResult(outcome: TaskOutcome): CallToolResult {
   }
 }
 
-function consumerContext(env: Env, call: ToolCallMessage, owner: CallOwner, cancelled: AbortSignal): ToolContext {
+function consumerContext(env: Env, call: ToolCallMessage, input: CallInput, owner: CallOwner, cancelled: AbortSignal, beginSideEffect: () => Promise<void>): ToolContext {
   return {
     env,
+    caller: call.caller,
     ...(call.sessionId === undefined ? {} : { sessionId: call.sessionId }),
     signal: AbortSignal.any([AbortSignal.timeout(Math.max(1, call.deadline - Date.now())), cancelled]),
-    ...(call.inputResponses === undefined ? {} : { inputResponses: call.inputResponses }),
+    deadline: call.deadline,
+    ...(input.inputResponses === undefined ? {} : { inputResponses: input.inputResponses }),
     progress: async (progress, total, message) => {
       // A session relays progress only to a client that asked for it; a task keeps it as its status message.
       if (call.progressToken === undefined && call.taskId === undefined) return;
@@ -155,5 +212,6 @@ function consumerContext(env: Env, call: ToolCallMessage, owner: CallOwner, canc
     log: async (level, data) => {
       await owner.relay(call.callId, { method: 'notifications/message', params: { level, data } });
     },
+    beginSideEffect,
   };
 }

@@ -6,6 +6,7 @@ import { callTimeoutMs, executionPolicy } from '../execution/policy';
 import { clientCapabilitiesOf } from '../protocol/envelope';
 import { wrapRequestHandler } from '../protocol/requestHandlers';
 import type { ToolDefinition } from '../tools/tool';
+import { callerOf } from '../queues/message';
 import { TASKS_EXTENSION, type TaskRecord } from './task';
 import { isTaskId, newTaskId, taskStub } from './taskId';
 
@@ -68,6 +69,7 @@ async function createTask(env: Env, tool: ToolDefinition, args: Record<string, u
   const record: TaskRecord = {
     taskId: newTaskId(),
     owner: principal.id,
+    caller: callerOf(principal),
     tool: tool.name,
     arguments: args,
     status: 'working',

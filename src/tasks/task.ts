@@ -1,6 +1,8 @@
 import type { CallToolResult, InputRequests } from '@modelcontextprotocol/server';
-import type { ToolCallMessage } from '../queues/message';
-import { dict, hasOwn, plain, toDict } from '../lib/ownKeys';
+import type { Principal } from '../auth/principal';
+import { hasOwn } from '../lib/ownKeys';
+import { tooLargeForMessage } from '../queues/callStorage';
+import { callerOf, type ToolCallMessage } from '../queues/message';
 
 /** The tasks extension's identifier (SEP-2663), in capabilities and in errors. */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
@@ -26,10 +28,16 @@ export type TaskOutcome =
 /** A task as its Durable Object keeps it. */
 export interface TaskRecord {
   taskId: string;
-  /** The principal that created it: the only one it answers. */
+  /** The id of the principal that created it: the only one it answers. */
   owner: string;
+  /**
+   * That principal whole, whose scopes its runs have (what a tool may show depends on them). Records
+   * made before it was kept lack it: their runs get no scopes, the narrowest answer.
+   */
+  caller?: Principal;
   tool: string;
-  arguments: Record<string, unknown>;
+  /** Absent when too large for a queue message: the task's object keeps them beside the record (src/queues/callStorage.ts). */
+  arguments?: Record<string, unknown>;
   status: TaskStatus;
   statusMessage?: string;
   createdAt: number;
@@ -84,30 +92,29 @@ export function settle(task: TaskRecord, outcome: TaskOutcome, now: number): Tas
  */
 export function applyInput(task: TaskRecord, responses: Record<string, unknown>, now: number, nextCallId: string): TaskRecord {
   if (task.status !== 'input_required' || !task.inputRequests) return task;
-  const outstanding = toDict<InputRequests[string]>(task.inputRequests);
-  const answered = dict<unknown>();
-  for (const [key, value] of Object.entries(responses)) {
-    if (hasOwn(outstanding, key)) {
-      answered[key] = value;
-      delete outstanding[key];
-    }
-  }
+  const requests = task.inputRequests;
+  // Plain objects (Object.fromEntries makes "__proto__" an own key like any other): a task crosses RPC, which refuses objects without a prototype.
+  const answered = Object.fromEntries(Object.entries(responses).filter(([key]) => hasOwn(requests, key)));
   if (Object.keys(answered).length === 0) return task;
+  const outstanding = Object.fromEntries(Object.entries(requests).filter(([key]) => !hasOwn(answered, key)));
   const inputResponses = { ...task.inputResponses, ...answered };
-  if (Object.keys(outstanding).length > 0) return { ...task, inputRequests: plain(outstanding), inputResponses, lastUpdatedAt: now };
+  if (Object.keys(outstanding).length > 0) return { ...task, inputRequests: outstanding, inputResponses, lastUpdatedAt: now };
   return { ...task, status: 'working', inputRequests: undefined, inputResponses, callId: nextCallId, deadline: now + task.timeoutMs, lastUpdatedAt: now };
 }
 
-/** The queue message for a task's current run. */
+/**
+ * The queue message for a task's current run: its input in it, or, when that is too large for a
+ * message, a note that the task's object has it.
+ */
 export function runMessage(task: TaskRecord): ToolCallMessage {
+  const input = { arguments: task.arguments ?? {}, ...(Object.keys(task.inputResponses).length > 0 ? { inputResponses: task.inputResponses } : {}) };
   return {
-    v: 1,
+    v: 2,
     taskId: task.taskId,
     callId: task.callId,
     tool: task.tool,
-    arguments: task.arguments,
-    caller: task.owner,
+    ...(task.arguments === undefined || tooLargeForMessage(input) ? { inputStored: true } : input),
+    caller: task.caller ? callerOf(task.caller) : { id: task.owner, subject: task.owner, scopes: [] },
     deadline: task.deadline,
-    ...(Object.keys(task.inputResponses).length > 0 ? { inputResponses: task.inputResponses } : {}),
   };
 }

@@ -1,5 +1,6 @@
 import type { InputRequiredResult, ToolAnnotations } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
+import type { Principal } from '../auth/principal';
 import type { Scope } from '../auth/scopes';
 import type { Env } from '../env';
 import { rawResult } from '../protocol/MessageFormatter';
@@ -9,9 +10,14 @@ export type ExecutionPolicy = 'direct' | 'queued';
 
 export interface ToolContext {
   env: Env;
+  /** Who called, as the Worker authenticated them: what a tool may show depends on their scopes too. */
+  caller: Principal;
   /** The 2025-era session the call belongs to; a 2026-07-28 request has none. */
   sessionId?: string;
+  /** Aborts when the call is cancelled or reaches its deadline. */
   signal: AbortSignal;
+  /** Epoch ms by which the call must be answered: clean-up a tool owes (test_workflow's) has to fit before it. */
+  deadline: number;
   /**
    * The client's answers to input requests this call made before (MRTR): on a 2026-07-28 retry, or a
    * task's next run. A tool asks with `return inputRequired({ inputRequests })`.
@@ -21,6 +27,14 @@ export interface ToolContext {
   progress(progress: number, total?: number, message?: string): Promise<void>;
   /** Sends a notifications/message log entry, subject to the client's logging/setLevel. */
   log(level: 'debug' | 'info' | 'notice' | 'warning' | 'error', data: unknown): Promise<void>;
+  /**
+   * Call before the first request that changes something outside (creates, updates, deletes, runs):
+   * a queued call records it with the object that owes its answer, so that a later attempt (the queue's
+   * retry after a failure, its redelivery after a crash) answers "outcome unknown" instead of making the
+   * change twice. Throws a ToolError, and nothing should be changed, when the call was answered
+   * meanwhile (cancelled, timed out). Direct calls are never repeated: it does nothing there.
+   */
+  beginSideEffect(): Promise<void>;
 }
 
 export interface ToolDefinition<In extends z.ZodObject = z.ZodObject> {
@@ -39,6 +53,11 @@ export interface ToolDefinition<In extends z.ZodObject = z.ZodObject> {
   alsoNeeds?: readonly Scope[];
   /** A tighter per-caller rate limit for this tool than the Worker's per-request one. */
   rateLimiter?: (env: Env) => RateLimit | undefined;
+  /**
+   * A tool that changes something outside: the tool that shows whether a call of it whose outcome is
+   * unknown (the service failed, or the run stopped, after the change was sent) made its change.
+   */
+  checkWith?: string;
   /** Deadline of a queued call; default from TOOL_TIMEOUT_SECONDS, else 120 s. */
   timeoutMs?: number;
   /**
@@ -54,7 +73,8 @@ export interface ToolDefinition<In extends z.ZodObject = z.ZodObject> {
   inputFirst?(args: z.output<In>, inputResponses: Record<string, unknown>): InputRequiredResult | undefined;
   /**
    * Returns data (formatted by MessageFormatter) or a `rawResult(...)`. Throw a ToolError for an answer
-   * the caller should see as an error; any other throw is a failure that a queued call retries.
+   * the caller should see as an error, a TransientError for a failure that may pass (a queued call
+   * retries it unless it had begun its side effect); anything else is a fault, answered at once.
    */
   run(args: z.output<In>, ctx: ToolContext): unknown;
 }
@@ -68,6 +88,15 @@ export const refusal = (details: Record<string, unknown>) => rawResult({ isError
 /** A tool's deliberate error answer (bad input it could not have known, a refusal): never retried. */
 export class ToolError extends Error {
   override name = 'ToolError';
+}
+
+/**
+ * A failure that may pass on a later attempt: the service was down, overloaded or slow (n8n's 5xx and
+ * 429, a network failure, a time-out). The queue retries such a call where repeating it is harmless:
+ * when the failed run had not begun to change anything (ToolContext.beginSideEffect).
+ */
+export class TransientError extends Error {
+  override name = 'TransientError';
 }
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;

@@ -7,6 +7,8 @@ declare module 'vitest' {
     /** This server (`npm run dev`), driving the real n8n below. */
     serverUrl: string;
     serverKey: string;
+    /** Its local state: `npm run keys -- … --local --persist-to` this for keys with fewer scopes. */
+    serverStateDir: string;
     /** The real n8n (installed into .n8n/ once), for reading back what the tools did. */
     realN8nUrl: string;
     realN8nKey: string;
@@ -19,6 +21,7 @@ export default async function setup(project: TestProject) {
   const server = await startWranglerDev({ vars: { N8N_API_URL: n8n.url, N8N_API_KEY: n8n.apiKey, RATE_LIMITS: 'off' } });
   project.provide('serverUrl', server.url);
   project.provide('serverKey', server.apiKey!);
+  project.provide('serverStateDir', server.stateDir);
   project.provide('realN8nUrl', n8n.url);
   project.provide('realN8nKey', n8n.apiKey);
   return async () => {

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { connectedClient, n8nApi as n8n, type Json } from './client';
+import { connectedClient, n8nApi as n8n, scopedKey, type Json } from './client';
 
 /**
  * The workflow tools through the real SDK client, against `npm run dev` driving a real n8n 1.123.81:
  * everything a tool does is read back from n8n itself.
  */
-const { ok: call, refused: refusal } = connectedClient('e2e-real-n8n');
+const connected = connectedClient('e2e-real-n8n');
+const { ok: call, refused: refusal } = connected;
 
 const webhookPath = `orders-${Date.now()}`;
 const ordersWorkflow = () => ({
@@ -174,3 +175,68 @@ describe('create, edit, activate and test-run a workflow on a real n8n', () => {
     await call('delete_workflow', { id: manual.id });
   });
 });
+
+describe('what a call cannot reach or leave behind, on a real n8n', () => {
+  const narrow = connectedClient('e2e-real-n8n-narrow', scopedKey('e2e-workflows-only', 'workflows:read,workflows:write,executions:read'));
+
+  it('puts a workflow it activated for a test run back when the call is cancelled mid-run', async () => {
+    const path = `slow-${Date.now()}`;
+    const created = await call('create_workflow', {
+      workflow: {
+        name: 'Slow (e2e)',
+        nodes: [
+          // Answers when the last node is done: 30 s after the Wait, so the trigger's request is still open when the call is cancelled.
+          { name: 'Webhook', type: 'n8n-nodes-base.webhook', typeVersion: 2, webhookId: 'f0e1d2c3-0000-4000-8000-00000000510e', position: [0, 0], parameters: { path, httpMethod: 'POST', responseMode: 'lastNode' } },
+          { name: 'Wait', type: 'n8n-nodes-base.wait', typeVersion: 1.1, webhookId: 'f0e1d2c3-0000-4000-8000-00000000510f', position: [220, 0], parameters: { resume: 'timeInterval', amount: 30, unit: 'seconds' } },
+        ],
+        connections: { Webhook: { main: [[{ node: 'Wait', type: 'main', index: 0 }]] } },
+      },
+    });
+    const cancel = new AbortController();
+    const running = connected.call('test_workflow', { id: created.id, waitSeconds: 60 }, cancel.signal).catch((error: Error) => error);
+    // Cancelled once n8n runs it (activated, its trigger called).
+    await until(async () => (await n8n('GET', `/executions?workflowId=${created.id}&status=waiting`)).data.length + (await n8n('GET', `/executions?workflowId=${created.id}&status=running`)).data.length > 0);
+    expect((await n8n('GET', `/workflows/${created.id}`)).active).toBe(true);
+    cancel.abort();
+    expect(await running).toBeInstanceOf(Error);
+    await until(async () => (await n8n('GET', `/workflows/${created.id}`)).active === false);
+    expect((await n8n('GET', `/workflows/${created.id}`)).active).toBe(false);
+    await call('delete_workflow', { id: created.id });
+  });
+
+  it('refuses a trigger path that would leave /webhook/ (n8n would answer with its settings), and activates nothing', async () => {
+    const created = await call('create_workflow', {
+      workflow: {
+        name: 'Escape (e2e)',
+        nodes: [{ name: 'Webhook', type: 'n8n-nodes-base.webhook', typeVersion: 2, webhookId: 'f0e1d2c3-0000-4000-8000-0000000e5ca9', position: [0, 0], parameters: { path: '../rest/settings' } }],
+        connections: {},
+      },
+      force: true,
+    });
+    const text = await refusal('test_workflow', { id: created.id, waitSeconds: 1 });
+    expect(text).toMatch(/trigger "Webhook" would be called at "\/webhook\/\.\.\/rest\/settings", which is not a path under n8n's \/webhook\//);
+    expect(text).not.toMatch(/settingsMode|userManagement/);
+    expect((await n8n('GET', `/workflows/${created.id}`)).active).toBe(false);
+    await call('delete_workflow', { id: created.id });
+  });
+
+  it('refuses an id n8n would read as another path ("." lists every workflow)', async () => {
+    expect(await refusal('get_workflow', { id: '.' })).toMatch(/a workflow id is 1 to 36 letters and digits/);
+    expect(await refusal('get_workflow_tags', { workflowId: '..' })).toMatch(/a workflow id is 1 to 36 letters and digits/);
+  });
+
+  it('shows a key without users:read no one’s e-mail or name; the server’s own key (every scope) sees them', async () => {
+    const { id } = await call('create_workflow', { workflow: { name: 'Owned (e2e)', nodes: [], connections: {} } });
+    const seen = await narrow.call('get_workflow', { id });
+    expect(seen.isError).toBe(false);
+    expect(seen.json.shared[0]).toMatchObject({ role: 'workflow:owner', project: { type: 'personal' } });
+    expect(seen.text).not.toMatch(/owner@example\.com|Test Owner|"firstName"|"mfaEnabled"|"lastActiveAt"/);
+    expect((await call('get_workflow', { id })).shared[0].project.projectRelations[0].user).toMatchObject({ email: 'owner@example.com', firstName: 'Test' });
+    await call('delete_workflow', { id });
+  });
+});
+
+/** Polls `check` every half second for up to 20 s. */
+async function until(check: () => Promise<boolean>): Promise<void> {
+  for (const end = Date.now() + 20_000; Date.now() < end; await new Promise((resolve) => setTimeout(resolve, 500))) if (await check()) return;
+}

@@ -3,7 +3,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { withKey } from './auth';
+import { keysCli, withKey } from './auth';
 import { N8N_TEST_KEY } from './wranglerDev';
 
 /**
@@ -210,5 +210,203 @@ describe.each(Object.entries(TRANSPORTS))('n8n tools over %s', (transportName, t
     } finally {
       await fake('config', { missing: [] });
     }
+  });
+});
+
+/**
+ * What n8n says of people (its answers embed the project's members, a personal project is named after
+ * its owner, a published version names its authors) needs users:read, whichever way the call runs:
+ * queued from a session, in the Worker for a 2026-07-28 request, or as a task.
+ */
+describe('user data in n8n answers needs users:read', () => {
+  const PERSONAL = /owner@example\.com|Ada Owner|"firstName"|"mfaEnabled"|"lastActiveAt"/;
+  const keys: Record<string, string> = {};
+  let workflowId = '';
+
+  /** `npm run keys` writes the running server's state from another process; its first request after may drop (test/e2e/keys.test.ts). */
+  async function session(key: string, attempts = 3): Promise<Client> {
+    const client = new Client({ name: 'e2e-user-data', version: '1.0.0' });
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', baseUrl), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+      return client;
+    } catch (error) {
+      if (attempts <= 1 || (error as Error).message !== 'fetch failed') throw error;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      return session(key, attempts - 1);
+    }
+  }
+
+  /** A 2026-07-28 tools/call: run in the Worker, or as a task (polled to its result) when `asTask`. */
+  async function modernCall(key: string, name: string, args: Record<string, unknown>, asTask: boolean): Promise<string> {
+    const capabilities = asTask ? { extensions: { 'io.modelcontextprotocol/tasks': {} } } : {};
+    const request = async (method: string, params: Record<string, unknown>) => {
+      const response = await fetch(new URL('/mcp', baseUrl), {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${key}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': method,
+          'mcp-name': String(params.name ?? params.taskId),
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method,
+          params: { ...params, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': capabilities } },
+        }),
+      });
+      return ((await response.json()) as { result: any }).result;
+    };
+    let result = await request('tools/call', { name, arguments: args });
+    while (result.resultType === 'task' || result.status === 'working') {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      result = await request('tasks/get', { taskId: result.taskId });
+    }
+    const answer = result.result ?? result;
+    expect(answer.isError, JSON.stringify(answer)).toBeFalsy();
+    return answer.content[0].text;
+  }
+
+  beforeAll(async () => {
+    for (const [name, scopes] of [
+      ['n8n-no-users', 'workflows:read,workflows:write,projects:read'],
+      ['n8n-with-users', 'workflows:read,projects:read,users:read'],
+    ] as const) {
+      const created = keysCli('create', '--name', name, '--scopes', scopes);
+      expect(created.status, created.stderr).toBe(0);
+      keys[name] = created.stdout;
+    }
+    const client = await session(keys['n8n-no-users']!);
+    const created = await client.callTool({
+      name: 'create_workflow',
+      arguments: { workflow: { name: 'Owned', nodes: [{ name: 'Hook', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 0], parameters: { path: 'owned' } }], connections: {} } },
+    });
+    workflowId = JSON.parse((created as CallToolResult).content.map((c) => (c.type === 'text' ? c.text : '')).join('')).id;
+    // Published, its version names its authors.
+    expect((await client.callTool({ name: 'activate_workflow', arguments: { id: workflowId } })).isError).toBeFalsy();
+    await client.close();
+  }, 60_000);
+
+  it('cuts it from get_workflow and list_projects for a key without users:read, in a session (queued)', async () => {
+    const client = await session(keys['n8n-no-users']!);
+    const text = async (name: string, args: Record<string, unknown>) => ((await client.callTool({ name, arguments: args })) as CallToolResult).content.map((c) => (c.type === 'text' ? c.text : '')).join('');
+    const workflow = await text('get_workflow', { id: workflowId });
+    expect(JSON.parse(workflow)).toMatchObject({ id: workflowId, shared: [{ role: 'workflow:owner', project: { id: 'personalProject1', type: 'personal' } }] });
+    expect(workflow).not.toMatch(PERSONAL);
+    const projects = await text('list_projects', {});
+    expect(JSON.parse(projects).projects).toContainEqual(expect.objectContaining({ id: 'personalProject1', type: 'personal' }));
+    expect(projects).not.toMatch(PERSONAL);
+    await client.close();
+  });
+
+  it('cuts it for a 2026-07-28 request run in the Worker and for one run as a task', async () => {
+    for (const asTask of [false, true]) {
+      const workflow = await modernCall(keys['n8n-no-users']!, 'get_workflow', { id: workflowId }, asTask);
+      expect(JSON.parse(workflow).id).toBe(workflowId);
+      expect(workflow, asTask ? 'task' : 'in the Worker').not.toMatch(PERSONAL);
+    }
+  });
+
+  it('passes it on to a key with users:read', async () => {
+    for (const asTask of [false, true]) {
+      const workflow = await modernCall(keys['n8n-with-users']!, 'get_workflow', { id: workflowId }, asTask);
+      expect(JSON.parse(workflow).shared[0].project.projectRelations[0].user).toMatchObject({ email: 'owner@example.com', firstName: 'Ada' });
+    }
+    const client = await session(keys['n8n-with-users']!);
+    const projects = (await client.callTool({ name: 'list_projects', arguments: {} })) as CallToolResult;
+    expect(JSON.stringify(projects.content)).toContain('Ada Owner <owner@example.com>');
+    await client.close();
+  });
+});
+
+/** Ids and trigger paths are checked before they go into a URL: none reaches past what it names. */
+describe('ids and trigger paths that would reach elsewhere', () => {
+  let client: Client;
+  beforeAll(async () => {
+    client = new Client({ name: 'e2e-n8n-paths', version: '1.0.0' });
+    await client.connect(TRANSPORTS['Streamable HTTP']());
+  });
+  afterAll(() => client.close());
+  const text = async (name: string, args: Record<string, unknown>) => {
+    const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+    return { isError: result.isError === true, text: result.content.map((c) => (c.type === 'text' ? c.text : '')).join('') };
+  };
+
+  it('refuses an id that is not one of n8n\'s, sending nothing', async () => {
+    const before = (await fake('requests')).length;
+    for (const [name, args] of [
+      ['get_workflow', { id: '.' }],
+      ['delete_workflow', { id: '..' }],
+      ['get_workflow_tags', { workflowId: '../credentials' }],
+      ['delete_credential', { id: '%2e%2e' }],
+      ['get_credential_schema', { credentialTypeName: '..' }],
+      ['get_execution', { id: '1/../../workflows' }],
+      ['get_user', { id: '..' }],
+    ] as const) {
+      const answer = await text(name, args);
+      expect(answer.isError, name).toBe(true);
+      expect(answer.text, name).toMatch(/Input validation error.*(is 1 to 36 letters and digits|is a number|UUID\) or its e-mail|credential type is a name)/s);
+    }
+    expect((await fake('requests')).slice(before)).toEqual([]);
+  });
+
+  it('refuses to call a trigger whose path leaves /webhook/, before activating anything', async () => {
+    const created = JSON.parse(
+      (
+        await text('create_workflow', {
+          workflow: { name: 'Escape', nodes: [{ name: 'Webhook', type: 'n8n-nodes-base.webhook', typeVersion: 2, webhookId: '5e5e5e5e-0000-4000-8000-000000000001', position: [0, 0], parameters: { path: '../rest/settings' } }], connections: {} },
+          force: true,
+        })
+      ).text,
+    );
+    const before = (await fake('requests')).length;
+    const answer = await text('test_workflow', { id: created.id, waitSeconds: 1 });
+    expect(answer).toMatchObject({ isError: true, text: expect.stringMatching(/trigger "Webhook" would be called at "\/webhook\/..\/rest\/settings", which is not a path under n8n's \/webhook\//) });
+    // It read the workflow, and neither activated it nor sent anything to the trigger.
+    expect((await fake('requests')).slice(before)).toEqual([`GET /api/v1/workflows/${created.id}`]);
+    await text('delete_workflow', { id: created.id });
+  });
+});
+
+/**
+ * n8n failing (5xx, 429, unreachable) may pass: a read is retried through the queue; a change is not
+ * repeated once it was sent, since n8n may have made it: the answer says to check first.
+ */
+describe('n8n failures that may pass', () => {
+  let client: Client;
+  beforeAll(async () => {
+    client = new Client({ name: 'e2e-n8n-faults', version: '1.0.0' });
+    await client.connect(TRANSPORTS['Streamable HTTP']());
+  });
+  afterAll(async () => {
+    await fake('config', { faults: [] });
+    await client.close();
+  });
+  const answer = async (name: string, args: Record<string, unknown>) => {
+    const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+    return { isError: result.isError === true, text: result.content.map((c) => (c.type === 'text' ? c.text : '')).join('') };
+  };
+  const sent = async (request: string, since: number) => (await fake('requests')).slice(since).filter((r: string) => r.split('?')[0] === request).length;
+
+  it('retries a read n8n failed once, and answers it', async () => {
+    const created = JSON.parse((await answer('create_workflow', { workflow: { name: 'Flaky read', nodes: [], connections: {} } })).text);
+    const before = (await fake('requests')).length;
+    await fake('config', { faults: [{ request: `GET /api/v1/workflows/${created.id}`, status: 503, times: 1 }] });
+    expect(await answer('get_workflow', { id: created.id })).toMatchObject({ isError: false, text: expect.stringContaining(created.id) });
+    expect(await sent(`GET /api/v1/workflows/${created.id}`, before)).toBe(2);
+    await answer('delete_workflow', { id: created.id });
+  });
+
+  it('does not repeat a create that n8n failed after it was sent, and says to check with list_workflows', async () => {
+    const before = (await fake('requests')).length;
+    await fake('config', { faults: [{ request: 'POST /api/v1/workflows', status: 503, times: 1 }] });
+    const created = await answer('create_workflow', { workflow: { name: 'Sent once', nodes: [], connections: {} } });
+    expect(created.isError).toBe(true);
+    expect(created.text).toMatch(
+      /n8n failed on POST \/api\/v1\/workflows \(503\): Service Unavailable\. create_workflow had already sent its change, so whether it was made is unknown; it was not repeated\. Check with list_workflows/,
+    );
+    expect(await sent('POST /api/v1/workflows', before)).toBe(1);
   });
 });

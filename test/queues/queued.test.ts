@@ -1,8 +1,12 @@
 import { env } from 'cloudflare:workers';
+import { evictDurableObject, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
+import type { TaskObject } from '../../src/durable/TaskObject';
 import { sessionStub } from '../../src/durable/sessionId';
-import { pendingCalls, pendingStats, waitFor } from '../support/sessionStorage';
+import { taskStub } from '../../src/tasks/taskId';
+import { inSessionStorage, pendingCalls, pendingStats, waitFor } from '../support/sessionStorage';
 import { call, initializeRequest, messagesOf, openSession, parseSse, postJson, rpc, sessionHeaders, sseReader } from '../support/mcp';
+import { modern, pollTask, withTasks } from '../support/modern';
 
 const stats = async (sessionId: string) => (await pendingStats(sessionId))!;
 
@@ -126,4 +130,38 @@ describe('queued tool calls', () => {
       expect(reply?.result.structuredContent).toEqual({ echo: `${s}-${i}` });
     }
   }, 60_000);
+
+  describe('arguments too large for a queue message (128 KB)', () => {
+    const keptFor = (sessionId: string) => inSessionStorage(sessionId, async (s) => [...(await s.list({ prefix: 'call:' })).keys()]);
+
+    it('travel by reference: kept in the session’s object, read by the consumer, deleted once answered', async () => {
+      const sessionId = await openSession();
+      const text = 'x'.repeat(200_000);
+      const { reply } = await rpc(sessionId, 'tools/call', { name: 'test_queued_echo', arguments: { text } });
+      expect(reply?.result.structuredContent).toEqual({ echo: text });
+      expect(await keptFor(sessionId)).toEqual([]);
+    });
+
+    it('are not lost when the object is evicted while the call waits, and go with its answer', async () => {
+      const sessionId = await openSession();
+      const padding = 'p'.repeat(3_000_000);
+      const answer = rpc(sessionId, 'tools/call', { name: 'test_queued_slow', arguments: { ms: 500, padding } });
+      const [pending] = await waitFor(() => pendingCalls(sessionId), (p) => p.length === 1);
+      await evictDurableObject(sessionStub(env, sessionId));
+      // What the consumer reads, from the object rebuilt out of storage.
+      expect(await sessionStub(env, sessionId).queuedCall(pending!.callId, true)).toEqual({ input: { arguments: { ms: 500, padding } }, sideEffectBegan: false });
+      expect((await answer).reply?.result).toEqual({ content: [{ type: 'text', text: 'slept 500 ms' }] });
+      expect(await keptFor(sessionId)).toEqual([]);
+      expect(await sessionStub(env, sessionId).queuedCall(pending!.callId, true)).toBeNull();
+    });
+
+    it('travel by reference for a task too, kept beside its record until it ends', async () => {
+      const text = 'y'.repeat(300_000);
+      const { body } = await modern('tools/call', { name: 'test_queued_echo', arguments: { text } }, { capabilities: withTasks });
+      expect(body.result?.resultType, JSON.stringify(body.error)).toBe('task');
+      expect(await pollTask(body.result.taskId)).toMatchObject({ status: 'completed', result: { structuredContent: { echo: text } } });
+      const kept = await runInDurableObject(taskStub(env, body.result.taskId), async (_: TaskObject, state) => [...(await state.storage.list({ prefix: 'call:' })).keys()]);
+      expect(kept).toEqual([]);
+    });
+  });
 });

@@ -5,6 +5,7 @@ const elicit = { method: 'elicitation/create' as const, params: { message: '?', 
 const task = (overrides: Partial<TaskRecord> = {}): TaskRecord => ({
   taskId: 't1',
   owner: 'key:a',
+  caller: { id: 'key:a', subject: 'key:a', scopes: ['workflows:read'] },
   tool: 'confirm_delete',
   arguments: { filename: 'x' },
   status: 'working',
@@ -51,7 +52,31 @@ describe('task model', () => {
     expect(resumed).toMatchObject({ status: 'working', inputResponses: { a: 'A', b: 'B' }, callId: 'run-2', deadline: 10 + 120_000 });
     expect(resumed.inputRequests).toBeUndefined();
     expect(applyInput(task(), { a: 'A' }, 5, 'run-2')).toMatchObject({ status: 'working', callId: 'run-1' });
-    expect(runMessage(resumed)).toMatchObject({ v: 1, taskId: 't1', callId: 'run-2', caller: 'key:a', inputResponses: { a: 'A', b: 'B' } });
+    expect(runMessage(resumed)).toMatchObject({ v: 2, taskId: 't1', callId: 'run-2', caller: { id: 'key:a', scopes: ['workflows:read'] }, inputResponses: { a: 'A', b: 'B' } });
+  });
+
+  it('takes an answer only for a request it made: "constructor" or "__proto__" are not requests of every task', () => {
+    const waiting = task({ status: 'input_required', inputRequests: { a: elicit } });
+    expect(applyInput(waiting, JSON.parse('{"constructor": 1, "__proto__": {"polluted": true}, "toString": 2}'), 5, 'run-2')).toBe(waiting);
+    const answered = applyInput(waiting, JSON.parse('{"__proto__": {"polluted": true}, "a": "A"}'), 5, 'run-2');
+    expect(answered).toMatchObject({ status: 'working', inputResponses: { a: 'A' } });
+    expect(Object.keys(answered.inputResponses)).toEqual(['a']);
+  });
+
+  it('sends a run’s input in its message, or says the task’s object has it when it is too large for one', () => {
+    expect(runMessage(task())).toMatchObject({ arguments: { filename: 'x' } });
+    expect(runMessage(task())).not.toHaveProperty('inputStored');
+    const { arguments: _, ...keptApart } = task();
+    expect(runMessage(keptApart)).toMatchObject({ inputStored: true });
+    expect(runMessage(keptApart)).not.toHaveProperty('arguments');
+    const largeAnswers = runMessage(task({ inputResponses: { a: 'x'.repeat(70_000) } }));
+    expect(largeAnswers).toMatchObject({ inputStored: true });
+    expect(largeAnswers).not.toHaveProperty('inputResponses');
+  });
+
+  it('runs a task kept before its caller was: with no scopes, the narrowest answer', () => {
+    const { caller, ...older } = task();
+    expect(runMessage(older).caller).toEqual({ id: 'key:a', subject: 'key:a', scopes: [] });
   });
 
   it("takes an answer keyed like one of Object.prototype's names only when that input request is outstanding", () => {

@@ -21,6 +21,16 @@ describe('the tool registry', () => {
     expect(toolsFor({ ...env, N8N_API_URL: 'https://n8n.example' }).some((t) => t.name === 'list_workflows')).toBe(false);
   });
 
+  it('names, for each n8n tool that changes n8n, a tool it serves that shows whether an interrupted call made its change', () => {
+    const configured = toolsFor({ ...env, N8N_API_URL: 'https://n8n.example', N8N_API_KEY: 'k' });
+    const names = new Set(configured.map((t) => t.name));
+    for (const tool of configured.filter((t) => t.annotations.openWorldHint && !t.annotations.readOnlyHint)) {
+      expect(tool.checkWith && names.has(tool.checkWith), tool.name).toBe(true);
+    }
+    expect(configured.find((t) => t.name === 'create_workflow')?.checkWith).toBe('list_workflows');
+    expect(configured.find((t) => t.name === 'test_workflow')).toMatchObject({ checkWith: 'list_executions', annotations: { idempotentHint: false } });
+  });
+
   it('reads N8N_API_URL as the instance URL or the API URL', () => {
     for (const url of ['https://n8n.example', 'https://n8n.example/', 'https://n8n.example/api/v1', 'https://n8n.example/api/v1/']) {
       expect(n8nConnection({ ...env, N8N_API_URL: url, N8N_API_KEY: 'k' })?.apiBase).toBe('https://n8n.example/api/v1');

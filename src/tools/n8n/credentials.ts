@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { CREATES, DELETES, id, n8nTool, page, paging, READS, type Page } from './n8nTool';
+import { credentialTypeName, n8nId } from '../../n8n/ids';
+import { CREATES, DELETES, n8nTool, page, paging, READS, type Page } from './n8nTool';
 
 interface Credential {
   id: string;
@@ -27,7 +28,7 @@ export const CREDENTIAL_TOOLS = [
     name: 'get_credential_schema',
     title: 'Get a credential type’s schema',
     description: 'The JSON Schema of a credential type’s data (e.g. githubApi, slackOAuth2Api): what create_credential needs.',
-    input: z.object({ credentialTypeName: z.string().min(1).describe('The credential type, e.g. githubApi') }),
+    input: z.object({ credentialTypeName }),
     annotations: READS,
     run: ({ credentialTypeName }, n8n) => n8n.get(`/credentials/schema/${encodeURIComponent(credentialTypeName)}`),
   }),
@@ -37,9 +38,9 @@ export const CREDENTIAL_TOOLS = [
     description: 'Store a credential in n8n. `data` follows get_credential_schema for the type; it is not echoed back.',
     input: z.object({
       name: z.string().min(1).describe('A name for the credential'),
-      type: z.string().min(1).describe('The credential type, e.g. githubApi'),
+      type: credentialTypeName,
       data: z.record(z.string(), z.unknown()).describe('The secret fields, as the type’s schema describes them'),
-      projectId: z.string().optional().describe('The project to create it in (default: the key owner’s personal project)'),
+      projectId: n8nId('project').optional().describe('The project to create it in (default: the key owner’s personal project)'),
     }),
     annotations: CREATES,
     async run({ name, type, data, projectId }, n8n) {
@@ -50,7 +51,7 @@ export const CREDENTIAL_TOOLS = [
     name: 'delete_credential',
     title: 'Delete a credential',
     description: 'Delete a credential; workflows using it will fail until given another.',
-    input: z.object({ id: id('credential') }),
+    input: z.object({ id: n8nId('credential') }),
     annotations: DELETES,
     async run({ id }, n8n) {
       const deleted = await n8n.delete<Credential>(`/credentials/${encodeURIComponent(id)}`);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { N8nClient } from '../../n8n/client';
+import { n8nId } from '../../n8n/ids';
 import { workflowBody } from '../../n8n/workflowBody';
 import { autofix } from '../../workflows/autofix';
 import { judgeEdit } from '../../workflows/editVerdict';
@@ -8,7 +9,7 @@ import { applyOperations, OPERATION_TYPES, type Operation } from '../../workflow
 import { refusal, ToolError } from '../tool';
 import { catalogViewFor } from '../validation/catalogView';
 import { withinLimits } from '../validation/withinLimits';
-import { id, n8nTool, REPLACES } from './n8nTool';
+import { n8nTool, REPLACES } from './n8nTool';
 import { workflowPath, type Workflow } from './workflowApi';
 
 /** One operation: a flat object whose `type` says which other fields it reads (no oneOf: n8n's client drops it). */
@@ -44,7 +45,7 @@ export const editWorkflow = n8nTool({
     'or an error it introduces saves nothing and says which operation and why. validateOnly previews; autofix also ' +
     'makes the fixes autofix_workflow is sure of. A workflow changed in n8n since it was read is not overwritten.',
   input: z.object({
-    id: id('workflow'),
+    id: n8nId('workflow'),
     operations: z.array(OperationInput).max(100).describe('Applied in order, 0 to 100 of them'),
     validateOnly: z.boolean().default(false).describe('Apply and validate, save nothing'),
     autofix: z.boolean().default(false).describe("Also make autofix_workflow's sure fixes before saving"),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { executionId, n8nId } from '../../n8n/ids';
 import { DELETES, n8nTool, page, paging, READS, type Page } from './n8nTool';
 
 /** Execution data beyond this many characters is summarised unless the caller asks for all of it. */
@@ -55,9 +56,9 @@ export const EXECUTION_TOOLS = [
     title: 'List executions',
     description: 'List workflow executions, newest first, filtered by workflow, status or project, a page at a time.',
     input: z.object({
-      workflowId: z.string().optional().describe('Executions of this workflow'),
+      workflowId: n8nId('workflow').optional().describe('Executions of this workflow'),
       status: z.enum(['canceled', 'crashed', 'error', 'new', 'running', 'success', 'unknown', 'waiting']).optional(),
-      projectId: z.string().optional(),
+      projectId: n8nId('project').optional().describe('Executions of this project'),
       includeData,
       fullData,
       ...paging,
@@ -72,7 +73,7 @@ export const EXECUTION_TOOLS = [
     name: 'get_execution',
     title: 'Get an execution',
     description: 'Get one execution: status, timing, and with includeData what each node produced (large data summarised).',
-    input: z.object({ id: z.string().regex(/^\d+$/, 'an execution id is a number').describe("The execution's id"), includeData, fullData }),
+    input: z.object({ id: executionId, includeData, fullData }),
     annotations: READS,
     async run({ id, includeData, fullData }, n8n) {
       return trimExecution(await n8n.get<Execution>(`/executions/${id}`, { query: { includeData } }), fullData ?? false);
@@ -82,7 +83,7 @@ export const EXECUTION_TOOLS = [
     name: 'delete_execution',
     title: 'Delete an execution',
     description: 'Delete an execution and its data.',
-    input: z.object({ id: z.string().regex(/^\d+$/, 'an execution id is a number').describe("The execution's id") }),
+    input: z.object({ id: executionId }),
     annotations: DELETES,
     async run({ id }, n8n) {
       await n8n.delete(`/executions/${id}`);

@@ -13,13 +13,14 @@ import { WORKFLOW_TOOLS } from './workflows';
 
 /**
  * Each resource's tools need `<resource>:read` when they only read (readOnlyHint) and
- * `<resource>:write` otherwise.
+ * `<resource>:write` otherwise; whether a change of one was made is checked with `list_<resource>`,
+ * unless the tool names another.
  */
 const scoped = (resource: string, tools: readonly ToolDefinition[]): ToolDefinition[] =>
   tools.map((tool) => {
     const scope = `${resource}:${tool.annotations.readOnlyHint ? 'read' : 'write'}`;
     if (!isScope(scope)) throw new Error(`${tool.name}: there is no scope ${scope}`);
-    return { ...tool, scope };
+    return { ...tool, scope, ...(tool.annotations.readOnlyHint ? {} : { checkWith: tool.checkWith ?? `list_${resource}` }) };
   });
 
 /**

@@ -19,15 +19,14 @@ export const paging = {
   cursor: z.string().optional().describe('The nextCursor of the previous page'),
 };
 
-export const id = (what: string) => z.string().min(1).describe(`The ${what}'s id`);
-
 interface N8nToolDefinition<In extends z.ZodObject> extends Omit<ToolDefinition<In>, 'execution' | 'run'> {
   run(args: z.output<In>, n8n: N8nClient, ctx: ToolContext): unknown;
 }
 
 /**
  * An n8n management tool: queued by default (it calls an external service), given a client for the
- * deployment's n8n with the call's deadline as its signal.
+ * deployment's n8n with the call's deadline as its signal; a tool that is not read-only says so
+ * before its first request that changes n8n (ToolContext.beginSideEffect).
  */
 export function n8nTool<In extends z.ZodObject>(tool: N8nToolDefinition<In>): ToolDefinition {
   return defineTool<In>({
@@ -36,7 +35,7 @@ export function n8nTool<In extends z.ZodObject>(tool: N8nToolDefinition<In>): To
     run(args, ctx) {
       const connection = n8nConnection(ctx.env);
       if (!connection) throw new ToolError('n8n is not configured on this server (N8N_API_URL and N8N_API_KEY).');
-      return tool.run(args, new N8nClient(connection, ctx.signal), ctx);
+      return tool.run(args, new N8nClient(connection, ctx.signal, tool.annotations.readOnlyHint ? undefined : ctx.beginSideEffect), ctx);
     },
   });
 }

@@ -1,15 +1,17 @@
 import { z } from 'zod';
-import { CREATES, DELETES, id, n8nTool, page, paging, READS, type Page } from './n8nTool';
+import { projectFor } from '../../n8n/userData';
+import { n8nId } from '../../n8n/ids';
+import { CREATES, DELETES, n8nTool, page, paging, READS, type Page } from './n8nTool';
 
 export const PROJECT_TOOLS = [
   n8nTool({
     name: 'list_projects',
     title: 'List projects',
-    description: 'List the projects (n8n plans with projects only).',
+    description: 'List the projects (n8n plans with projects only). Personal projects are named after their owner: those names need the users:read scope too.',
     input: z.object({ ...paging }),
     annotations: READS,
-    async run({ limit, cursor }, n8n) {
-      return page('projects', await n8n.get<Page<Record<string, unknown>>>('/projects', { query: { limit, cursor } }), (p) => p);
+    async run({ limit, cursor }, n8n, ctx) {
+      return page('projects', await n8n.get<Page<Record<string, unknown>>>('/projects', { query: { limit, cursor } }), (p) => projectFor(ctx.caller, p));
     },
   }),
   n8nTool({
@@ -26,7 +28,7 @@ export const PROJECT_TOOLS = [
     name: 'delete_project',
     title: 'Delete a project',
     description: 'Delete a project.',
-    input: z.object({ id: id('project') }),
+    input: z.object({ id: n8nId('project') }),
     annotations: DELETES,
     async run({ id }, n8n) {
       await n8n.delete(`/projects/${encodeURIComponent(id)}`);

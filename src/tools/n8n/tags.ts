@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { CREATES, DELETES, id, n8nTool, page, paging, READS, REPLACES, type Page } from './n8nTool';
+import { n8nId } from '../../n8n/ids';
+import { CREATES, DELETES, n8nTool, page, paging, READS, REPLACES, type Page } from './n8nTool';
 
 interface Tag {
   id: string;
@@ -31,7 +32,7 @@ export const TAG_TOOLS = [
     name: 'update_tag',
     title: 'Rename a tag',
     description: 'Rename a tag; workflows keep it.',
-    input: z.object({ id: id('tag'), name }),
+    input: z.object({ id: n8nId('tag'), name }),
     annotations: REPLACES,
     run: async ({ id, name }, n8n) => tag(await n8n.put<Tag>(`/tags/${encodeURIComponent(id)}`, { body: { name } })),
   }),
@@ -39,7 +40,7 @@ export const TAG_TOOLS = [
     name: 'delete_tag',
     title: 'Delete a tag',
     description: 'Delete a tag; it is removed from every workflow.',
-    input: z.object({ id: id('tag') }),
+    input: z.object({ id: n8nId('tag') }),
     annotations: DELETES,
     async run({ id }, n8n) {
       const deleted = await n8n.delete<Tag>(`/tags/${encodeURIComponent(id)}`);
@@ -50,7 +51,7 @@ export const TAG_TOOLS = [
     name: 'get_workflow_tags',
     title: 'Get a workflow’s tags',
     description: 'The tags of a workflow.',
-    input: z.object({ workflowId: id('workflow') }),
+    input: z.object({ workflowId: n8nId('workflow') }),
     annotations: READS,
     run: async ({ workflowId }, n8n) => ({ tags: (await n8n.get<Tag[]>(`/workflows/${encodeURIComponent(workflowId)}/tags`)).map(tag) }),
   }),
@@ -58,7 +59,7 @@ export const TAG_TOOLS = [
     name: 'update_workflow_tags',
     title: 'Set a workflow’s tags',
     description: 'Set the tags of a workflow to exactly these tag ids (an empty list removes all).',
-    input: z.object({ workflowId: id('workflow'), tagIds: z.array(z.string().min(1)).describe('Ids of existing tags (list_tags, create_tag)') }),
+    input: z.object({ workflowId: n8nId('workflow'), tagIds: z.array(n8nId('tag')).describe('Ids of existing tags (list_tags, create_tag)') }),
     annotations: REPLACES,
     async run({ workflowId, tagIds }, n8n) {
       const tags = await n8n.put<Tag[]>(`/workflows/${encodeURIComponent(workflowId)}/tags`, { body: tagIds.map((id) => ({ id })) });

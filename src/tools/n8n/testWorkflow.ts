@@ -1,18 +1,12 @@
+import { waitUntil } from 'cloudflare:workers';
 import { z } from 'zod';
 import { n8nConnection, type N8nClient } from '../../n8n/client';
+import { n8nId } from '../../n8n/ids';
 import { isPlainObject } from '../../workflows/values';
-import { ToolError } from '../tool';
-import { id, n8nTool, TOGGLES } from './n8nTool';
+import { ToolError, type ToolContext } from '../tool';
+import { n8nTool } from './n8nTool';
+import { triggerKind, triggerRequest, triggerUrl, type TriggerNode } from './trigger';
 import { workflowPath, type Workflow } from './workflowApi';
-
-/** Triggers n8n serves at a URL of its own, and how each is called. */
-const CALLABLE: Record<string, 'webhook' | 'form' | 'chat'> = {
-  'n8n-nodes-base.webhook': 'webhook',
-  'n8n-nodes-base.formTrigger': 'form',
-  '@n8n/n8n-nodes-langchain.chatTrigger': 'chat',
-};
-
-type Node = Record<string, unknown> & { name: string; type: string; parameters?: Record<string, unknown>; webhookId?: string; disabled?: boolean };
 
 interface Execution {
   id: string;
@@ -31,6 +25,11 @@ interface NodeRun {
 }
 
 const POLL_MS = 500;
+/**
+ * What the run leaves of the call's time for putting the workflow back: the run stops this long before
+ * the deadline, so that the deactivation (one n8n request) is answered before the call is.
+ */
+const RESTORE_MS = 10_000;
 
 export const testWorkflow = n8nTool({
   name: 'test_workflow',
@@ -38,41 +37,96 @@ export const testWorkflow = n8nTool({
   description:
     'Run a workflow that starts with a Webhook, Form or Chat trigger through the URL n8n gives it, with a payload you ' +
     'choose; wait for the execution and answer what happened per node: status, error, the number of items on each ' +
-    'output and a sample. An inactive workflow is activated for the run and deactivated after. The last step of the ' +
-    'loop: search → details → write → validate → fix → create or edit → test.',
+    'output and a sample. An inactive workflow is activated for the run and deactivated after, however the run ends ' +
+    '(the answer says so if it could not be). The last step of the loop: search → details → write → validate → fix → ' +
+    'create or edit → test.',
   input: z.object({
-    id: id('workflow'),
+    id: n8nId('workflow'),
     payload: z.record(z.string(), z.unknown()).optional().describe('JSON body (POST…) or query (GET) to send; a chat message for Chat triggers'),
     trigger: z.string().optional().describe('Which trigger node to call, by name, if there are several'),
     waitSeconds: z.number().int().min(1).max(110).default(30).describe('How long to wait for the execution to finish'),
   }),
-  annotations: TOGGLES,
+  // A run does whatever the workflow does, again each time: neither harmless nor repeatable.
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  checkWith: 'list_executions',
   alsoNeeds: ['executions:read'],
   timeoutMs: 120_000,
   async run({ id: workflowId, payload, trigger, waitSeconds }, n8n, ctx) {
     const workflow = await n8n.get<Workflow>(workflowPath(workflowId));
     const node = callableTrigger(workflow, trigger);
-    const base = n8nConnection(ctx.env)!.apiBase.replace(/\/api\/v1$/, '');
+    const url = triggerUrl(n8nConnection(ctx.env)!.apiBase.replace(/\/api\/v1$/, ''), node);
     const wasActive = workflow.active === true;
-    if (!wasActive) await n8n.post(`${workflowPath(workflowId)}/activate`);
-    const since = Date.now();
-    try {
-      const response = await call(base, node, payload ?? {}, ctx.signal);
-      const execution = await waitForExecution(n8n, workflowId, since, waitSeconds * 1000, ctx.signal);
-      return {
-        workflow: { id: workflowId, name: workflow.name, activatedForTheRun: !wasActive },
-        trigger: { node: node.name, url: response.url, status: response.status, response: response.body },
-        execution: execution ? summarize(execution) : { status: 'not found', note: `no execution of workflow ${workflowId} finished within ${waitSeconds} s` },
-      };
-    } finally {
-      if (!wasActive) await n8n.post(`${workflowPath(workflowId)}/deactivate`).catch(() => undefined);
-    }
+    await ctx.beginSideEffect();
+    // The run stops when the call is cancelled, or early enough to put the workflow back before the deadline.
+    const stopBy = ctx.deadline - RESTORE_MS;
+    const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(Math.max(0, stopBy - Date.now()))]);
+    const test = { n8n: n8n.withSignal(signal), signal, stopBy, workflowId, node, url, payload: payload ?? {}, waitMs: waitSeconds * 1000 };
+    // The deactivation does not wait for the run's signal (it is aborted by then), nor for the answer:
+    // the invocation is kept until it is done, whoever stops waiting for the call (waitUntil).
+    const done = settle(runTest(test, wasActive)).then(async (ran) => ({ ran, restored: wasActive ? undefined : await deactivate(n8n, workflowId, ctx) }));
+    waitUntil(done);
+    const { ran, restored } = await done;
+    if ('error' in ran) throw restored === undefined || restored.ok ? ran.error : new ToolError(`${messageOf(ran.error)}. ${restored.warning}`);
+    return {
+      workflow: { id: workflowId, name: workflow.name, activatedForTheRun: !wasActive, ...(restored && !restored.ok ? { stillActive: true, warning: restored.warning } : {}) },
+      ...ran.value,
+    };
   },
 });
 
-function callableTrigger(workflow: Workflow, name: string | undefined): Node {
-  const nodes = (workflow.nodes ?? []).filter((n): n is Node => isPlainObject(n) && typeof n.name === 'string' && typeof n.type === 'string');
-  const callable = nodes.filter((n) => !n.disabled && CALLABLE[n.type]);
+interface TestRun {
+  /** The client and signal of the run: aborted when the call is cancelled, or at `stopBy`. */
+  n8n: N8nClient;
+  signal: AbortSignal;
+  stopBy: number;
+  workflowId: string;
+  node: TriggerNode;
+  url: URL;
+  payload: Record<string, unknown>;
+  /** How long to wait for the execution to finish once the trigger has answered. */
+  waitMs: number;
+}
+
+/** Activates the workflow if it was not active (inside the run: an activation whose answer was lost is put back too), calls the trigger, waits for the execution. */
+async function runTest({ n8n, signal, stopBy, workflowId, node, url, payload, waitMs }: TestRun, wasActive: boolean) {
+  if (!wasActive) await n8n.post(`${workflowPath(workflowId)}/activate`);
+  const since = Date.now();
+  const response = await call(url, node, payload, signal).catch((error: unknown) => {
+    if (signal.aborted) throw new ToolError(`The trigger "${node.name}" did not answer before the run had to stop (cancelled, or its time was up): ${messageOf(error)}`);
+    throw error;
+  });
+  const until = Math.min(stopBy, Date.now() + waitMs);
+  const execution = await waitForExecution(n8n, workflowId, since, until, signal);
+  return {
+    trigger: { node: node.name, url: response.url, status: response.status, response: response.body },
+    execution: execution ? summarize(execution) : { status: 'not found', note: `no execution of workflow ${workflowId} finished within ${Math.round((until - since) / 1000)} s` },
+  };
+}
+
+/**
+ * Puts a workflow activated for a test run back, with a signal of its own (the run's is aborted by
+ * then) and the rest of the call's time. A failure is logged (the workflow, never the key) and said in
+ * the answer: the workflow's production triggers stay live until someone deactivates it.
+ */
+async function deactivate(n8n: N8nClient, workflowId: string, ctx: ToolContext): Promise<{ ok: true } | { ok: false; warning: string }> {
+  const budget = Math.max(RESTORE_MS / 2, ctx.deadline - Date.now());
+  try {
+    await n8n.withSignal(AbortSignal.timeout(budget)).post(`${workflowPath(workflowId)}/deactivate`);
+    return { ok: true };
+  } catch (error) {
+    const warning = `Workflow ${workflowId} was activated for the test run and could not be deactivated again (${messageOf(error)}): it is active now and its production triggers are live. Deactivate it with deactivate_workflow.`;
+    console.error(JSON.stringify({ level: 'error', tool: 'test_workflow', workflowId, message: 'could not deactivate the workflow after a test run', error: messageOf(error) }));
+    await ctx.log('error', warning).catch(() => {});
+    return { ok: false, warning };
+  }
+}
+
+const settle = <T>(promise: Promise<T>): Promise<{ value: T } | { error: unknown }> => promise.then((value) => ({ value }), (error: unknown) => ({ error }));
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+function callableTrigger(workflow: Workflow, name: string | undefined): TriggerNode {
+  const nodes = (workflow.nodes ?? []).filter((n): n is TriggerNode => isPlainObject(n) && typeof n.name === 'string' && typeof n.type === 'string');
+  const callable = nodes.filter((n) => !n.disabled && triggerKind(n));
   const chosen = name === undefined ? callable[0] : callable.find((n) => n.name === name);
   if (chosen) return chosen;
   const triggers = nodes.filter((n) => /trigger|webhook/i.test(n.type)).map((n) => `${n.name} (${n.type})`);
@@ -83,43 +137,9 @@ function callableTrigger(workflow: Workflow, name: string | undefined): Node {
   );
 }
 
-/**
- * Calls the trigger's production URL as n8n builds it: `/webhook/<path>` (a path with parameters lives
- * under the webhookId), `/form/<options.path or webhookId>` with the fields as multipart form data
- * (`field-0`, … in the form's order, found by their labels in the payload), `/webhook/<webhookId>/chat`.
- */
-async function call(base: string, node: Node, payload: Record<string, unknown>, signal: AbortSignal) {
-  const kind = CALLABLE[node.type]!;
-  const parameters = node.parameters ?? {};
-  const text = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
-  let url: URL;
-  let init: RequestInit;
-  if (kind === 'chat') {
-    url = new URL(`${base}/webhook/${node.webhookId}/chat`);
-    const chatInput = text(payload.chatInput ?? payload.message ?? '');
-    init = { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ action: 'sendMessage', sessionId: 'test_workflow', ...payload, chatInput }) };
-  } else if (kind === 'form') {
-    const options = isPlainObject(parameters.options) ? parameters.options : {};
-    const path = String(options.path || (Number(node.typeVersion) < 2 ? parameters.path : '') || node.webhookId || '').replace(/^\/+/, '');
-    url = new URL(`${base}/form/${path}`);
-    const fields = isPlainObject(parameters.formFields) && Array.isArray(parameters.formFields.values) ? parameters.formFields.values : [];
-    const form = new FormData();
-    fields.forEach((field, i) => {
-      const label = isPlainObject(field) ? String(field.fieldLabel ?? '') : '';
-      const value = payload[label] ?? payload[`field-${i}`];
-      if (value !== undefined) form.set(`field-${i}`, text(value));
-    });
-    init = { method: 'POST', body: form };
-  } else {
-    const path = String(parameters.path || node.webhookId || '').replace(/^\/+/, '');
-    url = new URL(`${base}/webhook/${path.includes(':') ? `${node.webhookId}/${path.replace(/:(\w+)/g, 'test')}` : path}`);
-    const method = String(parameters.httpMethod ?? 'GET').toUpperCase();
-    if (method === 'GET' || method === 'HEAD') {
-      for (const [k, v] of Object.entries(payload)) url.searchParams.set(k, text(v));
-      init = { method };
-    } else init = { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) };
-  }
-  const response = await fetch(url, { ...init, signal });
+/** Calls the trigger; a redirect is answered, not followed (where a workflow sends its caller is not a place this server fetches). */
+async function call(url: URL, node: TriggerNode, payload: Record<string, unknown>, signal: AbortSignal) {
+  const response = await fetch(url, { ...triggerRequest(url, node, payload), redirect: 'manual', signal });
   const body = await response.text();
   let parsed: unknown = body;
   try {
@@ -130,11 +150,13 @@ async function call(base: string, node: Node, payload: Record<string, unknown>, 
   return { url: url.pathname, status: response.status, body: clip(parsed) };
 }
 
-/** The newest execution of the workflow that started after `since`, once it has finished. */
-async function waitForExecution(n8n: N8nClient, workflowId: string, since: number, waitMs: number, signal: AbortSignal): Promise<Execution | null> {
-  const deadline = Date.now() + waitMs;
-  while (Date.now() < deadline && !signal.aborted) {
-    const page = await n8n.get<{ data: Execution[] }>('/executions', { query: { workflowId, includeData: true, limit: 5 } });
+/** The newest execution of the workflow that started after `since`, once it has finished; null if none has by `until` (or the run stopped). */
+async function waitForExecution(n8n: N8nClient, workflowId: string, since: number, until: number, signal: AbortSignal): Promise<Execution | null> {
+  while (Date.now() < until && !signal.aborted) {
+    const page = await n8n.get<{ data: Execution[] }>('/executions', { query: { workflowId, includeData: true, limit: 5 } }).catch((error: unknown) => {
+      if (signal.aborted) return { data: [] };
+      throw error;
+    });
     const ours = page.data.find((e) => e.startedAt !== undefined && Date.parse(e.startedAt) >= since - 1000);
     if (ours && ours.status !== 'running' && ours.status !== 'new' && ours.status !== 'waiting' && ours.stoppedAt) return ours;
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));

@@ -1,8 +1,7 @@
 import { z } from 'zod';
+import { n8nId, userIdOrEmail } from '../../n8n/ids';
 import { ToolError } from '../tool';
 import { CREATES, DELETES, n8nTool, page, paging, READS, type Page } from './n8nTool';
-
-const userId = z.string().min(1).describe("The user's id or email");
 
 export const USER_TOOLS = [
   n8nTool({
@@ -11,7 +10,7 @@ export const USER_TOOLS = [
     description: 'List the users of the n8n instance (owner or admin API key; some plans only).',
     input: z.object({
       includeRole: z.boolean().optional().describe("Include each user's global role"),
-      projectId: z.string().optional().describe('Users of this project'),
+      projectId: n8nId('project').optional().describe('Users of this project'),
       ...paging,
     }),
     annotations: READS,
@@ -23,7 +22,7 @@ export const USER_TOOLS = [
     name: 'get_user',
     title: 'Get a user',
     description: 'Get one user by id or email.',
-    input: z.object({ id: userId, includeRole: z.boolean().optional() }),
+    input: z.object({ id: userIdOrEmail, includeRole: z.boolean().optional() }),
     annotations: READS,
     run: ({ id, includeRole }, n8n) => n8n.get(`/users/${encodeURIComponent(id)}`, { query: { includeRole } }),
   }),
@@ -49,7 +48,7 @@ export const USER_TOOLS = [
     name: 'delete_user',
     title: 'Delete a user',
     description: 'Delete a user from the instance.',
-    input: z.object({ id: userId }),
+    input: z.object({ id: userIdOrEmail }),
     annotations: DELETES,
     async run({ id }, n8n) {
       await n8n.delete(`/users/${encodeURIComponent(id)}`);

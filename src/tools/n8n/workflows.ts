@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { Catalog } from '../../catalog/catalog';
 import type { Env } from '../../env';
+import { isN8nId, n8nId } from '../../n8n/ids';
+import { workflowFor } from '../../n8n/userData';
 import { workflowBody } from '../../n8n/workflowBody';
 import { catalogForNodes } from '../../workflows/prefetch';
 import { validateWorkflow } from '../../workflows/validateWorkflow';
 import { refusal, ToolError } from '../tool';
-import { CREATES, DELETES, id, n8nTool, page, paging, READS, REPLACES, TOGGLES, type Page } from './n8nTool';
+import { CREATES, DELETES, n8nTool, page, paging, READS, REPLACES, TOGGLES, type Page } from './n8nTool';
 import { workflowPath, type Workflow } from './workflowApi';
 
 /** What a listing shows of a workflow: enough to pick one, not its whole graph. */
@@ -62,7 +64,7 @@ export const WORKFLOW_TOOLS = [
       active: z.boolean().optional().describe('Only active (true) or inactive (false) workflows'),
       tags: z.string().optional().describe('Comma-separated tag names; workflows having all of them'),
       name: z.string().optional().describe('Workflows with this name'),
-      projectId: z.string().optional().describe('Workflows of this project'),
+      projectId: n8nId('project').optional().describe('Workflows of this project'),
       ...paging,
     }),
     annotations: READS,
@@ -74,10 +76,12 @@ export const WORKFLOW_TOOLS = [
   n8nTool({
     name: 'get_workflow',
     title: 'Get a workflow',
-    description: 'Get one workflow whole: nodes, connections, settings. Change it and send it back with update_workflow.',
-    input: z.object({ id: id('workflow') }),
+    description:
+      'Get one workflow whole: nodes, connections, settings. Change it and send it back with update_workflow. ' +
+      'What n8n says of its owners (their e-mail, names) needs the users:read scope too.',
+    input: z.object({ id: n8nId('workflow') }),
     annotations: READS,
-    run: ({ id }, n8n) => n8n.get(workflowPath(id)),
+    run: async ({ id }, n8n, ctx) => workflowFor(ctx.caller, await n8n.get<Workflow>(workflowPath(id))),
   }),
   n8nTool({
     name: 'create_workflow',
@@ -100,11 +104,12 @@ export const WORKFLOW_TOOLS = [
       'Replace a workflow with the one given: read it with get_workflow, change it, send the whole object back ' +
       '(edit_workflow changes it in steps instead). Fields n8n does not accept on update (id, active, tags, createdAt…) ' +
       'are dropped. Validated first and refused with the findings if it has errors, unless force is true.',
-    input: z.object({ id: id('workflow').optional().describe('The workflow id; defaults to workflow.id'), workflow: workflowInput, force }),
+    input: z.object({ id: n8nId('workflow').optional().describe('The workflow id; defaults to workflow.id'), workflow: workflowInput, force }),
     annotations: REPLACES,
     async run({ id, workflow, force }, n8n, ctx) {
       const workflowId = id ?? (typeof workflow.id === 'string' ? workflow.id : undefined);
       if (!workflowId) throw new ToolError('id: which workflow to update (or a workflow with its id)');
+      if (!isN8nId(workflowId)) throw new ToolError(`workflow.id: "${workflowId}" is not a workflow id (1 to 36 letters and digits, as n8n makes them)`);
       const checked = await validated(workflow, force, ctx.env);
       if ('refused' in checked) return checked.refused;
       return { ...summary(await n8n.put<Workflow>(workflowPath(workflowId), { body: workflowBody(workflow) })), ...checked.alongside };
@@ -114,7 +119,7 @@ export const WORKFLOW_TOOLS = [
     name: 'delete_workflow',
     title: 'Delete a workflow',
     description: 'Delete a workflow for good.',
-    input: z.object({ id: id('workflow') }),
+    input: z.object({ id: n8nId('workflow') }),
     annotations: DELETES,
     async run({ id }, n8n) {
       const deleted = await n8n.delete<Workflow>(workflowPath(id));
@@ -125,7 +130,7 @@ export const WORKFLOW_TOOLS = [
     name: 'activate_workflow',
     title: 'Activate a workflow',
     description: 'Activate (publish) a workflow, so its triggers run.',
-    input: z.object({ id: id('workflow') }),
+    input: z.object({ id: n8nId('workflow') }),
     annotations: TOGGLES,
     async run({ id }, n8n) {
       return summary(await n8n.post<Workflow>(`${workflowPath(id)}/activate`));
@@ -135,7 +140,7 @@ export const WORKFLOW_TOOLS = [
     name: 'deactivate_workflow',
     title: 'Deactivate a workflow',
     description: 'Deactivate a workflow, so its triggers stop.',
-    input: z.object({ id: id('workflow') }),
+    input: z.object({ id: n8nId('workflow') }),
     annotations: TOGGLES,
     async run({ id }, n8n) {
       return summary(await n8n.post<Workflow>(`${workflowPath(id)}/deactivate`));

@@ -11,7 +11,7 @@ export interface FakeN8n {
   state: FakeN8nState;
   /** Requests or answers that broke n8n's OpenAPI contract; a passing run leaves this empty. */
   violations: string[];
-  /** Every request received, as `METHOD /path?query`. */
+  /** Every request received (but the test's levers), as `METHOD /path?query`. */
   requests: string[];
   /** The key the instance accepts now (to test a wrong key, change it). */
   apiKey: string;
@@ -19,7 +19,20 @@ export interface FakeN8n {
   unlicensed: Set<string>;
   /** Operations this instance does not have (an older n8n), as `GET /credentials`. */
   missing: Set<string>;
+  /**
+   * Failures to answer in place of n8n, as a proxy in front of it or an n8n that fell over would:
+   * `times` answers of `status` to `request` (`POST /api/v1/workflows`), outside n8n's contract.
+   */
+  faults: Fault[];
+  /** How long an active workflow's webhook takes to answer. */
+  webhookDelayMs: number;
   stop(): Promise<void>;
+}
+
+export interface Fault {
+  request: string;
+  status: number;
+  times: number;
 }
 
 async function readBody(request: IncomingMessage): Promise<string> {
@@ -41,12 +54,20 @@ export async function startFakeN8n(apiKey = 'n8n_api_test_key'): Promise<FakeN8n
     apiKey,
     unlicensed: new Set<string>(),
     missing: new Set<string>(),
+    faults: [] as Fault[],
+    webhookDelayMs: 0,
   };
 
   const answer = async (request: IncomingMessage): Promise<Answer> => {
     const url = new URL(request.url ?? '/', 'http://fake');
-    fake.requests.push(`${request.method} ${url.pathname}${url.search}`);
     if (url.pathname.startsWith('/__fake/')) return control(url.pathname, request);
+    fake.requests.push(`${request.method} ${url.pathname}${url.search}`);
+    const fault = fake.faults.find((f) => f.times > 0 && f.request === `${request.method} ${url.pathname}`);
+    if (fault) {
+      fault.times--;
+      return [fault.status, { message: fault.status === 429 ? 'Too Many Requests' : 'Service Unavailable' }];
+    }
+    if (url.pathname.startsWith('/webhook/')) return webhook(request, url.pathname.slice('/webhook/'.length));
     if (!url.pathname.startsWith('/api/v1/')) return [404, 'Cannot GET ' + url.pathname];
     const path = url.pathname.slice('/api/v1'.length);
     const found = match(request.method ?? 'GET', path);
@@ -82,17 +103,39 @@ export async function startFakeN8n(apiKey = 'n8n_api_test_key'): Promise<FakeN8n
   };
 
   /**
-   * The test's levers, for tests in other processes than the one running the fake: GET violations;
-   * POST config { apiKey?, unlicensed?, missing? }; POST executions { workflowId, status, items } → { id }.
+   * n8n's production webhooks (outside its public API, so outside the contract): an active workflow's
+   * Webhook node answers at `/webhook/<path>` as n8n does by default ("Workflow was started") and
+   * leaves an execution; after `webhookDelayMs`, standing for a workflow that answers when its last
+   * node is done. Anything else is n8n's 404 for a webhook that is not registered.
+   */
+  const webhook = async (request: IncomingMessage, path: string): Promise<Answer> => {
+    const workflowId = fake.state.webhookWorkflow(path);
+    if (workflowId === undefined) return [404, { code: 404, message: `The requested webhook "${request.method} ${path}" is not registered.` }];
+    // A caller that gives up (closes its connection) is not answered later.
+    await new Promise<void>((resolve) => {
+      const gone = () => (clearTimeout(timer), resolve());
+      const timer = setTimeout(() => (request.socket.off('close', gone), resolve()), fake.webhookDelayMs);
+      request.socket.once('close', gone);
+    });
+    fake.state.addExecution(workflowId, 'success');
+    return [200, { message: 'Workflow was started' }];
+  };
+
+  /**
+   * The test's levers, for tests in other processes than the one running the fake: GET violations, requests;
+   * POST config { apiKey?, unlicensed?, missing?, faults?, webhookDelayMs? }; POST executions { workflowId, status, items } → { id }.
    */
   const control = async (path: string, request: IncomingMessage): Promise<Answer> => {
     if (path === '/__fake/violations') return [200, fake.violations];
+    if (path === '/__fake/requests') return [200, fake.requests];
     const body = JSON.parse((await readBody(request)) || '{}');
     if (path === '/__fake/config') {
       if (body.apiKey !== undefined) fake.apiKey = body.apiKey;
       if (body.unlicensed !== undefined) fake.unlicensed = new Set(body.unlicensed);
       if (body.missing !== undefined) fake.missing = new Set(body.missing);
-      return [200, { apiKey: fake.apiKey, unlicensed: [...fake.unlicensed], missing: [...fake.missing] }];
+      if (body.faults !== undefined) fake.faults = body.faults;
+      if (body.webhookDelayMs !== undefined) fake.webhookDelayMs = body.webhookDelayMs;
+      return [200, { apiKey: fake.apiKey, unlicensed: [...fake.unlicensed], missing: [...fake.missing], faults: fake.faults, webhookDelayMs: fake.webhookDelayMs }];
     }
     if (path === '/__fake/executions') return [200, { id: fake.state.addExecution(body.workflowId, body.status ?? 'success', body.items ?? 1) }];
     return [404, { message: 'no such control' }];
@@ -116,6 +159,10 @@ export async function startFakeN8n(apiKey = 'n8n_api_test_key'): Promise<FakeN8n
   const { port } = server.address() as { port: number };
   return Object.assign(fake, {
     url: `http://127.0.0.1:${port}`,
-    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   });
 }

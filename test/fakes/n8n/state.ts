@@ -17,18 +17,48 @@ const newId = () => `fake${String(++counter).padStart(12, '0')}`;
 const notFound: Answer = [404, { message: 'Not Found' }];
 
 const STARTED = new Date().toISOString();
+const OWNER = { id: 'owner-user-id', email: 'owner@example.com', firstName: 'Ada', lastName: 'Owner', isPending: false, role: 'global:owner' };
+/** The owner's personal project, named as n8n names one ("First Last <email>"). */
 const PROJECT = {
   id: 'personalProject1',
-  name: 'Owner <owner@example.com>',
+  name: `${OWNER.firstName} ${OWNER.lastName} <${OWNER.email}>`,
   type: 'personal',
   icon: null,
   description: null,
   customTelemetryTags: [],
-  creatorId: 'owner-user-id',
+  creatorId: OWNER.id,
   createdAt: STARTED,
   updatedAt: STARTED,
 };
-const OWNER = { id: 'owner-user-id', email: 'owner@example.com', firstName: 'Ada', lastName: 'Owner', isPending: false, role: 'global:owner' };
+/**
+ * The project as n8n's GET /workflows/{id} embeds it under `shared[]`: with its members, each user
+ * whole, as n8n 1.123.81 answers (its SharedWorkflowRepository loads shared.project.projectRelations.user).
+ */
+const PROJECT_WITH_MEMBERS = {
+  ...PROJECT,
+  projectRelations: [
+    {
+      userId: OWNER.id,
+      projectId: PROJECT.id,
+      createdAt: STARTED,
+      updatedAt: STARTED,
+      user: {
+        id: OWNER.id,
+        email: OWNER.email,
+        firstName: OWNER.firstName,
+        lastName: OWNER.lastName,
+        personalizationAnswers: null,
+        settings: { userActivated: false },
+        disabled: false,
+        mfaEnabled: false,
+        lastActiveAt: STARTED.slice(0, 10),
+        isPending: false,
+        createdAt: STARTED,
+        updatedAt: STARTED,
+      },
+    },
+  ],
+};
 
 /** Pages like n8n: `limit` items, then a `nextCursor` that encodes where the next page starts. */
 function paged<T>(items: T[], query: URLSearchParams): Answer {
@@ -47,21 +77,45 @@ export class FakeN8nState {
   readonly tags = new Map<string, Json>();
   readonly users = new Map<string, Json>([[OWNER.id, { ...OWNER, createdAt: now(), updatedAt: now(), mfaEnabled: false }]]);
   readonly variables = new Map<string, Json>();
-  readonly projects = new Map<string, Json>();
+  /** The owner's personal project is there from the start, as on n8n. */
+  readonly projects = new Map<string, Json>([[PROJECT.id, { ...PROJECT }]]);
 
   private tag(t: Json) {
     return { id: t.id, name: t.name, createdAt: t.createdAt, updatedAt: t.updatedAt };
   }
 
-  /** A workflow as n8n's API returns it: every field its schema requires. */
+  /**
+   * A workflow as n8n's API returns it: every field its schema requires; the published version (which
+   * names its authors) once active, and the owning project with its members where n8n embeds them.
+   */
   private workflow(w: Json, withShared = true): Json {
     const { tagIds, ...rest } = w;
     return {
       ...rest,
+      activeVersion: w.active ? this.publishedVersion(w) : null,
       tags: (tagIds as string[]).map((id) => this.tags.get(id)).filter(Boolean).map((t) => this.tag(t!)),
       ...(withShared
-        ? { shared: [{ role: 'workflow:owner', workflowId: w.id, projectId: PROJECT.id, project: { ...PROJECT }, createdAt: w.createdAt, updatedAt: w.updatedAt }] }
+        ? { shared: [{ role: 'workflow:owner', workflowId: w.id, projectId: PROJECT.id, project: { ...PROJECT_WITH_MEMBERS }, createdAt: w.createdAt, updatedAt: w.updatedAt }] }
         : {}),
+    };
+  }
+
+  /** The version an activation published: n8n names its authors (as names) and its publish events. */
+  private publishedVersion(w: Json): Json {
+    const { versionId, id: workflowId, nodes, connections, updatedAt } = w;
+    return {
+      versionId,
+      workflowId,
+      nodes,
+      connections,
+      nodeGroups: [],
+      authors: `${OWNER.firstName} ${OWNER.lastName}`,
+      name: null,
+      description: null,
+      autosaved: false,
+      createdAt: updatedAt,
+      updatedAt,
+      workflowPublishHistory: [{ id: 1, workflowId, versionId, event: 'activated', userId: OWNER.id, createdAt: updatedAt }],
     };
   }
 
@@ -87,7 +141,6 @@ export class FakeN8nState {
       settings: body.settings,
       staticData: body.staticData ?? null,
       meta: null,
-      activeVersion: null,
       tagIds: existing?.tagIds ?? [],
     };
   }
@@ -273,6 +326,12 @@ export class FakeN8nState {
 
   private userOut({ role, ...user }: Json, query: URLSearchParams) {
     return query.get('includeRole') === 'true' ? { ...user, role } : user;
+  }
+
+  /** The active workflow whose Webhook node n8n serves at `/webhook/<path>`, if any. */
+  webhookWorkflow(path: string): string | undefined {
+    const serves = (node: Json) => node.type === 'n8n-nodes-base.webhook' && !node.disabled && String(node.parameters?.path ?? '').replace(/^\/+/, '') === path;
+    return [...this.workflows.values()].find((w) => w.active && w.nodes.some(serves))?.id;
   }
 
   /** An execution of a workflow, with `items` output items from its one node (for trimming tests). */

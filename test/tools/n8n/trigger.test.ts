@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { ToolError } from '../../../src/tools/tool';
+import { triggerRequest, triggerUrl } from '../../../src/tools/n8n/trigger';
+
+const BASE = 'https://n8n.example.com';
+const webhook = (path: unknown, extra: Record<string, unknown> = {}) => ({
+  name: 'Webhook',
+  type: 'n8n-nodes-base.webhook',
+  typeVersion: 2,
+  webhookId: '11111111-0000-4000-8000-000000000001',
+  parameters: { path },
+  ...extra,
+});
+const form = (options: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+  name: 'Form',
+  type: 'n8n-nodes-base.formTrigger',
+  typeVersion: 2.2,
+  webhookId: 'c0ffee00-0000-4000-8000-000000000001',
+  parameters: { options },
+  ...extra,
+});
+
+describe('where test_workflow calls a trigger', () => {
+  it('builds the production URLs n8n serves', () => {
+    expect(triggerUrl(BASE, webhook('orders')).href).toBe(`${BASE}/webhook/orders`);
+    expect(triggerUrl(BASE, webhook('/orders/new')).href).toBe(`${BASE}/webhook/orders/new`);
+    expect(triggerUrl(BASE, webhook('orders/:id')).href).toBe(`${BASE}/webhook/11111111-0000-4000-8000-000000000001/orders/test`);
+    expect(triggerUrl(BASE, webhook('')).href).toBe(`${BASE}/webhook/11111111-0000-4000-8000-000000000001`);
+    expect(triggerUrl(BASE, form({ path: 'signup' })).href).toBe(`${BASE}/form/signup`);
+    expect(triggerUrl(BASE, form({})).href).toBe(`${BASE}/form/c0ffee00-0000-4000-8000-000000000001`);
+    expect(triggerUrl(BASE, form({}, { typeVersion: 1, parameters: { path: 'old-form' } })).href).toBe(`${BASE}/form/old-form`);
+    const chat = { name: 'Chat', type: '@n8n/n8n-nodes-langchain.chatTrigger', webhookId: 'c0ffee00-0000-4000-8000-000000000002', parameters: {} };
+    expect(triggerUrl(BASE, chat).href).toBe(`${BASE}/webhook/c0ffee00-0000-4000-8000-000000000002/chat`);
+    // An instance served under a path of its own keeps it.
+    expect(triggerUrl('https://example.com/n8n', webhook('orders')).href).toBe('https://example.com/n8n/webhook/orders');
+  });
+
+  it('refuses a path that would leave /webhook/ or /form/, naming the trigger and the fix', () => {
+    const escapes = [
+      '../rest/settings',
+      'a/../../rest/settings',
+      '..',
+      './x/../../rest',
+      '%2e%2e/rest/settings',
+      '%2E%2e%2frest',
+      'a%2f..%2f..%2frest',
+      '..\\rest\\settings',
+      'a\\b',
+      'x?y=../../rest',
+      'x#/../../rest',
+    ];
+    for (const path of escapes) {
+      expect(() => triggerUrl(BASE, webhook(path)), path).toThrow(ToolError);
+      expect(() => triggerUrl(BASE, webhook(path)), path).toThrow(/trigger "Webhook".*not a path under n8n's \/webhook\/.*plain path/);
+    }
+    expect(() => triggerUrl(BASE, form({ path: '../rest/settings' }))).toThrow(/not a path under n8n's \/form\//);
+    expect(() => triggerUrl(BASE, webhook('x/:id', { webhookId: '../../rest' }))).toThrow(ToolError);
+    const chat = { name: 'Chat', type: '@n8n/n8n-nodes-langchain.chatTrigger', webhookId: '../../rest/settings', parameters: {} };
+    expect(() => triggerUrl(BASE, chat)).toThrow(ToolError);
+  });
+
+  it('refuses a trigger with nothing to call it by', () => {
+    expect(() => triggerUrl(BASE, webhook('', { webhookId: undefined }))).toThrow(/Give the node a path or a webhookId/);
+    expect(() => triggerUrl(BASE, webhook('orders/:id', { webhookId: undefined }))).toThrow(/Give the node a path or a webhookId/);
+  });
+});
+
+describe('what test_workflow sends a trigger', () => {
+  const signUp = {
+    name: 'Form',
+    type: 'n8n-nodes-base.formTrigger',
+    typeVersion: 2.2,
+    webhookId: 'c0ffee00-0000-4000-8000-000000000001',
+    parameters: { formFields: { values: [{ fieldLabel: 'Name' }, { fieldLabel: 'constructor' }, { fieldLabel: 'toString' }] } },
+  };
+
+  it('fills a form’s fields from the payload by label or by position, and only from what the payload holds', () => {
+    const { body } = triggerRequest(new URL(`${BASE}/form/x`), signUp, { Name: 'Ada', 'field-2': 'third' });
+    expect([...(body as FormData).entries()]).toEqual([
+      ['field-0', 'Ada'],
+      ['field-2', 'third'],
+    ]);
+  });
+
+  it('sends a GET webhook its payload as the query, any other method as a JSON body', () => {
+    const url = new URL(`${BASE}/webhook/orders`);
+    expect(triggerRequest(url, webhook('orders', { parameters: { path: 'orders', httpMethod: 'GET' } }), { total: 3, tags: ['a'] })).toEqual({ method: 'GET' });
+    expect(url.search).toBe('?total=3&tags=%5B%22a%22%5D');
+    const post = triggerRequest(new URL(`${BASE}/webhook/orders`), webhook('orders', { parameters: { path: 'orders', httpMethod: 'POST' } }), { total: 3 });
+    expect(post).toMatchObject({ method: 'POST', body: '{"total":3}' });
+  });
+});
