@@ -4,9 +4,11 @@ import type { Env } from '../../env';
 import { isN8nId, n8nId } from '../../n8n/ids';
 import { workflowFor } from '../../n8n/userData';
 import { workflowBody } from '../../n8n/workflowBody';
+import { workflowOverLimit } from '../../workflows/limits';
 import { catalogForNodes } from '../../workflows/prefetch';
 import { validateWorkflow } from '../../workflows/validateWorkflow';
 import { refusal, ToolError } from '../tool';
+import { withinLimits } from '../validation/withinLimits';
 import { CREATES, DELETES, n8nTool, page, paging, READS, REPLACES, TOGGLES, type Page } from './n8nTool';
 import { workflowPath, type Workflow } from './workflowApi';
 
@@ -34,10 +36,12 @@ const workflowInput = z
 const force = z.boolean().default(false).describe('Save even if validation finds errors');
 
 /**
- * Validates a workflow before n8n sees it: errors refuse the call (unless forced); otherwise what goes
+ * Validates a workflow before n8n sees it: past the workflow tools' limits the call is refused, forced
+ * or not (nothing here can check it); errors refuse the call (unless forced); otherwise what goes
  * beside the saved workflow's summary (the findings, if any).
  */
 async function validated(workflow: Record<string, unknown>, force: boolean, env: Env) {
+  withinLimits(workflowOverLimit(workflow), 'Nothing was sent to n8n.');
   const nodes = Array.isArray(workflow.nodes) ? workflow.nodes : [];
   const catalog = await catalogForNodes(new Catalog(env.SPECS), nodes);
   if (!catalog) return { alongside: { validation: { skipped: 'no node catalog is loaded on this server' } } };
