@@ -4,6 +4,19 @@ import { ToolError, TransientError } from '../tools/tool';
 /** The n8n release whose public API (OpenAPI) these tools follow and are tested against. */
 export const N8N_API_VERSION = '2.41.3';
 
+/**
+ * The longest URL sent to n8n: its server takes 16 KB of request line and headers, and the runtime
+ * fails a longer fetch as "Network connection lost", which would read as n8n being down.
+ */
+const MAX_URL_LENGTH = 8_192;
+
+/** A request whose URL a caller's value made too long: said with the value to shorten. */
+function tooLong(url: URL): ToolError {
+  const [name, value] = [...url.searchParams].reduce((a, b) => (b[1].length > a[1].length ? b : a), ['', '']);
+  const culprit = value.length > url.pathname.length ? `the ${name} filter (${value.length.toLocaleString('en-US')} characters)` : 'the id in its path';
+  return new ToolError(`The request to n8n would have a ${url.href.length.toLocaleString('en-US')}-character URL, past the ${MAX_URL_LENGTH.toLocaleString('en-US')} n8n takes: shorten ${culprit}. Nothing was sent.`);
+}
+
 /** One request to n8n may take this long; the call's own deadline (the signal) may cut it shorter. */
 const REQUEST_TIMEOUT_MS = 30_000;
 
@@ -87,6 +100,7 @@ export class N8nClient {
     // resolves elsewhere (a "." or ".." segment) is never sent with the API key.
     if (url.pathname !== new URL(this.connection.apiBase).pathname + path) throw new Error(`n8n path ${path} resolves to ${url.pathname}: not sent`);
     for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
+    if (url.href.length > MAX_URL_LENGTH) throw tooLong(url);
     if (method !== 'GET' && this.beforeChange) await (this.changing ??= this.beforeChange());
     const timeout = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
     let response: Response;
