@@ -65,7 +65,19 @@ export const SAMPLE_OPERATIONS = [
 /** Valid arguments for a tool: every property set, strings as `text` unless the name says what goes there. */
 export function sampleArguments(tool: ToolDefinition, ids: Record<string, string> = {}): Record<string, unknown> {
   const schema = z.toJSONSchema(tool.input, { io: 'input', unrepresentable: 'any' }) as Schema;
-  return sample(schema, '', ids) as Record<string, unknown>;
+  const args = sample(schema, '', ids) as Record<string, unknown>;
+  // A string the schema checks by code (a refine: "a UUID or an e-mail") gets the first shape it takes.
+  for (const issue of tool.input.safeParse(args).error?.issues ?? []) {
+    const path = issue.path as (string | number)[];
+    const holder = path.slice(0, -1).reduce<Record<string | number, unknown>>((o, k) => o[k] as Record<string | number, unknown>, args);
+    const key = path.at(-1)!;
+    if (typeof holder[key] !== 'string') continue;
+    holder[key] = STRINGS.find((candidate) => {
+      holder[key] = candidate;
+      return !tool.input.safeParse(args).error?.issues.some((i) => i.path.join('.') === path.join('.'));
+    }) ?? holder[key];
+  }
+  return args;
 }
 
 /** Strings of the shapes ids take, for a schema that asks for one by pattern. */
