@@ -1,0 +1,150 @@
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { autofix } from '../../src/workflows/autofix';
+import { applyOperations, OPERATION_TYPES, type Operation } from '../../src/workflows/operations';
+import { validateWorkflow } from '../../src/workflows/validateWorkflow';
+import { clippedReport, RUNS } from '../support/fuzz';
+import { pollutedSince, prototypesSnapshot, restorePrototypes } from '../support/hostile';
+import { backtracking, longName, prototypeName } from '../support/hostileInputs';
+import { n8nCatalog } from '../support/n8nCatalog';
+
+/**
+ * The workflow core (validation, autofix, the edit operations) on generated workflows made of hostile
+ * parts: prototype names as node names, connection sources, targets and types and parameter keys;
+ * long names; expressions that backtracked; deep parameters; graphs at and past the size limits. Each
+ * input must end within the hang bound with an answer no larger than its input allows, keep every node
+ * it was given under its own name, and leave the built-in prototypes alone.
+ */
+const HANG_MS = 10_000;
+const answerBound = (input: number) => 4 * input + 1024 * 1024;
+const pristine = prototypesSnapshot();
+afterEach(() => restorePrototypes(pristine));
+
+const TYPES = [...n8nCatalog.typeNames().filter((t) => /\.(webhook|if|set|code|switch|merge|noOp|httpRequest|manualTrigger|agent|lmChatOpenAi|respondToWebhook)$/.test(t)), 'n8n-nodes-base.notAThing'];
+const name = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom('Start', 'IF', 'Set', 'Webhook', 'Respond', 'Agent', 'Model') },
+  { weight: 3, arbitrary: prototypeName },
+  { weight: 1, arbitrary: longName.map((n) => n.slice(0, 20_000)) },
+  { weight: 1, arbitrary: fc.string({ maxLength: 12 }) },
+);
+const text = fc.oneof(
+  fc.constantFrom('plain', '={{ $json.a }}', "={{ $('IF').item.json.x }}", '{{ $json.missing }}', "={{ $('__proto__').first().json }}", '={{ $node["constructor"].json }}'),
+  name.map((n) => `={{ $('${n}').item.json }}`),
+  backtracking.map((s) => s.slice(0, 60_000)),
+);
+const parameterValue: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
+  value: fc.oneof({ depthSize: 'small', withCrossShrink: true }, text, fc.integer(), fc.boolean(), fc.array(tie('value'), { maxLength: 3 }), tie('object')),
+  object: fc.dictionary(fc.oneof(prototypeName, fc.constantFrom('conditions', 'values', 'options', 'assignments', 'rules', 'path', 'httpMethod')), tie('value'), { maxKeys: 4 }),
+})).value;
+
+/** A node as the caller wrote it: the parts that matter here, and odd ones. */
+const workflowNode = fc.record({
+  name,
+  type: fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...TYPES) }, { weight: 1, arbitrary: prototypeName }),
+  typeVersion: fc.constantFrom(1, 1.1, 2, 2.1, 3, 99),
+  parameters: fc.dictionary(fc.oneof(prototypeName, fc.constantFrom('conditions', 'values', 'options', 'path', 'jsCode', 'text')), parameterValue, { maxKeys: 5 }),
+  id: fc.oneof(fc.uuid(), prototypeName),
+  disabled: fc.boolean(),
+});
+
+/** Connections as JSON text, so a source, type or key named "__proto__" stays an own key. */
+const connectionsText = (names: string[]) =>
+  fc
+    .array(
+      fc.record({
+        source: fc.oneof(fc.constantFrom(...names, 'missing'), prototypeName, fc.constantFrom(...names).map((n) => n.toUpperCase())),
+        type: fc.oneof({ weight: 4, arbitrary: fc.constant('main') }, { weight: 1, arbitrary: fc.constantFrom('ai_languageModel', 'ai_tool') }, { weight: 1, arbitrary: prototypeName }),
+        targets: fc.array(fc.array(fc.record({ node: fc.oneof(fc.constantFrom(...names, 'missing'), prototypeName), type: fc.constantFrom('main', 'ai_tool', '__proto__'), index: fc.integer({ min: 0, max: 3 }) }), { maxLength: 4 }), { maxLength: 3 }),
+      }),
+      { maxLength: 8 },
+    )
+    .map((list) => `{${list.map((c) => `${JSON.stringify(c.source)}:{${JSON.stringify(c.type)}:${JSON.stringify(c.targets)}}`).join(',')}}`);
+
+const smallWorkflow = fc.array(workflowNode, { minLength: 1, maxLength: 12 }).chain((nodes) =>
+  connectionsText(nodes.map((n) => n.name)).map((connections) => `{"nodes":${JSON.stringify(nodes)},"connections":${connections}}`),
+);
+
+/** Graphs at the size the tools take: a chain listed from its end, or one node with many connections to a missing one. */
+const largeWorkflow = fc.oneof(
+  fc.integer({ min: 100, max: 2_500 }).map((n) => {
+    const nodes = Array.from({ length: n }, (_, i) => ({ name: `n${i}`, type: i === 0 ? 'n8n-nodes-base.manualTrigger' : 'n8n-nodes-base.noOp', typeVersion: 1, position: [0, 0], parameters: {} }));
+    const connections = Object.fromEntries(Array.from({ length: n - 1 }, (_, i) => [`n${n - 2 - i}`, { main: [[{ node: `n${n - 1 - i}`, type: 'main', index: 0 }]] }]));
+    return JSON.stringify({ nodes, connections });
+  }),
+  fc.tuple(fc.integer({ min: 1, max: 20_000 }), fc.integer({ min: 1, max: 3_000 })).map(([length, count]) => {
+    const long = 'L'.repeat(length);
+    const targets = Array.from({ length: count }, () => ({ node: 'x', type: 'main', index: 0 }));
+    return JSON.stringify({ nodes: [{ name: long, type: 'n8n-nodes-base.noOp', typeVersion: 1, parameters: {} }], connections: { [long]: { main: [targets] } } });
+  }),
+);
+
+/** Runs `work` on the workflow's text; checks the bound, the answer size, names kept and prototypes. */
+function holds(text: string, work: (workflow: unknown) => unknown): void {
+  const started = Date.now();
+  const answer = work(JSON.parse(text));
+  expect(Date.now() - started, text.slice(0, 200)).toBeLessThan(HANG_MS);
+  expect(JSON.stringify(answer).length).toBeLessThan(answerBound(text.length));
+  expect(pollutedSince(pristine), text.slice(0, 300)).toEqual([]);
+}
+
+const namesOf = (workflow: unknown): string[] => ((workflow as { nodes?: { name?: unknown }[] }).nodes ?? []).map((n) => String(n?.name)).sort();
+
+describe('the workflow core, property-based, on hostile workflows', () => {
+  it(`validates and autofixes any workflow, keeping every node's name (${RUNS * 3} workflows)`, ({ task }) => {
+    let tried = 0;
+    fc.assert(
+      fc.property(smallWorkflow, (text) => {
+        tried++;
+        holds(text, (w) => validateWorkflow(w, n8nCatalog));
+        holds(text, (w) => {
+          const fixed = autofix(w, n8nCatalog, { newId: () => 'id' });
+          expect(namesOf(fixed.workflow)).toEqual(namesOf(JSON.parse(text)));
+          return fixed;
+        });
+      }),
+      { numRuns: RUNS * 3, reporter: clippedReport },
+    );
+    task.meta.inputs = tried;
+  }, 1_800_000);
+
+  it(`applies any list of operations all or nothing (${RUNS} edits)`, ({ task }) => {
+    const operation = fc.record({
+      type: fc.constantFrom(...OPERATION_TYPES),
+      name: name,
+      newName: name,
+      source: name,
+      target: name,
+      from: name,
+      to: name,
+      connectionType: fc.oneof(fc.constant('main'), prototypeName),
+      node: workflowNode,
+      changes: fc.dictionary(fc.oneof(prototypeName, fc.constantFrom('parameters', 'notes')), parameterValue, { maxKeys: 3 }),
+      settings: fc.dictionary(prototypeName, parameterValue, { maxKeys: 2 }),
+      tag: name,
+    });
+    let tried = 0;
+    fc.assert(
+      fc.property(smallWorkflow, fc.array(operation, { maxLength: 6 }), (text, operations) => {
+        tried++;
+        // Through JSON, as they arrive: "__proto__" keys in changes and settings stay own keys.
+        holds(text, (w) => applyOperations(w as Record<string, unknown>, JSON.parse(JSON.stringify(operations)) as Operation[], () => 'id'));
+      }),
+      { numRuns: RUNS, reporter: clippedReport },
+    );
+    task.meta.inputs = tried;
+  }, 1_800_000);
+
+  const large = Math.max(5, Math.round(RUNS / 100));
+  it(`bounds the work and the answer on graphs at the size limits (${large} workflows)`, ({ task }) => {
+    let tried = 0;
+    fc.assert(
+      fc.property(largeWorkflow, (text) => {
+        tried++;
+        holds(text, (w) => validateWorkflow(w, n8nCatalog));
+        holds(text, (w) => autofix(w, n8nCatalog, { newId: () => 'id' }));
+      }),
+      { numRuns: large, reporter: clippedReport },
+    );
+    task.meta.inputs = tried;
+  }, 1_800_000);
+});
