@@ -14,7 +14,7 @@ export interface ToolContext {
   caller: Principal;
   /** The 2025-era session the call belongs to; a 2026-07-28 request has none. */
   sessionId?: string;
-  /** Aborts when the call is cancelled or reaches its deadline. */
+  /** Aborts when the call is cancelled; a queued or 2026-07-28 call's also at its deadline. */
   signal: AbortSignal;
   /** Epoch ms by which the call must be answered: clean-up a tool owes (test_workflow's) has to fit before it. */
   deadline: number;
