@@ -4,7 +4,6 @@ import type { CallToolResult, JSONRPCMessage, JSONRPCRequest, JSONRPCResponse, M
 import { idleTtlMs } from '../config';
 import type { Env } from '../env';
 import { faultsOn } from '../faults/inject';
-import { onAbort } from '../lib/abort';
 import { observe } from '../observability/events';
 import { sessionNotFound, toErrorResponse } from '../http/errors';
 import type { JsonRpcErrorResponse } from '../protocol/jsonrpc';
@@ -133,10 +132,6 @@ export class SessionObject extends DurableObject<Env> {
   }
 
   private execute(sessionId: string, tool: ToolDefinition, args: unknown, request: CallRequest): Promise<CallToolResult> {
-    // A cancelled request gets no response (MCP), so its POST stream is closed instead of left hanging.
-    onAbort(request.signal, () => {
-      if (this.live?.kind === 'streamable-http') this.live.transport.closeSSEStream(request.requestId);
-    });
     if (executionPolicy(tool, this.env) === 'direct') return runDirect(tool, args, toolContext(this.env, tool, sessionId, this.currentCaller(), request));
     const callId = crypto.randomUUID();
     const deadline = Date.now() + callTimeoutMs(tool, this.env);

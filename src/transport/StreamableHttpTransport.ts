@@ -6,6 +6,7 @@ import type { TransportSendOptions } from '@modelcontextprotocol/sdk/shared/tran
 import {
   isInitializeRequest,
   isJSONRPCErrorResponse,
+  isJSONRPCRequest,
   isJSONRPCResultResponse,
   type InitializeRequestParams,
   type JSONRPCMessage,
@@ -48,6 +49,9 @@ interface StreamBookkeeping {
 
 const encoder = new TextEncoder();
 
+const isCancellation = (message: JSONRPCMessage): message is JSONRPCMessage & { params: { requestId: RequestId } } =>
+  'method' in message && message.method === 'notifications/cancelled' && !('id' in message) && typeof message.params?.requestId !== 'undefined';
+
 /**
  * The SDK's web-standard Streamable HTTP transport for one session id, restorable after the Durable
  * Object holding it is evicted: `restore` marks it initialized and replays the client's initialize
@@ -64,6 +68,8 @@ export class StreamableHttpTransport extends WebStandardStreamableHTTPServerTran
   private readonly events: DurableEventStore;
   /** The last event id each SDK stream carried in its HTTP body, where a socket picks up after a park. */
   private readonly written = new WeakMap<ReadableStreamDefaultController<Uint8Array>, string>();
+  /** Requests the client cancelled while they were being answered: owed no answer, and sent none (until the id is used again). */
+  private readonly cancelled = new Set<RequestId>();
 
   constructor(
     sessionId: string,
@@ -179,7 +185,10 @@ export class StreamableHttpTransport extends WebStandardStreamableHTTPServerTran
       // The SDK's own rule, which it can no longer see once the stream is parked.
       return Response.json({ jsonrpc: '2.0', error: { code: -32000, message: 'Conflict: Only one SSE stream is allowed per session' }, id: null }, { status: 409 });
     }
+    for (const message of messages as JSONRPCMessage[]) if (isJSONRPCRequest(message)) this.cancelled.delete(message.id);
     const response = await super.handleRequest(request, options);
+    // After the SDK has taken the body's requests in, so a request and its own cancellation may share it.
+    for (const message of messages as JSONRPCMessage[]) if (isCancellation(message)) this.settleCancelled(message.params.requestId);
     if (request.method !== 'GET' || !response.ok) return response;
     if (!lastEventId) {
       this.park(STANDALONE_STREAM_ID);
@@ -193,9 +202,33 @@ export class StreamableHttpTransport extends WebStandardStreamableHTTPServerTran
     return response;
   }
 
+  /**
+   * The client cancelled a request: it gets no answer (MCP), so its stream waits for none. It leaves
+   * the stream's bookkeeping, and the stream ends now if everything else on it is answered, wherever it
+   * is held. Before, a batch holding a request and its own cancellation never ended.
+   */
+  private settleCancelled(requestId: RequestId): void {
+    const streamId = this.streamOf(requestId);
+    if (streamId === undefined || this.bookkeeping._requestResponseMap.has(requestId)) return;
+    this.cancelled.add(requestId);
+    this.bookkeeping._requestToStreamMapping.delete(requestId);
+    if (this.isAnswering(streamId)) return;
+    // As the SDK ends a stream whose last answer went out.
+    for (const [id, stream] of [...this.bookkeeping._requestToStreamMapping]) {
+      if (stream !== streamId) continue;
+      this.bookkeeping._requestResponseMap.delete(id);
+      this.bookkeeping._requestToStreamMapping.delete(id);
+    }
+    this.bookkeeping._resumableStreams.delete(streamId);
+    this.bookkeeping._streamMapping.get(streamId)?.cleanup();
+    this.sockets.close(streamId, 'answered');
+  }
+
   override async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     if (isRestoreReply(message)) return;
     const isResponse = isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message);
+    // An answer the handler produced before it saw its cancellation: the client asked for none.
+    if (isResponse && message.id !== undefined && this.cancelled.delete(message.id)) return;
     const requestId = isResponse ? message.id : options?.relatedRequestId;
     const streamId = requestId === undefined ? undefined : this.streamOf(requestId);
     await super.send(message, options);

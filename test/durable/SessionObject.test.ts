@@ -144,4 +144,24 @@ describe('cancellation', () => {
       expect((await rpc(sessionId, 'ping')).reply).toEqual({ jsonrpc: '2.0', id: 2, result: {} });
     });
   }
+
+  const cancel = (requestId: number) => ({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId } });
+  const ping = (id: number) => ({ jsonrpc: '2.0', id, method: 'ping' });
+
+  it('ends a batch whose request is cancelled, whatever the request and wherever the cancellation stands in it', async () => {
+    const sessionId = await openSession();
+    for (const batch of [[ping(1), cancel(1)], [cancel(1), ping(1)]]) {
+      const response = await postJson('/mcp', batch, sessionHeaders(sessionId));
+      expect(await endsWithin(5000, messagesOf(response))).toEqual([]);
+    }
+  });
+
+  it('still answers the other requests of the batch, and a later request that uses the cancelled id again', async () => {
+    const sessionId = await openSession();
+    const response = await postJson('/mcp', [ping(1), { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'server_info', arguments: {} } }, cancel(1)], sessionHeaders(sessionId));
+    const messages = await endsWithin(5000, messagesOf(response));
+    expect(messages.map((m) => m.id)).toEqual([2]);
+    expect(messages[0]!.result.content).toBeInstanceOf(Array);
+    expect((await rpc(sessionId, 'ping', undefined, 1)).reply).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
+  });
 });
