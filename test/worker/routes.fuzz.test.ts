@@ -1,15 +1,21 @@
 import fc from 'fast-check';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH } from '../../src/protocol/jsonDepth';
 import { JsonRpcErrorResponseSchema, JsonRpcMessageSchema } from '../../src/protocol/jsonrpc';
 import { loadCatalog } from '../support/catalog';
-import { anyJson, body, RUNS } from '../support/fuzz';
+import { anyJson, body, clippedReport, RUNS } from '../support/fuzz';
+import { pollutedSince, prototypesSnapshot, restorePrototypes } from '../support/hostile';
+import { hostileString } from '../support/hostileInputs';
 import { bearer, createKey } from '../support/keys';
 import { call, messagesOf, ORIGIN, openSession, parseSse, postJson, sessionHeaders } from '../support/mcp';
 
 beforeAll(async () => {
   await loadCatalog();
 });
+
+/** The isolate's built-in prototypes, checked after every request of every property here. */
+const pristine = prototypesSnapshot();
+afterEach(() => restorePrototypes(pristine));
 
 /**
  * One live session the generated requests aim at, made again whenever one of them ends it, and the
@@ -91,8 +97,9 @@ async function sessionStillWorks(): Promise<void> {
 }
 
 describe('the Worker routes, property-based', () => {
-  it(`never answers 5xx; errors are well-formed; a valid request after a bad one still succeeds (${RUNS} requests)`, async () => {
+  it(`never answers 5xx; errors are well-formed; a valid request after a bad one still succeeds (${RUNS} requests)`, async ({ task }) => {
     await freshSession();
+    const before = runs;
     await fc.assert(
       fc.asyncProperty(request, async (r) => {
         if (++runs % 250 === 0) await freshSession();
@@ -116,17 +123,20 @@ describe('the Worker routes, property-based', () => {
           }
         }
         if (r.sessionId === LIVE || Object.values(r.query).includes(LIVE as unknown as string)) await sessionStillWorks();
+        expect(pollutedSince(pristine)).toEqual([]);
       }),
       { numRuns: RUNS },
     );
-    expect(runs).toBe(RUNS);
+    expect(runs - before).toBe(RUNS);
+    task.meta.inputs = runs - before;
   }, 600_000);
 });
 
 describe('valid requests nested to any depth, property-based', () => {
   const deep = Math.max(20, Math.round(RUNS / 10));
-  it(`answer the live session, query mode and the 2026-07-28 era below the limit, and a 400 past it; never a 5xx (${deep} depths up to 20,000)`, async () => {
+  it(`answer the live session, query mode and the 2026-07-28 era below the limit, and a 400 past it; never a 5xx (${deep} depths up to 20,000)`, async ({ task }) => {
     await freshSession();
+    const before = runs;
     await fc.assert(
       fc.asyncProperty(fc.oneof(fc.integer({ min: 4, max: MAX_JSON_DEPTH + 2 }), fc.integer({ min: 4, max: 20_000 })), fc.constantFrom('session', 'query', 'modern'), async (depth, route) => {
         if (++runs % 250 === 0) await freshSession();
@@ -154,5 +164,44 @@ describe('valid requests nested to any depth, property-based', () => {
       }),
       { numRuns: deep },
     );
+    task.meta.inputs = runs - before;
   }, 120_000);
+});
+
+describe('batches, property-based', () => {
+  /** Calls whose arguments hold a hostile string, pings, and cancellations of calls of the same batch. */
+  const message = (id: number) =>
+    fc.oneof(
+      { weight: 4, arbitrary: fc.record({ name: fc.constantFrom('validate_workflow', 'autofix_workflow', 'search_nodes', 'get_node_details', 'validate_node', 'server_info'), text: hostileString }).map(({ name, text }) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: { workflow: { nodes: [{ name: text, type: text, typeVersion: 1, parameters: { [text.slice(0, 50)]: text } }], connections: {} }, query: text.slice(0, 200), node_type: text.slice(0, 100), type: text.slice(0, 100), typeVersion: 1 } } })) },
+      { weight: 1, arbitrary: fc.constant({ jsonrpc: '2.0', id, method: 'ping' }) },
+      { weight: 1, arbitrary: fc.nat({ max: 20 }).map((of) => ({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: of, reason: 'fuzz' } })) },
+    );
+  const batch = fc.oneof({ weight: 9, arbitrary: fc.integer({ min: 1, max: 8 }) }, { weight: 1, arbitrary: fc.integer({ min: 90, max: 120 }) }).chain((n) => fc.tuple(...Array.from({ length: n }, (_, i) => message(i))));
+  /** Past this a batch is held, not slow: every call in it answers or is cancelled well before. */
+  const HANG_MS = 20_000;
+
+  it(`ends every batch, with a status below 500, prototypes untouched (${RUNS} batches)`, async ({ task }) => {
+    await freshSession();
+    const before = runs;
+    await fc.assert(
+      fc.asyncProperty(batch, async (messages) => {
+        // A key every 20 batches: each call counts against its limit, and a refusal (429) is not what is tried here.
+        if (++runs % 20 === 0) {
+          auth = bearer((await createKey(['*'])).key);
+          session = await openSession(undefined, auth);
+        }
+        const body = JSON.stringify(messages);
+        const request = postJson('/mcp', body, { ...auth, ...sessionHeaders(session) });
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const held = new Promise<'held'>((resolve) => (timer = setTimeout(() => resolve('held'), HANG_MS)));
+        const outcome = await Promise.race([request.then(async (r) => [r.status, await r.text()] as const), held]);
+        clearTimeout(timer);
+        expect(outcome, body.slice(0, 300)).not.toBe('held');
+        expect((outcome as readonly [number, string])[0]).toBeLessThan(500);
+        expect(pollutedSince(pristine), body.slice(0, 300)).toEqual([]);
+      }),
+      { numRuns: RUNS, asyncReporter: async (details) => clippedReport(details) },
+    );
+    task.meta.inputs = runs - before;
+  }, 1_800_000);
 });

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { autofix } from '../../src/workflows/autofix';
+import { valueOverLimit, workflowOverLimit } from '../../src/workflows/limits';
 import { applyOperations, OPERATION_TYPES, type Operation } from '../../src/workflows/operations';
 import { validateWorkflow } from '../../src/workflows/validateWorkflow';
 import { clippedReport, RUNS } from '../support/fuzz';
@@ -11,9 +12,10 @@ import { n8nCatalog } from '../support/n8nCatalog';
 /**
  * The workflow core (validation, autofix, the edit operations) on generated workflows made of hostile
  * parts: prototype names as node names, connection sources, targets and types and parameter keys;
- * long names; expressions that backtracked; deep parameters; graphs at and past the size limits. Each
- * input must end within the hang bound with an answer no larger than its input allows, keep every node
- * it was given under its own name, and leave the built-in prototypes alone.
+ * long names; expressions that backtracked; deep parameters; graphs at and past the size limits. As
+ * the tools do, a workflow past the limits (src/workflows/limits.ts) is refused before any rule runs,
+ * in a sentence; any other must end within the hang bound with an answer no larger than its input
+ * allows, keep every node it was given under its own name, and leave the built-in prototypes alone.
  */
 const HANG_MS = 10_000;
 const answerBound = (input: number) => 4 * input + 1024 * 1024;
@@ -24,6 +26,7 @@ const TYPES = [...n8nCatalog.typeNames().filter((t) => /\.(webhook|if|set|code|s
 const name = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom('Start', 'IF', 'Set', 'Webhook', 'Respond', 'Agent', 'Model') },
   { weight: 3, arbitrary: prototypeName },
+  { weight: 1, arbitrary: fc.integer({ min: 100, max: 1_200 }).map((n) => 'N'.repeat(n)) },
   { weight: 1, arbitrary: longName.map((n) => n.slice(0, 20_000)) },
   { weight: 1, arbitrary: fc.string({ maxLength: 12 }) },
 );
@@ -66,22 +69,24 @@ const smallWorkflow = fc.array(workflowNode, { minLength: 1, maxLength: 12 }).ch
 
 /** Graphs at the size the tools take: a chain listed from its end, or one node with many connections to a missing one. */
 const largeWorkflow = fc.oneof(
-  fc.integer({ min: 100, max: 2_500 }).map((n) => {
+  fc.integer({ min: 100, max: 2_700 }).map((n) => {
     const nodes = Array.from({ length: n }, (_, i) => ({ name: `n${i}`, type: i === 0 ? 'n8n-nodes-base.manualTrigger' : 'n8n-nodes-base.noOp', typeVersion: 1, position: [0, 0], parameters: {} }));
     const connections = Object.fromEntries(Array.from({ length: n - 1 }, (_, i) => [`n${n - 2 - i}`, { main: [[{ node: `n${n - 1 - i}`, type: 'main', index: 0 }]] }]));
     return JSON.stringify({ nodes, connections });
   }),
-  fc.tuple(fc.integer({ min: 1, max: 20_000 }), fc.integer({ min: 1, max: 3_000 })).map(([length, count]) => {
+  fc.tuple(fc.integer({ min: 1, max: 1_200 }), fc.integer({ min: 1, max: 5_500 })).map(([length, count]) => {
     const long = 'L'.repeat(length);
     const targets = Array.from({ length: count }, () => ({ node: 'x', type: 'main', index: 0 }));
     return JSON.stringify({ nodes: [{ name: long, type: 'n8n-nodes-base.noOp', typeVersion: 1, parameters: {} }], connections: { [long]: { main: [targets] } } });
   }),
 );
 
-/** Runs `work` on the workflow's text; checks the bound, the answer size, names kept and prototypes. */
-function holds(text: string, work: (workflow: unknown) => unknown): void {
+/** Runs `work` on the workflow's text, as a tool would; checks the bound, the answer size, names kept and prototypes. */
+function holds(text: string, work: (workflow: unknown) => unknown, limits: (workflow: unknown) => string | null = workflowOverLimit): void {
   const started = Date.now();
-  const answer = work(JSON.parse(text));
+  const workflow = JSON.parse(text);
+  const refusal = limits(workflow);
+  const answer = refusal ?? work(workflow);
   expect(Date.now() - started, text.slice(0, 200)).toBeLessThan(HANG_MS);
   expect(JSON.stringify(answer).length).toBeLessThan(answerBound(text.length));
   expect(pollutedSince(pristine), text.slice(0, 300)).toEqual([]);
@@ -98,7 +103,7 @@ describe('the workflow core, property-based, on hostile workflows', () => {
         holds(text, (w) => validateWorkflow(w, n8nCatalog));
         holds(text, (w) => {
           const fixed = autofix(w, n8nCatalog, { newId: () => 'id' });
-          expect(namesOf(fixed.workflow)).toEqual(namesOf(JSON.parse(text)));
+          expect(namesOf(fixed.workflow)).toEqual(namesOf(w));
           return fixed;
         });
       }),
@@ -127,7 +132,8 @@ describe('the workflow core, property-based, on hostile workflows', () => {
       fc.property(smallWorkflow, fc.array(operation, { maxLength: 6 }), (text, operations) => {
         tried++;
         // Through JSON, as they arrive: "__proto__" keys in changes and settings stay own keys.
-        holds(text, (w) => applyOperations(w as Record<string, unknown>, JSON.parse(JSON.stringify(operations)) as Operation[], () => 'id'));
+        const ops = JSON.parse(JSON.stringify(operations)) as Operation[];
+        holds(text, (w) => applyOperations(w as Record<string, unknown>, ops, () => 'id'), (w) => workflowOverLimit(w) ?? valueOverLimit(ops, 'operations'));
       }),
       { numRuns: RUNS, reporter: clippedReport },
     );
