@@ -3,12 +3,14 @@ import { ErrorCode, type RequestId } from './jsonrpc';
 
 /**
  * The deepest nesting of objects and arrays a caller's JSON may have. An MCP message carrying an n8n
- * workflow nests about 20 levels (envelope, arguments, workflow, nodes, then parameters 10–15 deep).
- * Past a few thousand levels the structured clone of an RPC to a session object overflows the stack
- * (the session call failed, and the client was told to retry the same body forever); zod, the SDK and
- * the workflow code also recurse. None of them is handed more than this.
+ * workflow nests about 20 levels (envelope, arguments, workflow, nodes, then parameters 10–15 deep);
+ * this leaves room above the workflow tools' own limit (150 levels within a workflow,
+ * src/workflows/limits.ts), whose answer names the value that is too deep. Past a few thousand levels
+ * the structured clone of an RPC to a session object overflows the stack (the session call failed, and
+ * the client was told to retry the same body forever); zod, the SDK and the workflow code also
+ * recurse. None of them is handed more than this.
  */
-export const MAX_JSON_DEPTH = 64;
+export const MAX_JSON_DEPTH = 200;
 
 const [QUOTE, BACKSLASH, OPEN_BRACKET, CLOSE_BRACKET, OPEN_BRACE, CLOSE_BRACE] = [...'"\\[]{}'].map((c) => c.charCodeAt(0));
 

@@ -69,7 +69,8 @@ describe('validate_workflow, validate_node and autofix_workflow in the Worker', 
       expect(refused.content[0]!.text).toBe('Error: This workflow has 30,000 nodes; the tools check at most 2,500. Nothing was checked.');
     }
     let deep: unknown = 'x';
-    for (let i = 0; i < 200; i++) deep = { a: deep };
+    // Past the tools' 150 levels, within the 200 a request body may nest (src/protocol/jsonDepth.ts).
+    for (let i = 0; i < 160; i++) deep = { a: deep };
     const node = await callTool('validate_node', { type: 'n8n-nodes-base.set', typeVersion: 3.4, parameters: { deep } });
     expect(node.isError).toBe(true);
     expect(node.content[0]!.text).toMatch(/^Error: parameters\.deep\.a.* holds objects and lists more than 150 deep within each other; the tools take at most 150\. Nothing was checked\.$/);
