@@ -224,9 +224,11 @@ const only = (value: Record<string, unknown>, keys: string[]) => Object.keys(val
 
 function optionProblem(p: Parameter, value: unknown): Problem | null {
   if (isExpression(value) || p.dynamic_options || !p.enum_values?.length) return null;
-  // Compared as text: n8n's editor writes an option's value as declared, but imported JSON may quote numbers.
-  if (p.enum_values.some((v) => v === value || String(v) === String(value))) return null;
-  if (p.legacy_values?.some((v) => String(v) === String(value))) {
+  // Compared as text: n8n's editor writes an option's value as declared, but imported JSON may quote
+  // numbers. An object or list is never a choice (and String() of one may throw: {"toString": {}}).
+  const text = typeof value === 'object' && value !== null ? null : String(value);
+  if (p.enum_values.some((v) => v === value || String(v) === text)) return null;
+  if (p.legacy_values?.some((v) => String(v) === text)) {
     return { code: 'legacy_option', warning: true, message: `${shown(value)} is a choice of n8n 1.x that n8n 2 removed (now: ${p.enum_values.map((v) => JSON.stringify(v)).join(', ')}): the node runs on n8n 1.x only.` };
   }
   return { code: 'invalid_option', message: `${shown(value)} is not one of the choices: ${p.enum_values.map((v) => JSON.stringify(v)).join(', ')}.` };

@@ -17,11 +17,12 @@ export default class FuzzReporter implements Reporter {
   private failed = 0;
 
   onTestCaseResult(testCase: TestCase): void {
+    // A property that failed stopped before recording its count.
+    if (testCase.result().state === 'failed') this.failed++;
     const inputs = testCase.meta().inputs;
     if (inputs === undefined) return;
     const file = testCase.module.relativeModuleId;
     this.byFile.set(file, (this.byFile.get(file) ?? 0) + inputs);
-    if (testCase.result().state === 'failed') this.failed++;
   }
 
   onTestRunEnd(_modules: ReadonlyArray<TestModule>): void {

@@ -6,6 +6,13 @@ import { n8nCatalog, node } from '../support/n8nCatalog';
 import { fromJson, withPrototypesUnchanged } from '../support/specialNames';
 
 describe('validate_node', () => {
+  it('reads a value holding an own toString or valueOf as a value: an object is no choice, and nothing throws', () => {
+    for (const key of ['toString', 'valueOf']) {
+      const result = validateNode(node('Hook', 'webhook', 2, { httpMethod: fromJson([[key, { x: 0 }]]), path: 'p' }), n8nCatalog);
+      expect(result.errors.map((f) => `${f.code}:${f.path}`)).toEqual(['invalid_option:parameters.httpMethod']);
+    }
+  });
+
   it('takes a node, parameters and credentials named like Object.prototype’s properties as names', () => {
     const result = withPrototypesUnchanged(() =>
       validateNode(
