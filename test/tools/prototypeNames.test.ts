@@ -86,3 +86,30 @@ describe('every tool, with prototype names in every string position', () => {
     });
   }
 });
+
+describe('what the n8n tools send keeps keys named like prototypes', () => {
+  const run = async (name: string, args: string) => {
+    const tool = toolsFor(n8nEnv).find((t) => t.name === name)!;
+    const result = await invokeTool(tool, tool.input.parse(JSON.parse(args)), context());
+    return JSON.parse((result.content[0] as { text: string }).text);
+  };
+  const saved = async (id: string) => {
+    const response = await fetch(`${inject('n8nUrl')}/api/v1/workflows/${id}`, { headers: { 'x-n8n-api-key': inject('n8nKey') } });
+    return (await response.json()) as { connections: Record<string, unknown> };
+  };
+
+  it('create_workflow saves a node named "__proto__" with the connections it starts', async () => {
+    const workflow = renamedNode(SAMPLE_WORKFLOW, 'Build Order', '__proto__');
+    const { id } = await run('create_workflow', `{"workflow":${workflow},"force":true}`);
+    expect(Object.hasOwn((await saved(id)).connections, '__proto__')).toBe(true);
+  });
+
+  it('edit_workflow adds a node with a "__proto__" parameter and connects from a node named "__proto__"', async () => {
+    const id = await savedWorkflowId();
+    const operations = `[{"type":"addNode","node":{"name":"Added","type":"n8n-nodes-base.set","typeVersion":3.4,"position":[0,0],"parameters":{"__proto__":{"a":1}}}},{"type":"addConnection","source":"__proto__","target":"Added"}]`;
+    expect(await run('edit_workflow', `{"id":"${id}","operations":${operations},"validateOnly":false}`)).toMatchObject({ saved: true });
+    const after = (await saved(id)) as { connections: Record<string, unknown>; nodes: { name: string; parameters: object }[] };
+    expect(Object.hasOwn(after.connections, '__proto__')).toBe(true);
+    expect(Object.hasOwn(after.nodes.find((n) => n.name === 'Added')!.parameters, '__proto__')).toBe(true);
+  });
+});

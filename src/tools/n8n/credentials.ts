@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { credentialTypeName, n8nId } from '../../n8n/ids';
 import { CREATES, DELETES, n8nTool, page, paging, READS, type Page } from './n8nTool';
+import { NamedObject } from '../validation/schemas';
 
 interface Credential {
   id: string;
@@ -39,7 +40,7 @@ export const CREDENTIAL_TOOLS = [
     input: z.object({
       name: z.string().min(1).describe('A name for the credential'),
       type: credentialTypeName,
-      data: z.record(z.string(), z.unknown()).describe('The secret fields, as the type’s schema describes them'),
+      data: NamedObject.describe('The secret fields, as the type’s schema describes them'),
       projectId: n8nId('project').optional().describe('The project to create it in (default: the key owner’s personal project)'),
     }),
     annotations: CREATES,

@@ -11,13 +11,14 @@ import { catalogViewFor } from '../validation/catalogView';
 import { withinLimits } from '../validation/withinLimits';
 import { n8nTool, REPLACES } from './n8nTool';
 import { workflowPath, type Workflow } from './workflowApi';
+import { NamedObject } from '../validation/schemas';
 
 /** One operation: a flat object whose `type` says which other fields it reads (no oneOf: n8n's client drops it). */
 const OperationInput = z.object({
   type: z.enum(OPERATION_TYPES),
   name: z.string().optional().describe('The node to act on (by name); updateName: the new workflow name'),
-  node: z.record(z.string(), z.unknown()).optional().describe('addNode: {name, type, typeVersion, parameters, credentials?, position?}'),
-  changes: z.record(z.string(), z.unknown()).optional().describe('updateNode: fields to set; "parameters" merge deeply, null removes a key'),
+  node: NamedObject.optional().describe('addNode: {name, type, typeVersion, parameters, credentials?, position?}'),
+  changes: NamedObject.optional().describe('updateNode: fields to set; "parameters" merge deeply, null removes a key'),
   newName: z.string().optional().describe('renameNode: connections and expressions that name the node follow'),
   position: z.array(z.number()).optional().describe('moveNode: [x, y]'),
   source: z.string().optional().describe('Connections: the node the connection leaves'),
@@ -29,7 +30,7 @@ const OperationInput = z.object({
   targetInput: z.number().int().optional().describe('The input index (default 0; Merge: 0, 1, …)'),
   branch: z.enum(['true', 'false']).optional().describe('IF: the true (0) or false (1) output'),
   case: z.number().int().optional().describe("Switch: the rule's output index"),
-  settings: z.record(z.string(), z.unknown()).optional().describe('updateSettings: settings to set (merged)'),
+  settings: NamedObject.optional().describe('updateSettings: settings to set (merged)'),
   tag: z.string().optional().describe('addTag/removeTag: the tag name'),
 });
 

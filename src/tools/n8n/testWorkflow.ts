@@ -7,6 +7,7 @@ import { ToolError, type ToolContext } from '../tool';
 import { n8nTool } from './n8nTool';
 import { triggerKind, triggerRequest, triggerUrl, type TriggerNode } from './trigger';
 import { workflowPath, type Workflow } from './workflowApi';
+import { NamedObject } from '../validation/schemas';
 
 interface Execution {
   id: string;
@@ -42,7 +43,7 @@ export const testWorkflow = n8nTool({
     'create or edit → test.',
   input: z.object({
     id: n8nId('workflow'),
-    payload: z.record(z.string(), z.unknown()).optional().describe('JSON body (POST…) or query (GET) to send; a chat message for Chat triggers'),
+    payload: NamedObject.optional().describe('JSON body (POST…) or query (GET) to send; a chat message for Chat triggers'),
     trigger: z.string().optional().describe('Which trigger node to call, by name, if there are several'),
     waitSeconds: z.number().int().min(1).max(110).default(30).describe('How long to wait for the execution to finish'),
   }),

@@ -11,6 +11,7 @@ import { refusal, ToolError } from '../tool';
 import { withinLimits } from '../validation/withinLimits';
 import { CREATES, DELETES, n8nTool, page, paging, READS, REPLACES, TOGGLES, type Page } from './n8nTool';
 import { workflowPath, type Workflow } from './workflowApi';
+import { NamedObject } from '../validation/schemas';
 
 /** What a listing shows of a workflow: enough to pick one, not its whole graph. */
 const summary = (w: Workflow) => ({
@@ -28,7 +29,7 @@ const workflowInput = z
   .looseObject({
     name: z.string().min(1).describe('Workflow name'),
     nodes: z.array(z.looseObject({})).describe('Nodes: name, type, typeVersion, position, parameters, credentials…'),
-    connections: z.record(z.string(), z.unknown()).describe('Connections keyed by source node name'),
+    connections: NamedObject.describe('Connections keyed by source node name'),
     settings: z.looseObject({}).optional().describe('Workflow settings (executionOrder, timezone, errorWorkflow…)'),
   })
   .describe('The workflow; what get_workflow returns is accepted as is, read-only fields are dropped');
