@@ -102,8 +102,12 @@ export class N8nClient {
     for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
     if (url.href.length > MAX_URL_LENGTH) throw tooLong(url);
     if (method !== 'GET' && this.beforeChange) await (this.changing ??= this.beforeChange());
-    const timeout = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
+    // A timer cleared once the answer is read: an isolate holds one per request in flight, not one per
+    // request of the last 30 s (workerd allows 10,000 at a time).
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(), REQUEST_TIMEOUT_MS);
     let response: Response;
+    let text: string;
     try {
       response = await fetch(url, {
         method,
@@ -113,14 +117,16 @@ export class N8nClient {
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        signal: this.signal ? AbortSignal.any([this.signal, timeout]) : timeout,
+        signal: this.signal ? AbortSignal.any([this.signal, timeout.signal]) : timeout.signal,
       });
+      text = await response.text();
     } catch (error) {
       // The URL, never the key: secrets stay out of messages and logs.
-      if (timeout.aborted) throw new N8nUnavailableError(`n8n did not answer ${method} ${url.pathname} within ${REQUEST_TIMEOUT_MS / 1000} s`);
+      if (timeout.signal.aborted) throw new N8nUnavailableError(`n8n did not answer ${method} ${url.pathname} within ${REQUEST_TIMEOUT_MS / 1000} s`);
       throw new N8nUnavailableError(`Could not reach n8n at ${url.origin}: ${String(error)}`);
+    } finally {
+      clearTimeout(timer);
     }
-    const text = await response.text();
     if (!response.ok) throw errorFor(response.status, method, url.pathname, text);
     if (!text) return undefined as T;
     try {

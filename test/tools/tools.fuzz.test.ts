@@ -23,7 +23,8 @@ const n8nEnv: Env = { ...env, N8N_API_URL: inject('n8nUrl'), N8N_API_KEY: inject
 const context = (): ToolContext => ({
   env: n8nEnv,
   caller: { id: 'key_hostile', subject: 'key_hostile', scopes: ['*'] },
-  signal: AbortSignal.timeout(30_000),
+  // No timer per call (an isolate may hold 10,000): the hang bound below is checked on each call.
+  signal: new AbortController().signal,
   deadline: Date.now() + 30_000,
   progress: async () => {},
   log: async () => {},
