@@ -1,30 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, inject, it } from 'vitest';
-import { keysCli } from './auth';
+import { connectWithKey, keysCli } from './auth';
 
-const baseUrl = inject('baseUrl');
 const stateDir = inject('stateDir');
 
-
-/**
- * An SDK client with this key. `npm run keys` writes the running server's local state from another
- * workerd process; just after it, the dev server now and then drops a connection ("fetch failed", no
- * HTTP answer at all), so that one failure is tried again. Any HTTP answer, 401 included, is final.
- */
-const connect = async (key: string, attempts = 3): Promise<Client> => {
-  const client = new Client({ name: 'e2e-keys', version: '1' });
-  try {
-    await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', baseUrl), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
-    return client;
-  } catch (error) {
-    if (attempts <= 1 || (error as Error).message !== 'fetch failed') throw error;
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    return connect(key, attempts - 1);
-  }
-};
+const connect = (key: string) => connectWithKey(key, 'e2e-keys');
 
 describe('npm run keys against a running npm run dev', () => {
   it('creates a scoped key the server takes at once, lists it without the key, and revokes it', async () => {

@@ -3,7 +3,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { keysCli, withKey } from './auth';
+import { connectWithKey, keysCli, withKey } from './auth';
 import { N8N_TEST_KEY } from './wranglerDev';
 
 /**
@@ -223,18 +223,7 @@ describe('user data in n8n answers needs users:read', () => {
   const keys: Record<string, string> = {};
   let workflowId = '';
 
-  /** `npm run keys` writes the running server's state from another process; its first request after may drop (test/e2e/keys.test.ts). */
-  async function session(key: string, attempts = 3): Promise<Client> {
-    const client = new Client({ name: 'e2e-user-data', version: '1.0.0' });
-    try {
-      await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', baseUrl), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
-      return client;
-    } catch (error) {
-      if (attempts <= 1 || (error as Error).message !== 'fetch failed') throw error;
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      return session(key, attempts - 1);
-    }
-  }
+  const session = (key: string) => connectWithKey(key, 'e2e-user-data');
 
   /** A 2026-07-28 tools/call: run in the Worker, or as a task (polled to its result) when `asTask`. */
   async function modernCall(key: string, name: string, args: Record<string, unknown>, asTask: boolean): Promise<string> {
