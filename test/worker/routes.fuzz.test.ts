@@ -107,7 +107,8 @@ describe('the Worker routes, property-based', () => {
         expect(response.status, `${r.method} ${r.path}`).toBeLessThan(500);
         const type = response.headers.get('content-type') ?? '';
         const mcpRoute = MCP_PATHS.includes(r.path);
-        const queryMode = r.path === '/mcp/sse' && r.method === 'GET' && 'method' in r.query && response.status === 200;
+        // A browser (Accept: text/html) opening a query-mode URL gets the landing page instead.
+        const queryMode = r.path === '/mcp/sse' && r.method === 'GET' && 'method' in r.query && response.status === 200 && type.startsWith('text/event-stream');
         if (type.startsWith('text/event-stream') && !queryMode && !(r.method === 'POST' && r.path === '/mcp')) {
           await response.body?.cancel(); // an open stream (GET /mcp, /sse, /mcp/sse): its status is the answer
         } else if (queryMode) {
