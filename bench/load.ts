@@ -13,7 +13,7 @@
  *   npm run load:quick        10 s, 50 sessions (CI, with and without faults)
  *   flags: --seconds N --sessions N --sse SHARE (of legacy SSE sessions, default 0.25)
  *
- * Writes bench/results/load[-faults].json and the charts bench/charts/load[-faults]-*.svg (the README's;
+ * Writes bench/results/load[-faults].json and the charts bench/charts/load[-faults]-*.svg (bench/RESULTS.md's;
  * a --quick run writes its charts to bench/results/ instead).
  * Exits 1 if an answer was lost, duplicated or wrong, on any 5xx without faults, and on any but 503
  * (a reset session object, retry) with them.
