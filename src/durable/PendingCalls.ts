@@ -12,6 +12,10 @@ export interface PendingCall {
   deadline: number;
   /** The Streamable HTTP stream the answer goes on, found again after the object is evicted. */
   streamId?: string;
+  /** Its input is kept apart in the object's storage (src/queues/callStorage.ts), to delete with the call. */
+  inputStored?: true;
+  /** A run of it began to change something (ToolContext.beginSideEffect): a later attempt must not repeat it. */
+  sideEffectBegan?: true;
 }
 
 /**
@@ -122,7 +126,20 @@ export class PendingCalls {
   }
 
   async has(callId: string): Promise<boolean> {
-    return (await this.storage.get(PREFIX + callId)) !== undefined;
+    return (await this.get(callId)) !== undefined;
+  }
+
+  /** The call, while it is still owed an answer. */
+  get(callId: string): Promise<PendingCall | undefined> {
+    return this.storage.get<PendingCall>(PREFIX + callId);
+  }
+
+  /** Records that a run of the call began its side effect; false once the call is answered. */
+  async markSideEffect(callId: string): Promise<boolean> {
+    const pending = await this.get(callId);
+    if (!pending) return false;
+    await this.storage.put(PREFIX + callId, { ...pending, sideEffectBegan: true } satisfies PendingCall);
+    return true;
   }
 
   async list(): Promise<PendingCall[]> {
@@ -142,7 +159,7 @@ export class PendingCalls {
       return false;
     }
     await this.storage.delete(PREFIX + callId);
-    await forgetCall(this.storage, callId);
+    if (pending.inputStored) await forgetCall(this.storage, callId);
     stats[outcome]++;
     await this.storage.put(STATS_KEY, stats);
     const waiter = this.waiters.get(callId);

@@ -21,7 +21,7 @@ import { jsonRpcError } from '../protocol/errors';
 import { ErrorCode } from '../protocol/jsonrpc';
 import { callTimeoutMs, executionPolicy } from '../execution/policy';
 import { runDirect, toolContext, type CallRequest } from '../execution/runTool';
-import { keepInput, loadInput, markSideEffect, sideEffectBegan, tooLargeForMessage, type QueuedCall } from '../queues/callStorage';
+import { keepInput, loadInput, tooLargeForMessage, type QueuedCall } from '../queues/callStorage';
 import { callerOf } from '../queues/message';
 import type { ToolDefinition } from '../tools/tool';
 import { createMcpServer, type ToolExecutor } from '../protocol/mcpServer';
@@ -99,16 +99,15 @@ export class SessionObject extends DurableObject<Env> {
 
   /** A queued call as the consumer picks it up: null once answered; its input, if asked for, from this object's storage. */
   async queuedCall(callId: string, withInput: boolean): Promise<QueuedCall | null> {
-    if (!(await this.pending.has(callId))) return null;
+    const pending = await this.pending.get(callId);
+    if (!pending) return null;
     const input = withInput ? await loadInput(this.ctx.storage, callId) : undefined;
-    return { input, sideEffectBegan: await sideEffectBegan(this.ctx.storage, callId) };
+    return { input, sideEffectBegan: pending.sideEffectBegan === true };
   }
 
   /** A run of a queued call is about to change something (ToolContext.beginSideEffect); false once the call is answered. */
   async beginSideEffect(callId: string): Promise<boolean> {
-    if (!(await this.pending.has(callId))) return false;
-    await markSideEffect(this.ctx.storage, callId);
-    return true;
+    return this.pending.markSideEffect(callId);
   }
 
   /** Whether a queued call is still owed an answer (the consumer stops a run nobody waits for). */
@@ -137,9 +136,9 @@ export class SessionObject extends DurableObject<Env> {
     const deadline = Date.now() + callTimeoutMs(tool, this.env);
     const { progressToken } = request;
     const streamId = this.live?.kind === 'streamable-http' ? this.live.transport.streamOf(request.requestId) : undefined;
-    const call = { callId, tool: tool.name, requestId: request.requestId, deadline, ...(streamId === undefined ? {} : { streamId }) };
     const input = { arguments: args as Record<string, unknown> };
     const inputStored = tooLargeForMessage(input);
+    const call: PendingCall = { callId, tool: tool.name, requestId: request.requestId, deadline, ...(streamId === undefined ? {} : { streamId }), ...(inputStored ? { inputStored } : {}) };
     return this.pending.start(call, request, async () => {
       if (inputStored) await keepInput(this.ctx.storage, callId, input);
       await this.env.TOOL_CALLS.send({

@@ -5,9 +5,10 @@
  * - the call's input, when it is too large for a queue message (Cloudflare Queues takes 128 KB a
  *   message, a request body may be 4 MiB): in pieces under the per-value limit of SQLite-backed
  *   objects (2 MB; local workerd does not enforce it, Cloudflare does);
- * - that a run of the call began its side effect (ToolContext.beginSideEffect): a later attempt of
+ * - for a task's run, that it began its side effect (ToolContext.beginSideEffect): a later attempt of
  *   the same message (a retry, a redelivery after the consumer died) finds it and answers "outcome
- *   unknown" instead of making the change again.
+ *   unknown" instead of making the change again. A session keeps this on the pending call itself
+ *   (src/durable/PendingCalls.ts), which it reads anyway.
  *
  * All of it goes when the call is answered (forgetCall).
  */
