@@ -154,9 +154,9 @@ export class TaskObject extends DurableObject<Env> {
   private async save(task: TaskRecord): Promise<void> {
     this.cached = task;
     await this.ctx.storage.put(RECORD_KEY, task);
-    // A run that has ended leaves nothing for its consumer; an ended task's runs need its arguments no more.
+    // A run that has ended leaves nothing for its consumer; an ended task's runs need no arguments kept apart.
     if (task.status !== 'working') await forgetCall(this.ctx.storage, task.callId);
-    if (isTerminal(task.status)) await forgetCall(this.ctx.storage, task.taskId);
+    if (isTerminal(task.status) && task.arguments === undefined) await forgetCall(this.ctx.storage, task.taskId);
     await this.schedule(task);
     const view = JSON.stringify(taskView(task));
     for (const watcher of this.ctx.getWebSockets()) {

@@ -8,10 +8,10 @@ import { workflowOverLimit } from '../../workflows/limits';
 import { catalogForNodes } from '../../workflows/prefetch';
 import { validateWorkflow } from '../../workflows/validateWorkflow';
 import { refusal, ToolError } from '../tool';
+import { NamedObject } from '../validation/schemas';
 import { withinLimits } from '../validation/withinLimits';
 import { CREATES, DELETES, n8nTool, page, paging, READS, REPLACES, TOGGLES, type Page } from './n8nTool';
 import { workflowPath, type Workflow } from './workflowApi';
-import { NamedObject } from '../validation/schemas';
 
 /** What a listing shows of a workflow: enough to pick one, not its whole graph. */
 const summary = (w: Workflow) => ({
