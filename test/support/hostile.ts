@@ -1,42 +1,16 @@
 /**
- * Hostile inputs shared by the tests and fuzzers that try them: names that are special on ordinary
- * objects, a check that the isolate's built-in prototypes are as they were, and valid arguments for
- * any tool (from its input schema) whose every string can be swapped for such a name.
+ * Valid arguments for any tool (from its input schema) whose every string can be swapped for a hostile
+ * one, for the tests and fuzzers that try every tool; the names themselves and the prototype checks
+ * are in specialNames.ts.
  */
+import { env } from 'cloudflare:workers';
+import { inject } from 'vitest';
 import { z } from 'zod';
-import type { ToolDefinition } from '../../src/tools/tool';
+import type { Env } from '../../src/env';
+import { invokeTool } from '../../src/execution/runTool';
+import { toolsFor } from '../../src/tools/registry';
+import type { ToolContext, ToolDefinition } from '../../src/tools/tool';
 import webhookWorkflow from '../fixtures/workflows/30-webhook-respond-to-webhook.json';
-
-/** Names an ordinary object inherits, or that reach its prototype. */
-export const PROTOTYPE_NAMES = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__', 'isPrototypeOf'] as const;
-
-const BUILT_INS = { Object: Object.prototype, Array: Array.prototype, Function: Function.prototype, String: String.prototype } as const;
-
-/** The own properties of the built-in prototypes, with their values: what pollution would change. */
-export function prototypesSnapshot(): Record<string, [string, unknown][]> {
-  return Object.fromEntries(
-    Object.entries(BUILT_INS).map(([name, proto]) => [name, Reflect.ownKeys(proto).map((key) => [String(key), Object.getOwnPropertyDescriptor(proto, key)!.value ?? 'accessor'])]),
-  );
-}
-
-/** The polluted properties since `before`, as `Object.polluted`: empty while nothing changed. */
-export function pollutedSince(before: Record<string, [string, unknown][]>): string[] {
-  const after = prototypesSnapshot();
-  return Object.keys(before).flatMap((name) => {
-    const was = new Map(before[name]);
-    return after[name]!.filter(([key, value]) => !was.has(key) || was.get(key) !== value).map(([key]) => `${name}.prototype.${key}`);
-  });
-}
-
-/** Undoes what pollution did since `before`, so one finding does not fail every test after it. */
-export function restorePrototypes(before: Record<string, [string, unknown][]>): void {
-  for (const [name, proto] of Object.entries(BUILT_INS)) {
-    const was = new Map(before[name]);
-    for (const key of Reflect.ownKeys(proto)) {
-      if (!was.has(String(key))) delete (proto as Record<PropertyKey, unknown>)[key];
-    }
-  }
-}
 
 type Schema = { pattern?: string; type?: string | string[]; properties?: Record<string, Schema>; items?: Schema; enum?: unknown[]; const?: unknown; minimum?: number; anyOf?: Schema[]; additionalProperties?: Schema | boolean; default?: unknown };
 
@@ -175,4 +149,31 @@ export function nullPrototypeAt(value: unknown, path = 'result'): string | undef
     if (found) return found;
   }
   return undefined;
+}
+
+/** The deployment's variables with an n8n configured (the contract fake, test/fakes/n8n) and no test packs: every production tool. */
+export const withN8n = (): Env => ({ ...env, N8N_API_URL: inject('n8nUrl'), N8N_API_KEY: inject('n8nKey'), CONFORMANCE_PACK: 'off' });
+
+/**
+ * The context a direct call gets, for a caller with every scope. No timer per call (an isolate may
+ * hold 10,000): the tests bound each call themselves.
+ */
+export const directContext = (toolEnv: Env): ToolContext => ({
+  env: toolEnv,
+  caller: { id: 'key_hostile', subject: 'key_hostile', scopes: ['*'] },
+  signal: new AbortController().signal,
+  deadline: Date.now() + 30_000,
+  progress: async () => {},
+  log: async () => {},
+  beginSideEffect: async () => {},
+});
+
+/**
+ * SAMPLE_WORKFLOW saved in the fake n8n, with a node named "__proto__" that starts no connection, so
+ * the tools that take an id get past "not found"; its id.
+ */
+export async function savedSampleWorkflow(toolEnv: Env): Promise<string> {
+  const create = toolsFor(toolEnv).find((t) => t.name === 'create_workflow')!;
+  const created = await invokeTool(create, create.input.parse({ workflow: JSON.parse(renamedNode(SAMPLE_WORKFLOW, 'Respond Created', '__proto__')), force: true }), directContext(toolEnv));
+  return JSON.parse((created.content[0] as { text: string }).text).id;
 }

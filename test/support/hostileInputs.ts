@@ -3,7 +3,7 @@
  * caller's string or value goes.
  */
 import fc from 'fast-check';
-import { PROTOTYPE_NAMES } from './hostile';
+import { PROTOTYPE_NAMES } from './specialNames';
 
 const repeat = (unit: string, max: number) => fc.integer({ min: 1, max }).map((n) => unit.repeat(n));
 

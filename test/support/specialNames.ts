@@ -19,23 +19,45 @@ export function expectOwn(object: unknown, key: string, value: unknown): void {
   expect((object as Record<string, unknown>)[key]).toEqual(value);
 }
 
-/** The own properties of the prototypes every object and list inherits from, with their descriptors. */
-function prototypes() {
-  return [Object.prototype, Array.prototype, Function.prototype].map((proto) => Object.getOwnPropertyDescriptors(proto));
+/** SPECIAL_NAMES and more of what ordinary objects inherit: what the fuzzers draw from. */
+export const PROTOTYPE_NAMES = [...SPECIAL_NAMES, 'valueOf', '__defineGetter__', 'isPrototypeOf'] as const;
+
+const BUILT_INS = { Object: Object.prototype, Array: Array.prototype, Function: Function.prototype, String: String.prototype } as const;
+
+export type PrototypesSnapshot = Record<string, Map<PropertyKey, PropertyDescriptor>>;
+
+/** The own properties of the prototypes every object, list, function and string inherits from, with their descriptors. */
+export function prototypesSnapshot(): PrototypesSnapshot {
+  return Object.fromEntries(Object.entries(BUILT_INS).map(([name, proto]) => [name, new Map(Reflect.ownKeys(proto).map((key) => [key, Object.getOwnPropertyDescriptor(proto, key)!]))]));
 }
 
-/** Runs `work` (awaited if async) and checks it added, removed or replaced nothing on Object.prototype (nor lists' or functions'). */
-export function withPrototypesUnchanged<T>(work: () => T): T {
-  const before = prototypes();
-  const result = work();
-  if (result instanceof Promise) return result.then((value: unknown) => (expectUnchanged(before), value)) as T;
-  expectUnchanged(before);
-  return result;
+const sameDescriptor = (a: PropertyDescriptor, b: PropertyDescriptor) =>
+  a.value === b.value && a.get === b.get && a.set === b.set && a.writable === b.writable && a.enumerable === b.enumerable && a.configurable === b.configurable;
+
+/** The properties added, removed or replaced since `before`, as `Object.prototype.polluted`: empty while nothing changed. */
+export function pollutedSince(before: PrototypesSnapshot): string[] {
+  const after = prototypesSnapshot();
+  return Object.keys(before).flatMap((name) => {
+    const [was, now] = [before[name]!, after[name]!];
+    const keys = new Set([...was.keys(), ...now.keys()]);
+    return [...keys].filter((key) => !was.has(key) || !now.has(key) || !sameDescriptor(was.get(key)!, now.get(key)!)).map((key) => `${name}.prototype.${String(key)}`);
+  });
 }
 
-function expectUnchanged(before: ReturnType<typeof prototypes>): void {
-  for (const [i, descriptors] of prototypes().entries()) {
-    expect(Object.keys(descriptors).sort()).toEqual(Object.keys(before[i]!).sort());
-    for (const [key, descriptor] of Object.entries(descriptors)) expect(descriptor, key).toStrictEqual(before[i]![key]);
+/** Undoes what pollution did since `before`, so one finding does not fail every test after it. */
+export function restorePrototypes(before: PrototypesSnapshot): void {
+  for (const [name, proto] of Object.entries(BUILT_INS)) {
+    const was = before[name]!;
+    for (const key of Reflect.ownKeys(proto)) if (!was.has(key)) delete (proto as Record<PropertyKey, unknown>)[key];
+    for (const [key, descriptor] of was) if (!sameDescriptor(descriptor, Object.getOwnPropertyDescriptor(proto, key) ?? {})) Object.defineProperty(proto, key, descriptor);
   }
+}
+
+/** Runs `work` (awaited if async) and checks it added, removed or replaced nothing on the built-in prototypes. */
+export function withPrototypesUnchanged<T>(work: () => T): T {
+  const before = prototypesSnapshot();
+  const result = work();
+  if (result instanceof Promise) return result.then((value: unknown) => (expect(pollutedSince(before)).toEqual([]), value)) as T;
+  expect(pollutedSince(before)).toEqual([]);
+  return result;
 }

@@ -1,12 +1,11 @@
-import { env } from 'cloudflare:workers';
 import { afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Env } from '../../src/env';
 import { invokeTool } from '../../src/execution/runTool';
 import { toolsFor } from '../../src/tools/registry';
-import type { ToolContext, ToolDefinition } from '../../src/tools/tool';
+import type { ToolDefinition } from '../../src/tools/tool';
 import { loadCatalog, seedSpecs } from '../support/catalog';
 import { n8nSpecs } from '../support/n8nCatalog';
-import { nullPrototypeAt, pollutedSince, prototypesSnapshot, restorePrototypes, renamedNode, SAMPLE_WORKFLOW, sampleArguments, stringPositions, withNameAt } from '../support/hostile';
+import { directContext, nullPrototypeAt, renamedNode, savedSampleWorkflow, withN8n, SAMPLE_WORKFLOW, sampleArguments, stringPositions, withNameAt } from '../support/hostile';
+import { pollutedSince, prototypesSnapshot, restorePrototypes } from '../support/specialNames';
 import { initializeRequest, postJson } from '../support/mcp';
 
 /**
@@ -18,32 +17,16 @@ import { initializeRequest, postJson } from '../support/mcp';
  */
 const NAMES = ['__proto__', 'constructor', 'toString'];
 
-const n8nEnv: Env = { ...env, N8N_API_URL: inject('n8nUrl'), N8N_API_KEY: inject('n8nKey'), CONFORMANCE_PACK: 'off' };
-/** The context a direct call gets, for a caller with every scope. */
-const context = (): ToolContext => ({
-  env: n8nEnv,
-  caller: { id: 'key_hostile', subject: 'key_hostile', scopes: ['*'] },
-  signal: AbortSignal.timeout(20_000),
-  deadline: Date.now() + 20_000,
-  progress: async () => {},
-  log: async () => {},
-  beginSideEffect: async () => {},
-});
+const n8nEnv = withN8n();
+const context = () => directContext(n8nEnv);
 
 const pristine = prototypesSnapshot();
 afterEach(() => restorePrototypes(pristine));
 // n8n's own node descriptions, so workflows meet the rules they are checked by in a deployment.
 beforeAll(() => loadCatalog([...seedSpecs(), ...n8nSpecs], ['seed', 'n8n']));
 
-/**
- * A workflow saved in the fake n8n for one test (others change or delete theirs), so the tools that
- * take an id get past "not found": SAMPLE_WORKFLOW with a node named "__proto__" that starts no connection.
- */
-async function savedWorkflowId(): Promise<string> {
-  const create = toolsFor(n8nEnv).find((t) => t.name === 'create_workflow')!;
-  const created = await invokeTool(create, create.input.parse({ workflow: JSON.parse(renamedNode(SAMPLE_WORKFLOW, 'Respond Created', '__proto__')), force: true }), context());
-  return JSON.parse((created.content[0] as { text: string }).text).id;
-}
+/** A workflow saved for one test: others change or delete theirs. */
+const savedWorkflowId = () => savedSampleWorkflow(n8nEnv);
 
 function variants(tool: ToolDefinition, ids: Record<string, string>): string[] {
   const args = sampleArguments(tool, ids);

@@ -1,14 +1,12 @@
-import { env } from 'cloudflare:workers';
 import fc from 'fast-check';
-import { afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Env } from '../../src/env';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { invokeTool } from '../../src/execution/runTool';
 import { toolsFor } from '../../src/tools/registry';
-import type { ToolContext } from '../../src/tools/tool';
 import { loadCatalog, seedSpecs } from '../support/catalog';
 import { clippedReport, RUNS } from '../support/fuzz';
 import { hostileString, hostileValue } from '../support/hostileInputs';
-import { nullPrototypeAt, pollutedSince, prototypesSnapshot, renamedNode, restorePrototypes, SAMPLE_WORKFLOW, sampleArguments, stringPositions, withNameAt } from '../support/hostile';
+import { directContext, nullPrototypeAt, renamedNode, savedSampleWorkflow, withN8n, SAMPLE_WORKFLOW, sampleArguments, stringPositions, withNameAt } from '../support/hostile';
+import { pollutedSince, prototypesSnapshot, restorePrototypes } from '../support/specialNames';
 import { initializeRequest, postJson } from '../support/mcp';
 import { n8nSpecs } from '../support/n8nCatalog';
 
@@ -18,18 +16,8 @@ import { n8nSpecs } from '../support/n8nCatalog';
  * to backtrack, deep nesting. Each call must end in a tool result (an error result is fine) within the
  * hang bound, with an answer no larger than its input allows, and leave the built-in prototypes alone.
  */
-const n8nEnv: Env = { ...env, N8N_API_URL: inject('n8nUrl'), N8N_API_KEY: inject('n8nKey'), CONFORMANCE_PACK: 'off' };
-/** The context a direct call gets, for a caller with every scope. */
-const context = (): ToolContext => ({
-  env: n8nEnv,
-  caller: { id: 'key_hostile', subject: 'key_hostile', scopes: ['*'] },
-  // No timer per call (an isolate may hold 10,000): the hang bound below is checked on each call.
-  signal: new AbortController().signal,
-  deadline: Date.now() + 30_000,
-  progress: async () => {},
-  log: async () => {},
-  beginSideEffect: async () => {},
-});
+const n8nEnv = withN8n();
+const context = () => directContext(n8nEnv);
 const tools = toolsFor(n8nEnv);
 
 /** No single call may take this long: past it, the isolate would be held (a hang, not a speed target). */
@@ -43,9 +31,7 @@ beforeAll(() => loadCatalog([...seedSpecs(), ...n8nSpecs], ['seed', 'n8n']));
 
 let workflowId = '';
 async function freshWorkflow(): Promise<void> {
-  const create = tools.find((t) => t.name === 'create_workflow')!;
-  const created = await invokeTool(create, create.input.parse({ workflow: JSON.parse(renamedNode(SAMPLE_WORKFLOW, 'Respond Created', '__proto__')), force: true }), context());
-  workflowId = JSON.parse((created.content[0] as { text: string }).text).id;
+  workflowId = await savedSampleWorkflow(n8nEnv);
 }
 
 /** One call: a tool, and which position of its sample arguments gets what. */

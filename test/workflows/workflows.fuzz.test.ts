@@ -5,7 +5,7 @@ import { valueOverLimit, workflowOverLimit } from '../../src/workflows/limits';
 import { applyOperations, OPERATION_TYPES, type Operation } from '../../src/workflows/operations';
 import { validateWorkflow } from '../../src/workflows/validateWorkflow';
 import { clippedReport, RUNS } from '../support/fuzz';
-import { pollutedSince, prototypesSnapshot, restorePrototypes } from '../support/hostile';
+import { pollutedSince, prototypesSnapshot, restorePrototypes } from '../support/specialNames';
 import { backtracking, longName, prototypeName } from '../support/hostileInputs';
 import { n8nCatalog } from '../support/n8nCatalog';
 
