@@ -7,8 +7,8 @@
  * keys that are not read this way.
  *
  * workerd cannot send an object without a prototype through Durable Object storage or RPC
- * ("DataCloneError: Could not serialize object of type Object"): a Dict that leaves the code that made
- * it goes out as `plain(dict)`.
+ * ("DataCloneError: Could not serialize object of type Object"): a Dict stays in the code that made
+ * it, and what leaves is JSON or an ordinary object (Object.fromEntries keeps "__proto__" an own key).
  */
 
 declare const nullPrototype: unique symbol;
@@ -25,12 +25,6 @@ export function dict<T>(entries: Iterable<readonly [string, T]> = []): Dict<T> {
 
 /** A Dict of an object's own enumerable properties (JSON.parse makes `"__proto__"` one of them). */
 export const toDict = <T = unknown>(value: object): Dict<T> => dict(Object.entries(value) as [string, T][]);
-
-/**
- * An ordinary object with the Dict's entries, for storage, RPC and answers. Its keys stay own data
- * properties ("__proto__" included: Object.fromEntries defines them, it does not assign them).
- */
-export const plain = <T>(value: Dict<T>): Record<string, T> => Object.fromEntries(Object.entries(value));
 
 /** The object's own property `key`, never one it inherits: `own({}, "constructor")` is undefined. */
 export function own<T>(object: { readonly [key: string]: T } | object, key: string): T | undefined {
