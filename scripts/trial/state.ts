@@ -44,6 +44,11 @@ export function callLogFile(): string {
   return join(trialDir(), 'calls.jsonl');
 }
 
+/** serve.ts's process id: `kill $(cat <trial dir>/serve.pid)` stops the trial (npx passes no signal on). */
+export function pidFile(): string {
+  return join(trialDir(), 'serve.pid');
+}
+
 export function n8nFile(): string {
   return process.env.TRIAL_N8N_FILE ? resolve(ROOT, process.env.TRIAL_N8N_FILE) : join(trialDir(), 'n8n.json');
 }
