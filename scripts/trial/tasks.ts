@@ -33,8 +33,20 @@ export interface HiddenTask {
 
 const DIR = join(ROOT, 'scripts/trial');
 
+interface TaskFile {
+  /** What every task's request takes for granted (switched on, POST, JSON in and out, no other keys). */
+  conventions: string;
+  tasks: Task[];
+}
+
+const readTaskFile = () => JSON.parse(readFileSync(join(DIR, 'tasks.json'), 'utf8')) as TaskFile;
+
 export function readTasks(): Task[] {
-  return (JSON.parse(readFileSync(join(DIR, 'tasks.json'), 'utf8')) as { tasks: Task[] }).tasks;
+  return readTaskFile().tasks;
+}
+
+export function readConventions(): string {
+  return readTaskFile().conventions;
 }
 
 export function readHidden(): Map<string, HiddenTask> {
