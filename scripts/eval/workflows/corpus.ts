@@ -1,7 +1,7 @@
 /**
  * A corpus of real n8n workflows, read from snapshots of n8n's public repositories (bare git
  * directories as the `fetch` tool brings them, e.g. /work/.mirror/n8n-io+test-workflows/repo).
- * Every JSON file in the tree at HEAD is parsed; whatever in it has the shape of an n8n workflow
+ * Every JSON file in the tree at HEAD (or at REV, given as DIR@REV) is parsed; whatever in it has the shape of an n8n workflow
  * (an object with a `nodes` array of objects with `type` and `parameters`/`typeVersion`, and a
  * `connections` object) is kept: the file itself, the items of an array, or a workflow wrapped in
  * another object (`{workflow: {...}}`, `{data: {...}}`, ...), up to a few levels down.
@@ -102,9 +102,9 @@ function repoName(gitDir: string): string {
   return pick.includes('+') ? pick.replace('+', '/') : pick;
 }
 
-/** Every .json blob at HEAD with its content, read in one `git cat-file --batch`. */
-function jsonBlobs(gitDir: string): { path: string; text: string }[] {
-  const listing = git(gitDir, ['ls-tree', '-r', '-z', '--full-tree', 'HEAD']).toString('utf8').split('\0').filter(Boolean);
+/** Every .json blob at `commit` with its content, read in one `git cat-file --batch`. */
+function jsonBlobs(gitDir: string, commit: string): { path: string; text: string }[] {
+  const listing = git(gitDir, ['ls-tree', '-r', '-z', '--full-tree', commit]).toString('utf8').split('\0').filter(Boolean);
   const files: { path: string; oid: string }[] = [];
   for (const line of listing) {
     const tab = line.indexOf('\t');
@@ -131,10 +131,13 @@ export function buildCorpus(gitDirs: string[], outDir: string): CorpusManifest {
   interface Found extends Omit<CorpusEntry, 'id' | 'split' | 'duplicates'> { workflow: Obj & { nodes: Obj[]; connections: Obj }; key: string }
   const found: Found[] = [];
   const sources: CorpusManifest['sources'] = [];
-  for (const gitDir of gitDirs) {
+  for (const source of gitDirs) {
+    // DIR@REV: a revision other than HEAD (a repository whose newest commits damaged its workflows).
+    const at = source.lastIndexOf('@');
+    const [gitDir, rev] = at > 0 && !source.slice(at).includes('/') ? [source.slice(0, at), source.slice(at + 1)] : [source, 'HEAD'];
     const repo = repoName(gitDir);
-    const commit = git(gitDir, ['rev-parse', 'HEAD']).toString('utf8').trim();
-    const blobs = jsonBlobs(gitDir);
+    const commit = git(gitDir, ['rev-parse', `${rev}^{commit}`]).toString('utf8').trim();
+    const blobs = jsonBlobs(gitDir, commit);
     let count = 0;
     for (const blob of blobs) {
       let parsed: unknown;
@@ -205,7 +208,7 @@ export function buildCorpus(gitDirs: string[], outDir: string): CorpusManifest {
 if (import.meta.main) {
   const { values, positionals } = parseArgs({ allowPositionals: true, options: { out: { type: 'string', default: '.eval/workflows' } } });
   if (positionals.length === 0) {
-    console.error('usage: npx tsx scripts/eval/workflows/corpus.ts <bare git dir> [...] [--out .eval/workflows]');
+    console.error('usage: npx tsx scripts/eval/workflows/corpus.ts <bare git dir>[@REV] [...] [--out .eval/workflows]');
     process.exit(2);
   }
   const m = buildCorpus(positionals, values.out!);
