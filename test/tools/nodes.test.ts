@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { loadCatalog } from '../support/catalog';
+import { loadCatalog, seedSpecs, spec } from '../support/catalog';
 import { openSession, rpc } from '../support/mcp';
 
 async function callTool(name: string, args: Record<string, unknown>) {
@@ -76,6 +76,7 @@ describe('get_node_details', () => {
         nodes: [{ node_type: 'ACTION_NODE', subtype: 'HTTP_REQUEST' }],
         include_examples: false,
         include_schemas: false,
+        detail: 'full',
       }),
     );
     expect(detail).not.toHaveProperty('examples');
@@ -83,6 +84,40 @@ describe('get_node_details', () => {
       expect(port.data_format).toBeNull();
       expect(port.validation_schema).toBeNull();
     }
+  });
+
+  it('narrows an n8n node to the resource/operation asked, and names the choices when one is not the node’s', async () => {
+    const param = (name: string, extra: object) => ({ name, type: 'string' as const, required: true, description: name, ...extra });
+    const mail = spec('n8n-nodes-base.mail', {
+      node_type: 'EXTERNAL_ACTION_NODE',
+      source: 'n8n',
+      type_versions: [1],
+      node_versions: [1],
+      version: '1',
+      parameters: [
+        param('resource', { type: 'enum', enum_values: ['message', 'label'], default_value: 'message' }),
+        param('operation', { type: 'enum', enum_values: ['send', 'get'], default_value: 'send', display_options: { show: { resource: ['message'] } } }),
+        param('to', { display_options: { show: { resource: ['message'], operation: ['send'] } } }),
+        param('messageId', { display_options: { show: { resource: ['message'], operation: ['get'] } } }),
+      ],
+    });
+    await loadCatalog([...seedSpecs(), mail]);
+    const node = { node_type: 'EXTERNAL_ACTION_NODE', subtype: 'n8n-nodes-base.mail' };
+    const [get, send, unknown, none] = json(
+      await callTool('get_node_details', {
+        detail: 'full',
+        nodes: [
+          { ...node, resource: 'message', operation: 'get' },
+          { ...node, operation: 'send' },
+          { ...node, operation: 'archive' },
+          { node_type: 'ACTION_NODE', subtype: 'HTTP_REQUEST', resource: 'x' },
+        ],
+      }),
+    );
+    expect(get.parameters.map((p: { name: string }) => p.name)).toEqual(['resource', 'operation', 'messageId']);
+    expect(send.parameters.map((p: { name: string }) => p.name)).toEqual(['resource', 'operation', 'to']);
+    expect(unknown).toEqual({ ...node, error: 'No operation "archive": n8n-nodes-base.mail has send, get' });
+    expect(none.error).toMatch(/has no resource to choose: leave resource out/);
   });
 
   it('refuses an empty node list as invalid params', async () => {
@@ -109,8 +144,8 @@ describe('search_nodes', () => {
 
   it('includes essentials of each node when asked', async () => {
     const [hit] = json(await callTool('search_nodes', { query: 'http request', max_results: 1, include_details: true }));
-    // Seed specs are small enough to come whole even as essentials.
-    expect(hit).toMatchObject({ subtype: 'HTTP_REQUEST', detail: 'full', parameters: expect.any(Array), relevance_score: expect.any(Number) });
+    // The detail asked is the one answered, however small the spec.
+    expect(hit).toMatchObject({ subtype: 'HTTP_REQUEST', detail: 'essentials', parameters: expect.any(Array), relevance_score: expect.any(Number) });
   });
 
   it.each([
