@@ -88,12 +88,13 @@ describe('scrub', () => {
     });
   });
 
-  it('never keeps e-mail addresses, URLs, UUIDs or long numbers, however many workflows write them', () => {
+  it('never keeps e-mail addresses, URLs, UUIDs, long numbers or prose, however many workflows write them', () => {
     const common = new Vocabulary();
-    const values = ['a@b.example', 'see https://x.example', '0f8fad5b-d9cb-469f-a165-70867728950e', 'chat 12345678'];
+    const values = ['a@b.example', 'see https://x.example', '0f8fad5b-d9cb-469f-a165-70867728950e', 'chat 12345678', 'What is the answer?', 'table td a'];
     for (let i = 0; i < VOCABULARY_WORKFLOWS + 2; i++) common.add('t', [{ type: 't', typeVersion: 1, parameters: { v: values } }]);
     expect(scrub('t', { v: values }, common, new Set()).v).toEqual(['user@example.com', '<v>']);
     expect(scrub('t', { v: values.slice(2) }, common, new Set()).v).toEqual(['<v>', '<v>']);
+    expect(scrub('t', { v: values.slice(4) }, common, new Set()).v).toEqual(['<v>', 'table td a']);
   });
 
   it('reads n8n’s words from choices and text defaults at any depth', () => {

@@ -58,7 +58,7 @@ export function realExamples(spec: NodeSpec, usage: NodeUsage): Example[] {
     : [{ operation: undefined, workflows: counts.workflows, parameters: counts.example }];
   return configurations.flatMap(({ operation, workflows, parameters }) => {
     if (!parameters) return [];
-    const node = { ...constructed, type: spec.subtype, typeVersion: version, name: spec.display_name, parameters };
+    const node: Record<string, unknown> = { ...constructed, type: spec.subtype, typeVersion: version, name: spec.display_name, parameters };
     const what = operation ? `: ${operation.replace(':', ' / ')}` : '';
     const example: Example = {
       name: `${spec.display_name} v${version}${what}, as real workflows write it`,

@@ -27,13 +27,14 @@ export type ParameterUsage = Record<string, NodeUsage>;
 export const VOCABULARY_WORKFLOWS = 5;
 /** Lists in examples keep at most this many entries (enough to show a list, e.g. two Switch rules). */
 const EXAMPLE_LIST_ENTRIES = 2;
-/** Text that is someone's data wherever it occurs, however many workflows write it. */
+/** Text that is someone's data or own words wherever it occurs, however many workflows write it. */
 const PERSONAL = [
   /[\w.+-]+@[\w-]+\.[\w.-]+/, // e-mail addresses
   /\bhttps?:\/\//i, // URLs
   /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/i, // UUIDs (ids of records, webhooks, assignments)
   /\d{6,}/, // account, chat, sheet and phone numbers
   /\b[A-Za-z0-9_-]{20,}\b/, // keys and document ids
+  /(\S+\s+){3}\S/, // prose (prompts, messages, questions): a builder's own text
 ];
 /** Numbers above this may be ids or phone numbers rather than settings. */
 const LARGEST_SETTING = 100_000;
