@@ -119,20 +119,30 @@ export function inScope(parameters: Parameter[], spec: NodeSpec, scope: Scope): 
 }
 
 /**
- * The parameters essentials give in full: resource/operation/mode, every required one, and those real
+ * The parameters essentials give in full: resource/operation/mode, every required one, those real
  * workflows commonly set (common_parameters, chosen by src/catalog/essentials.ts: for the operation
- * asked, else for the version and each of its operations). A node no workflow uses keeps the
- * parameters that apply whatever the others say. Notices and hidden values are no parameters to set.
+ * asked, else for the version and each of its operations), and those whose values decide whether one
+ * of these applies. A node no workflow uses keeps the parameters that apply whatever the others say.
+ * Notices and hidden values are no parameters to set.
  */
 function essentialParameters(parameters: Parameter[], common: NodeSpec['common_parameters'], scope: Scope) {
   const settable = parameters.filter((p) => p.type !== 'notice' && p.type !== 'hidden');
   const commonNames = new Set(commonPaths(common, scope).filter((path) => !path.includes('.')));
-  const essential = settable.filter(
-    (p) => STRUCTURAL.test(p.name) || p.required || (common ? commonNames.has(p.name) : !p.display_options),
+  const names = new Set(
+    settable.filter((p) => STRUCTURAL.test(p.name) || p.required || (common ? commonNames.has(p.name) : !p.display_options)).map((p) => p.name),
   );
-  const names = new Set(essential.map((p) => p.name));
-  return { essential, others: settable.filter((p) => !names.has(p.name)) };
+  // The parameters whose values decide whether an essential one applies are essential too (Webhook's
+  // responseData decides responseBinaryPropertyName): until no more are added.
+  for (let size = -1; size !== names.size; ) {
+    size = names.size;
+    for (const p of settable.filter((p) => names.has(p.name))) for (const name of deciding(p)) if (settable.some((q) => q.name === name)) names.add(name);
+  }
+  return { essential: settable.filter((p) => names.has(p.name)), others: settable.filter((p) => !names.has(p.name)) };
 }
+
+/** The parameters a parameter's conditions read (`/name` reads the node's top level). */
+const deciding = (p: Parameter): string[] =>
+  [...Object.keys(p.display_options?.show ?? {}), ...Object.keys(p.display_options?.hide ?? {})].filter((k) => !k.startsWith('@')).map((k) => k.replace(/^\//, ''));
 
 /** Paths real workflows commonly set, for the scope's operation, or for the version and every operation. */
 function commonPaths(common: NodeSpec['common_parameters'], scope: Scope): string[] {

@@ -62,7 +62,7 @@ describe('serializeSpec', () => {
     expect(serializeSpec(small, { ...options, detail: 'full' }).detail).toBe('full');
   });
 
-  it('essentials carry what real workflows commonly set, with the collection fields they set; the rest is listed by name', () => {
+  it('essentials carry what real workflows commonly set, with the collection fields they set, and what decides whether those apply; the rest is listed by name', () => {
     const hook: NodeSpec = {
       ...big,
       parameters: [
@@ -74,15 +74,18 @@ describe('serializeSpec', () => {
           // n8n lists a field once per condition it has: the choices name it once.
           options: [param('rawBody', { display_options: { show: { a: [1] } } }), param('rawBody', { display_options: { show: { a: [2] } } }), param('binaryData')],
         }),
+        param('ignoreBots', { type: 'boolean' }),
       ],
       common_parameters: { version: 2, workflows: 40, parameters: ['httpMethod', 'options', 'options.rawBody'] },
     };
     const essentials = serializeSpec(hook, { ...options, detail: 'essentials' });
     expect(essentials.parameters).toEqual([
       { name: 'httpMethod', type: 'enum', required: false, default_value: 'GET', enum_values: ['GET', 'POST'], when: 'multipleMethods=false' },
+      // Not commonly set, but it decides whether httpMethod applies.
+      { name: 'multipleMethods', type: 'boolean', required: false, when: 'advanced=true' },
       { name: 'options', type: 'collection', required: false, enum_values: ['rawBody', 'binaryData'], common_fields: ['rawBody'], when: 'advanced=false' },
     ]);
-    expect(Object.keys(essentials.other_parameters as object)).toEqual(['multipleMethods']);
+    expect(Object.keys(essentials.other_parameters as object)).toEqual(['ignoreBots']);
     expect(essentials).not.toHaveProperty('common_parameters');
   });
 

@@ -27,11 +27,12 @@ describe('realExamples', () => {
     expect(example!.description).toMatch(/9 public workflows using Hook v2.*own webhookId/);
   });
 
-  it('gives one per operation, the most used first', () => {
+  it('gives one per operation, the most used first, with its operation written out', () => {
     const examples = realExamples(mail, {
       '1': { workflows: 5, set: {}, operations: { get: { workflows: 1, set: {}, example: { operation: 'get' } }, send: { workflows: 4, set: {}, example: { to: '<to>' } } } },
     });
-    expect(examples.map((e) => [e.operation, e.parameters])).toEqual([['send', { to: '<to>' }], ['get', { operation: 'get' }]]);
+    // The operation is written out, as a default too.
+    expect(examples.map((e) => [e.operation, e.parameters])).toEqual([['send', { operation: 'send', to: '<to>' }], ['get', { operation: 'get' }]]);
   });
 });
 
@@ -45,7 +46,7 @@ describe('applyUsage', () => {
     // The hook's configuration lacks its required path: the constructed example stays.
     expect(specs[0]!.examples).toEqual([constructed]);
     expect(refused).toEqual([expect.stringMatching(/^Hook v2, as real workflows write it: .*path/)]);
-    expect(specs[1]!.examples.map((e) => e.parameters)).toEqual([{ to: '<to>' }]);
+    expect(specs[1]!.examples.map((e) => e.parameters)).toEqual([{ operation: 'send', to: '<to>' }]);
   });
 
   it('leaves a node no workflow uses as it was', () => {

@@ -40,6 +40,13 @@ export function applyUsage(specs: NodeSpec[], usage: ParameterUsage): AppliedUsa
   return { specs: applied, refused };
 }
 
+/** `resource:operation` (or `operation`) as the parameters that set it, for a node that has them. */
+function operationValues(spec: NodeSpec, operation: string): Record<string, string> {
+  const parts = operation.split(':');
+  const names = spec.parameters.some((p) => p.name === 'resource') && parts.length === 2 ? ['resource', 'operation'] : ['operation'];
+  return Object.fromEntries(names.map((name, i) => [name, parts[i]!]));
+}
+
 /**
  * The configurations real workflows write for the version of this description they use most: one,
  * or one per operation (the most used first). Each is the node as a workflow's "nodes" array holds it,
@@ -56,8 +63,10 @@ export function realExamples(spec: NodeSpec, usage: NodeUsage): Example[] {
         .sort((a, b) => b[1].workflows - a[1].workflows || (a[0] < b[0] ? -1 : 1))
         .map(([operation, c]) => ({ operation, workflows: c.workflows, parameters: c.example }))
     : [{ operation: undefined, workflows: counts.workflows, parameters: counts.example }];
-  return configurations.flatMap(({ operation, workflows, parameters }) => {
-    if (!parameters) return [];
+  return configurations.flatMap(({ operation, workflows, parameters: written }) => {
+    if (!written) return [];
+    // Workflows leave out a resource/operation that is the default; the example says which it is.
+    const parameters = operation ? { ...operationValues(spec, operation), ...written } : written;
     const node: Record<string, unknown> = { ...constructed, type: spec.subtype, typeVersion: version, name: spec.display_name, parameters };
     const what = operation ? `: ${operation.replace(':', ' / ')}` : '';
     const example: Example = {
