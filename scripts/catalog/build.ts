@@ -4,7 +4,8 @@
  * nodes), `--catalogs seed` (the seed taxonomy alone), `--catalogs seed,n8n`, or CATALOGS in the
  * environment. When n8n's packages cannot be fetched and nothing else was asked for, the build falls
  * back to the seed catalog and says so. Search ranks with the usage counts in
- * scripts/catalog/usage/node-usage.json.
+ * scripts/catalog/usage/node-usage.json; essentials and examples come from the parameter counts in
+ * scripts/catalog/usage/parameter-usage.json (scripts/catalog/usage/applyUsage.ts).
  *
  *   npm run catalog:build [-- --catalogs seed]
  */
@@ -13,6 +14,7 @@ import { buildCatalog, SpecError } from '../../src/catalog/build.ts';
 import { CURRENT_KEY } from '../../src/catalog/keys.ts';
 import type { NodeSpec } from '../../src/catalog/nodeSpec.ts';
 import { importN8n, N8N_SPECS_FILE, readN8nSpecs } from './n8n/import.ts';
+import { applyUsage, readParameterUsage } from './usage/applyUsage.ts';
 import { readNodeUsage } from './usage/count.ts';
 import { readSeedCatalog } from './readSeed.ts';
 
@@ -52,7 +54,9 @@ export async function build(catalogs: string[]) {
     specs.push(...SOURCES[FALLBACK]!());
     included.push(FALLBACK);
   }
-  const result = await buildCatalog(specs, { sources: included, usage: readNodeUsage() });
+  const { specs: used, refused } = applyUsage(specs, readParameterUsage());
+  if (refused.length > 0) console.error(`${refused.length} real examples validate_node refuses, not served:\n  ${refused.join('\n  ')}`);
+  const result = await buildCatalog(used, { sources: included, usage: readNodeUsage() });
   mkdirSync(OUT_DIR, { recursive: true });
   const entries = result.entries.filter((e) => e.key !== CURRENT_KEY);
   writeFileSync(`${OUT_DIR}/entries.json`, JSON.stringify(entries));

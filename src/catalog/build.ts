@@ -1,9 +1,18 @@
 import { NODE_TYPES, NodeSpecSchema, type NodeSpec, type NodeType } from './nodeSpec';
-import { CURRENT_KEY, indexKey, manifestKey, olderSpecKey, specKey, typesKey } from './keys';
+import { categoriesKey, CURRENT_KEY, indexKey, manifestKey, olderSpecKey, specKey, typesKey } from './keys';
 import { buildSearchIndex, INDEX_VERSION, type WorkflowUsage } from './search/buildIndex';
 
 /** `{TYPE: [subtypes]}` in the order get_node_types returns them. */
 export type TypesMap = Partial<Record<NodeType, string[]>>;
+
+/** `{category: [subtypes]}` (n8n's node-panel categories), categories in code-point order. */
+export type CategoriesMap = Record<string, string[]>;
+
+/** Each category the current descriptions name, with its subtypes in catalog order. */
+export function categoriesOf(current: NodeSpec[]): CategoriesMap {
+  const names = [...new Set(current.flatMap((s) => s.categories))].sort();
+  return Object.fromEntries(names.map((name) => [name, current.filter((s) => s.categories.includes(name)).map((s) => s.subtype)]));
+}
 
 export interface CatalogManifest {
   version: string;
@@ -73,6 +82,7 @@ export async function buildCatalog(
       })),
     ),
     { key: typesKey(version), value: JSON.stringify(types) },
+    { key: categoriesKey(version), value: JSON.stringify(categoriesOf(current)) },
     { key: indexKey(version), value: JSON.stringify(buildSearchIndex(searchable(current), options.usage)) },
     { key: manifestKey(version), value: JSON.stringify(manifest) },
     { key: CURRENT_KEY, value: version },

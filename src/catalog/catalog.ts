@@ -1,6 +1,6 @@
-import type { CatalogManifest, TypesMap } from './build';
+import type { CatalogManifest, CategoriesMap, TypesMap } from './build';
 import { own } from '../lib/ownKeys';
-import { CURRENT_KEY, indexKey, manifestKey, olderSpecKey, specKey, typesKey } from './keys';
+import { categoriesKey, CURRENT_KEY, indexKey, manifestKey, olderSpecKey, specKey, typesKey } from './keys';
 import { INDEX_VERSION, type SearchIndex } from './search/buildIndex';
 import { Searcher } from './search/search';
 import type { NodeSpec } from './nodeSpec';
@@ -34,6 +34,11 @@ export class Catalog {
 
   async types(): Promise<TypesMap> {
     return (await this.read<TypesMap>((v) => typesKey(v))) ?? {};
+  }
+
+  /** Subtypes by category; empty for a catalog built before categories were stored. */
+  async categories(): Promise<CategoriesMap> {
+    return (await this.read<CategoriesMap>((v) => categoriesKey(v))) ?? {};
   }
 
   /** The search index of the current version, parsed once per isolate. */

@@ -5,6 +5,8 @@
 export const CURRENT_KEY = 'catalog:current';
 export const manifestKey = (version: string) => `catalog:${version}:manifest`;
 export const typesKey = (version: string) => `catalog:${version}:types`;
+/** `{category: [subtypes]}`: what get_node_types filters by category with. */
+export const categoriesKey = (version: string) => `catalog:${version}:categories`;
 export const indexKey = (version: string) => `catalog:${version}:index`;
 export const specKey = (version: string, nodeType: string, subtype: string) => `catalog:${version}:spec:${nodeType}:${subtype}`;
 /**

@@ -135,6 +135,8 @@ export const ExampleSchema = z
     parameters: z.record(z.string(), z.unknown()),
     input: z.unknown().optional(),
     output: z.unknown().optional(),
+    /** The `resource:operation` (or `operation`) it configures, for nodes that have them. */
+    operation: z.string().optional(),
   })
   .strict();
 
@@ -179,6 +181,16 @@ export const NodeSpecSchema = z
      * that does it. input_ports/output_ports then list every port the function can produce.
      */
     dynamic_ports: z.object({ inputs: z.string().optional(), outputs: z.string().optional() }).strict().optional(),
+    /** What real workflows set on the node, by the rule of src/catalog/essentials.ts: what essentials carry. */
+    common_parameters: z
+      .object({
+        version: z.number(),
+        workflows: z.number().int().positive(),
+        parameters: z.array(z.string()),
+        operations: z.record(z.string(), z.array(z.string())).optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 

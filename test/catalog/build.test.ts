@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { buildCatalog, SpecError, validateSpec } from '../../src/catalog/build';
+import { buildCatalog, categoriesOf, SpecError, validateSpec } from '../../src/catalog/build';
 import { Catalog, clearCatalogCache } from '../../src/catalog/catalog';
 import { CURRENT_KEY, indexKey } from '../../src/catalog/keys';
 import type { SearchIndex } from '../../src/catalog/search/buildIndex';
@@ -140,5 +140,12 @@ describe('the seed taxonomy in specs/seed', () => {
       expect(s.examples.length, s.subtype).toBeGreaterThan(0);
       if (s.node_type === 'TRIGGER_NODE') expect(s.input_ports, s.subtype).toEqual([]);
     }
+  });
+});
+
+describe('categoriesOf', () => {
+  it('gives each category its subtypes in catalog order, categories sorted', () => {
+    const specs = [spec('b', { categories: ['Flow', 'Core Nodes'] }), spec('a', { categories: ['Core Nodes'] }), spec('c')];
+    expect(categoriesOf(specs)).toEqual({ 'Core Nodes': ['b', 'a'], Flow: ['b'] });
   });
 });

@@ -37,7 +37,7 @@ const big: NodeSpec = {
 const options = { includeExamples: true, includeSchemas: true };
 
 describe('serializeSpec', () => {
-  it('essentials name every required parameter and the resource/operation choices, with when they apply', () => {
+  it('essentials name every required parameter and the resource/operation choices, with when they apply, and every other parameter once with a line', () => {
     const essentials = serializeSpec(big, { ...options, detail: 'essentials' });
     expect(essentials.detail).toBe('essentials');
     expect(essentials.parameters).toEqual([
@@ -50,13 +50,71 @@ describe('serializeSpec', () => {
         when: ['resource=message, operation=post', 'resource=message, operation=update'],
       },
     ]);
-    expect(essentials.optional_parameters_not_shown).toBe(81);
-    expect(JSON.stringify(essentials).length).toBeLessThan(JSON.stringify(serializeSpec(big, { ...options, detail: 'full' })).length / 5);
+    const others = essentials.other_parameters as Record<string, string>;
+    expect(Object.keys(others)).toEqual(Array.from({ length: 80 }, (_, i) => `option${i}`));
+    expect(others.option0).toMatch(/^string: The option0 parameter, described at length.{0,40}…$/);
+    expect(JSON.stringify(essentials).length).toBeLessThan(JSON.stringify(serializeSpec(big, { ...options, detail: 'full' })).length / 2);
   });
 
-  it('returns small specs whole, whatever the detail asked', () => {
+  it('answers the detail asked, however small the spec', () => {
     const small = { ...big, parameters: big.parameters.slice(0, 3) };
-    expect(serializeSpec(small, { ...options, detail: 'essentials' })).toEqual(serializeSpec(small, { ...options, detail: 'full' }));
+    expect(serializeSpec(small, { ...options, detail: 'essentials' }).detail).toBe('essentials');
+    expect(serializeSpec(small, { ...options, detail: 'full' }).detail).toBe('full');
+  });
+
+  it('essentials carry what real workflows commonly set, with the collection fields they set, and what decides whether those apply; the rest is listed by name', () => {
+    const hook: NodeSpec = {
+      ...big,
+      parameters: [
+        param('httpMethod', { type: 'enum', enum_values: ['GET', 'POST'], default_value: 'GET', display_options: { show: { multipleMethods: [false] } } }),
+        param('multipleMethods', { type: 'boolean', display_options: { show: { advanced: [true] } } }),
+        param('options', {
+          type: 'collection',
+          display_options: { show: { advanced: [false] } },
+          // n8n lists a field once per condition it has: the choices name it once.
+          options: [param('rawBody', { display_options: { show: { a: [1] } } }), param('rawBody', { display_options: { show: { a: [2] } } }), param('binaryData')],
+        }),
+        param('ignoreBots', { type: 'boolean' }),
+      ],
+      common_parameters: { version: 2, workflows: 40, parameters: ['httpMethod', 'options', 'options.rawBody'] },
+    };
+    const essentials = serializeSpec(hook, { ...options, detail: 'essentials' });
+    expect(essentials.parameters).toEqual([
+      { name: 'httpMethod', type: 'enum', required: false, default_value: 'GET', enum_values: ['GET', 'POST'], when: 'multipleMethods=false' },
+      // Not commonly set, but it decides whether httpMethod applies.
+      { name: 'multipleMethods', type: 'boolean', required: false, when: 'advanced=true' },
+      { name: 'options', type: 'collection', required: false, enum_values: ['rawBody', 'binaryData'], common_fields: ['rawBody'], when: 'advanced=false' },
+    ]);
+    expect(Object.keys(essentials.other_parameters as object)).toEqual(['ignoreBots']);
+    expect(essentials).not.toHaveProperty('common_parameters');
+  });
+
+  it('gives essentials of the typeVersion asked: parameters of other versions are left out', () => {
+    const versioned: NodeSpec = {
+      ...big,
+      type_versions: [1, 2],
+      parameters: [
+        param('old', { required: true, display_options: { show: { '@version': [1] } } }),
+        param('current', { required: true, display_options: { hide: { '@version': [1] } } }),
+      ],
+    };
+    const names = (typeVersion?: number) =>
+      (serializeSpec(versioned, { ...options, detail: 'essentials', typeVersion }).parameters as { name: string; when?: unknown }[]).map((p) => [p.name, p.when]);
+    expect(names()).toEqual([['current', undefined]]);
+    expect(names(1)).toEqual([['old', undefined]]);
+  });
+
+  it('narrows either detail to a resource/operation: what applies to it, and its example', () => {
+    const example = (operation: string) => ({ name: operation, description: operation, parameters: {}, operation });
+    const withExamples: NodeSpec = { ...big, examples: [example('message:update'), example('message:post')] };
+    const full = serializeSpec(withExamples, { ...options, detail: 'full', resource: 'message', operation: 'update' });
+    expect((full.parameters as Parameter[]).map((p) => p.name)).toEqual(['resource', 'operation', 'channel', 'notice']);
+    expect(full.examples).toEqual([example('message:update')]);
+    const essentials = serializeSpec(withExamples, { ...options, detail: 'essentials', operation: 'post' });
+    expect(essentials.examples).toEqual([example('message:post')]);
+    expect(Object.keys(essentials.other_parameters as object)).toHaveLength(80);
+    // Without a scope, essentials give the first (most used) example only.
+    expect(serializeSpec(withExamples, { ...options, detail: 'essentials' }).examples).toEqual([example('message:update')]);
   });
 });
 

@@ -7,6 +7,8 @@ import { catalogOf } from '../../src/workflows/nodeCatalog';
 import { validateNode } from '../../src/workflows/validateNode';
 import { validateWorkflow } from '../../src/workflows/validateWorkflow';
 import { nodePorts } from '../../src/workflows/ports';
+import { newestDescriptions } from '../../src/catalog/build';
+import { serializeSpec } from '../../src/catalog/serialize';
 import { withDefaults } from '../../src/workflows/values';
 
 /** The n8n part of the catalog `npm run dev` built for this run (the global set-up): every description of every node. */
@@ -53,5 +55,28 @@ describe('the built catalog', () => {
     }
     expect(dynamic).toBeGreaterThan(40);
     expect(computed / dynamic).toBeGreaterThan(0.95);
+  });
+
+  it('gives the nodes of webhook workflows the parameters that decide what they do, and examples in the shape real workflows use', () => {
+    // Issue 30's trial found these missing from essentials; the rule (src/catalog/essentials.ts) is checked against them.
+    const current = newestDescriptions(specs).current;
+    const essentials = (name: string) => {
+      const spec = current.find((s) => s.subtype === `n8n-nodes-base.${name}`)!;
+      const answer = serializeSpec(spec, { includeExamples: true, includeSchemas: false, detail: 'essentials' });
+      return {
+        names: (answer.parameters as { name: string; common_fields?: string[] }[]).map((p) => p.name),
+        fields: Object.fromEntries((answer.parameters as { name: string; common_fields?: string[] }[]).map((p) => [p.name, p.common_fields])),
+        example: (answer.examples as { name: string; parameters: Record<string, unknown> }[])[0]!,
+      };
+    };
+    expect(essentials('webhook').names).toEqual(expect.arrayContaining(['httpMethod', 'path', 'responseMode']));
+    expect(essentials('respondToWebhook').names).toEqual(expect.arrayContaining(['respondWith', 'responseBody']));
+    expect(essentials('set').names).toContain('assignments');
+    expect(essentials('html').fields.extractionValues).toEqual(expect.arrayContaining(['values.cssSelector', 'values.key']));
+    for (const name of ['webhook', 'respondToWebhook', 'set', 'if', 'filter', 'switch', 'summarize']) {
+      expect(essentials(name).example.name, name).toMatch(/as real workflows write it/);
+    }
+    expect(essentials('set').example.parameters).toMatchObject({ assignments: { assignments: expect.arrayContaining([expect.objectContaining({ type: 'string' })]) } });
+    expect(essentials('webhook').example.parameters).toMatchObject({ httpMethod: 'POST', path: expect.any(String) });
   });
 });

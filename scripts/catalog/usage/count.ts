@@ -12,9 +12,9 @@
  * (used for n8n-io/n8n-docs' docs/_workflows and n8n-io/n8n's Playwright workflows, read file by file
  * rather than cloned: both repositories are large). They count for usage and give no names.
  */
-import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { WorkflowUsage } from '../../../src/catalog/search/buildIndex.ts';
+import { readGitDocuments } from './gitSource.ts';
 import { countNames, countUsage, distinctWorkflows, type WorkflowNode, workflowNodes, workflowTypes } from './workflowNodes.ts';
 
 export const NODE_USAGE_FILE = 'scripts/catalog/usage/node-usage.json';
@@ -30,38 +30,15 @@ export const readNodeUsage = (): WorkflowUsage => {
   return { counts, names };
 };
 
-const git = (dir: string, ...args: string[]) => execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8', maxBuffer: 256 << 20 }).trim();
-
 interface Source {
   repo: string;
   commit: string | string[];
   workflows: WorkflowNode[][];
 }
 
-/** `text` split at the last `separator`: [before, after], or [text, undefined] without one. */
-function splitLast(text: string, separator: string): [string, string | undefined] {
-  const at = text.lastIndexOf(separator);
-  return at < 0 ? [text, undefined] : [text.slice(0, at), text.slice(at + 1)];
-}
-
 function fromGit(arg: string): Source {
-  const [location, named] = splitLast(arg, '=');
-  // DIR@REV; an @ inside the directory's path is not a revision.
-  const [before, after] = splitLast(location, '@');
-  const [dir, rev] = after === undefined || after.includes('/') ? [location, 'HEAD'] : [before, after];
-  const repo = named ?? git(dir, 'config', '--get', 'remote.origin.url').replace(/^.*github\.com[/:]/, '').replace(/\.git$/, '');
-  const commit = git(dir, 'rev-parse', `${rev}^{commit}`);
-  // -z: paths as they are (git quotes names with other than ASCII in them otherwise).
-  const files = git(dir, 'ls-tree', '-r', '-z', '--name-only', commit).split('\0').filter((f) => f.endsWith('.json'));
-  const workflows = files.flatMap((file) => {
-    const text = git(dir, 'show', `${commit}:${file}`);
-    try {
-      return workflowNodes(JSON.parse(text));
-    } catch {
-      return []; // not JSON after all: no workflow in it
-    }
-  });
-  return { repo, commit, workflows };
+  const { repo, commit, documents } = readGitDocuments(arg);
+  return { repo, commit, workflows: documents.flatMap(workflowNodes) };
 }
 
 function fromExtracted(file: string): Source {

@@ -5,22 +5,29 @@ export interface WorkflowNode {
 }
 
 /**
- * The nodes of the workflows in one JSON document: a workflow export (`{nodes: [...]}`), an array of
- * them, or a wrapper around either (`{workflow}`, `{workflows}`, `{data}`). Documents that hold no
- * workflow give none.
+ * The workflows in one JSON document, each as its raw "nodes" array: a workflow export (`{nodes: [...]}`),
+ * an array of them, or a wrapper around either (`{workflow}`, `{workflows}`, `{data}`).
  */
-export function workflowNodes(document: unknown): WorkflowNode[][] {
-  if (Array.isArray(document)) return document.flatMap(workflowNodes);
+export function workflowsIn(document: unknown): unknown[][] {
+  if (Array.isArray(document)) return document.flatMap(workflowsIn);
   if (typeof document !== 'object' || document === null) return [];
   const record = document as Record<string, unknown>;
-  if (Array.isArray(record.nodes)) {
-    const nodes = record.nodes.flatMap((node) => {
+  if (Array.isArray(record.nodes)) return [record.nodes];
+  return ['workflow', 'workflows', 'data'].flatMap((key) => (key in record ? workflowsIn(record[key]) : []));
+}
+
+/**
+ * The nodes of the workflows in one JSON document (see workflowsIn). Documents that hold no workflow
+ * give none.
+ */
+export function workflowNodes(document: unknown): WorkflowNode[][] {
+  return workflowsIn(document).flatMap((raw) => {
+    const nodes = raw.flatMap((node) => {
       const { type, name } = (node ?? {}) as { type?: unknown; name?: unknown };
       return typeof type === 'string' && type.includes('.') ? [{ type, name: typeof name === 'string' ? name : '' }] : [];
     });
     return nodes.length > 0 ? [nodes] : [];
-  }
-  return ['workflow', 'workflows', 'data'].flatMap((key) => (key in record ? workflowNodes(record[key]) : []));
+  });
 }
 
 /** A node's type and name as one string, for sets of them. */

@@ -1,11 +1,24 @@
 import { z } from 'zod';
 import { Catalog } from '../../catalog/catalog';
 import { withinBudget } from '../../catalog/budget';
+import type { NodeSpec } from '../../catalog/nodeSpec';
 import { serializeSpec } from '../../catalog/serialize';
 import { defineTool } from '../tool';
 
 /** One request can ask for this many nodes; more would blow the response budget. */
 const MAX_NODES = 20;
+
+/** An error naming the choices when a resource or operation asked for is not one of the node's (whatever applies). */
+function unknownChoice(spec: NodeSpec, asked: { resource?: string; operation?: string }): string | undefined {
+  for (const name of ['resource', 'operation'] as const) {
+    const value = asked[name];
+    if (value === undefined) continue;
+    const choices = [...new Set(spec.parameters.filter((p) => p.name === name).flatMap((p) => p.enum_values ?? []))];
+    if (choices.length === 0) return `${spec.display_name} has no ${name} to choose: leave ${name} out`;
+    if (!choices.includes(value)) return `No ${name} "${value}": ${spec.display_name} has ${choices.join(', ')}`;
+  }
+  return undefined;
+}
 
 export const getNodeDetails = defineTool({
   name: 'get_node_details',
@@ -13,9 +26,10 @@ export const getNodeDetails = defineTool({
   description:
     'Get detailed specifications for one or more workflow nodes: parameters (types, defaults, choices, ' +
     'conditions), input/output ports with data formats, the credential types it takes, and an example node ' +
-    'to paste into workflow JSON. n8n nodes have several typeVersions, each with its own parameters: ' +
+    'to paste into workflow JSON, in the shape real workflows use. n8n nodes have several typeVersions, each with its own parameters: ' +
     'type_versions says which this description covers and node_versions lists all; pass version to get the ' +
-    'one your workflow uses (default: the newest). Then write the node and check it with validate_node or ' +
+    'one your workflow uses (default: the newest), and resource/operation to narrow a large node to what one operation uses. ' +
+    'Then write the node and check it with validate_node or ' +
     'validate_workflow. Answers one entry per requested node, in order; an unknown node gets an entry with an error instead.',
   input: z.object({
     nodes: z
@@ -24,6 +38,8 @@ export const getNodeDetails = defineTool({
           node_type: z.string().describe('e.g. ACTION_NODE'),
           subtype: z.string().describe('e.g. HTTP_REQUEST or n8n-nodes-base.gmail'),
           version: z.number().optional().describe("n8n nodes: the typeVersion to describe (e.g. 2.1); default: the newest"),
+          resource: z.string().max(200).optional().describe('n8n nodes with resources: describe only what applies to this one (e.g. message)'),
+          operation: z.string().max(200).optional().describe('n8n nodes with operations: describe only what applies to this one (e.g. send); with detail "full", the way to read a large node whole'),
         }),
       )
       .min(1)
@@ -34,7 +50,10 @@ export const getNodeDetails = defineTool({
     detail: z
       .enum(['essentials', 'full'])
       .default('essentials')
-      .describe('essentials: every parameter with its type, default and choices, compactly; full: nested option trees and full descriptions'),
+      .describe(
+        'essentials: the required parameters and those real workflows set, compactly, every other one named with a line, and one example ' +
+          'as real workflows write it; full: every parameter with nested option trees, full descriptions and every example',
+      ),
   }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   execution: 'direct',
@@ -45,20 +64,28 @@ export const getNodeDetails = defineTool({
     return withinBudget(
       nodes.length,
       async (i, remaining) => {
-        const { node_type, subtype, version } = nodes[i]!;
+        const { node_type, subtype, version, resource, operation } = nodes[i]!;
         const spec = await catalog.spec(node_type, subtype, version);
         if (!spec) {
           const newest = version === undefined ? null : await catalog.spec(node_type, subtype);
           if (!newest) return { node_type, subtype, error: 'Node specification not found' };
           return { node_type, subtype, version, error: `No typeVersion ${version}: ${newest.display_name} has ${(newest.node_versions ?? [newest.version]).join(', ')}` };
         }
-        const answer = serializeSpec(spec, { ...options, detail });
+        const unknown = unknownChoice(spec, { resource, operation });
+        if (unknown) return { node_type, subtype, error: unknown };
+        const scope = { typeVersion: version, resource, operation };
+        const answer = serializeSpec(spec, { ...options, ...scope, detail });
         if (detail === 'essentials' || JSON.stringify(answer).length <= remaining) return answer;
-        // A full spec too big for one response: the essentials, and where the rest can be read (the
-        // resource holds the newest description; an older one is asked for again on its own).
-        const essentials = serializeSpec(spec, { ...options, detail: 'essentials' });
+        // A full spec too big for one response: the essentials, and how to read the rest (per
+        // operation; the resource holds the newest description whole, an older one is asked for again on its own).
+        const essentials = serializeSpec(spec, { ...options, ...scope, detail: 'essentials' });
         const newest = !spec.type_versions || spec.version === spec.node_versions?.map(String).at(-1);
-        return { ...essentials, ...(newest ? { full_specification: `node-spec://${node_type}/${subtype}` } : {}) };
+        const perOperation = spec.parameters.some((p) => p.name === 'operation') && operation === undefined;
+        return {
+          ...essentials,
+          full_too_large: `The full description passes the ~20,000-token answer budget: ${perOperation ? 'ask with resource/operation for the part you use' : 'ask for this node in a call of its own'}${newest ? ', or read full_specification' : ''}.`,
+          ...(newest ? { full_specification: `node-spec://${node_type}/${subtype}` } : {}),
+        };
       },
       (i) => ({ ...nodes[i]!, error: 'Left out to keep this response under ~20,000 tokens: ask for this node in another call' }),
     );
