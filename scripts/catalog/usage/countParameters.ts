@@ -10,9 +10,13 @@
  * HEAD) is read. Copies of a workflow count once (distinctWorkflows). Which keys are parameters comes
  * from the imported n8n catalog (npm run catalog:import-n8n first). The sources used:
  *
- *   npm run catalog:parameter-usage -- /work/.mirror/n8n-io+test-workflows/repo \
- *     /work/.mirror/n8n-io+n8n-benchmarking/repo /work/.mirror/n8n-io+self-hosted-ai-starter-kit/repo \
- *     /work/.mirror/n8n-io+demo-setup/repo /work/.mirror/n8n-io+skills/repo /work/.mirror/Zie619+n8n-workflows/repo
+ *   M=/work/.mirror; npm run catalog:parameter-usage -- $M/n8n-io+test-workflows/repo=n8n-io/test-workflows \
+ *     $M/n8n-io+n8n-benchmarking/repo=n8n-io/n8n-benchmarking $M/n8n-io+self-hosted-ai-starter-kit/repo=n8n-io/self-hosted-ai-starter-kit \
+ *     $M/n8n-io+demo-setup/repo=n8n-io/demo-setup $M/n8n-io+skills/repo=n8n-io/skills \
+ *     $M/Zie619+n8n-workflows/repo@ae8cf6dc=Zie619/n8n-workflows
+ *
+ * Zie619/n8n-workflows is read at ae8cf6dc: its two newest commits (2025-09-29) damaged 1,363 of its
+ * workflows (connections keyed by node ids, node types swapped, credentials unset).
  */
 import { writeFileSync } from 'node:fs';
 import { catalogOf } from '../../../src/workflows/nodeCatalog.ts';
