@@ -305,7 +305,25 @@ function locatorProblem(p: Parameter, value: unknown): Problem | null {
   if (p.modes?.length && typeof value.mode === 'string' && value.mode !== '' && !p.modes.includes(value.mode)) {
     return { code: 'invalid_option', message: `mode ${shown(value.mode)} is not one of ${modeList(p)}.` };
   }
-  return null;
+  return locatorValueProblem(p, value.mode, value.value);
+}
+
+/** Longer values are not matched: n8n's patterns are not written for them, and the check must stay cheap. */
+const LONGEST_MATCHED = 2000;
+
+/** n8n's own check of a locator's value against its mode's pattern (an issue n8n stops the run on). */
+function locatorValueProblem(p: Parameter, mode: unknown, value: unknown): Problem | null {
+  const rule = p.locator_modes?.find((m) => m.name === mode);
+  if (!rule?.pattern || typeof value !== 'string' || value === '' || value.length > LONGEST_MATCHED || isExpression(value)) return null;
+  let pattern: RegExp;
+  try {
+    pattern = new RegExp(`^${rule.pattern}$`);
+  } catch {
+    return null;
+  }
+  if (pattern.test(value)) return null;
+  const example = rule.placeholder ? ` (${clip(rule.placeholder, 80)})` : '';
+  return { code: 'invalid_locator_value', message: `${shown(value)} is not a valid value for mode "${rule.name}": ${rule.error ?? `n8n wants it to match ${rule.pattern}`}${example}.` };
 }
 
 const modeList = (p: Parameter) => (p.modes?.length ? p.modes.map((m) => JSON.stringify(m)).join(' | ') : '"id"');

@@ -120,4 +120,16 @@ describe('n8n import', () => {
     // The newest version n8n's editor adds, for a node with several.
     expect(spec('n8n-nodes-base.if').examples[0]!.output).toMatchObject({ typeVersion: 2.3 });
   });
+
+  it('keeps what structured parameters need: each filter’s version per typeVersion, each locator mode’s pattern', () => {
+    const ifV2 = result.specs.find((s) => s.subtype === 'n8n-nodes-base.if' && s.type_versions?.includes(2))!;
+    expect(ifV2.parameters.find((p) => p.name === 'conditions')!.filter_versions).toEqual([[2, 1], [2.1, 1], [2.2, 2], [2.3, 3]]);
+    const slack = result.specs.find((s) => s.subtype === 'n8n-nodes-base.slack')!;
+    expect(slack.parameters.find((p) => p.name === 'channelId')!.locator_modes).toContainEqual({
+      name: 'id',
+      placeholder: 'C0122KQ70S7E',
+      pattern: '[a-zA-Z0-9]{2,}',
+      error: 'Not a valid Slack Channel ID',
+    });
+  });
 });

@@ -43,7 +43,16 @@ describe('resource locators', () => {
     expect(validateNode(slack({ __rl: true, mode: '', value: 'C1' }), n8nCatalog).errors).toEqual([]);
   });
 
+  it('refuses a value its mode’s pattern (from n8n’s description) does not match, naming n8n’s message and an example', () => {
+    const result = validateNode(slack({ __rl: true, mode: 'url', value: 'https://slack.com/C1' }), n8nCatalog);
+    expect(codes(result.errors)).toEqual(['invalid_locator_value:parameters.channelId']);
+    expect(result.errors[0]!.message).toContain('Not a valid Slack Channel URL (https://app.slack.com/client/');
+    expect(validateNode(slack({ __rl: true, mode: 'url', value: 'https://app.slack.com/client/T1/C0556F47Z3A' }), n8nCatalog).errors).toEqual([]);
+    expect(validateNode(slack({ __rl: true, mode: 'url', value: '={{ $json.url }}' }), n8nCatalog).errors).toEqual([]);
+  });
+
   it('refuses a mode the parameter does not have', () => {
     expect(codes(validateNode(slack({ __rl: true, mode: 'idd', value: 'C1' }), n8nCatalog).errors)).toEqual(['invalid_option:parameters.channelId']);
   });
 });
+
