@@ -311,10 +311,16 @@ function locatorProblem(p: Parameter, value: unknown): Problem | null {
 /** Longer values are not matched: n8n's patterns are not written for them, and the check must stay cheap. */
 const LONGEST_MATCHED = 2000;
 
-/** n8n's own check of a locator's value against its mode's pattern (an issue n8n stops the run on). */
+/** A value still to be filled in, as the catalog's examples write one: `<Document>`. */
+const PLACEHOLDER = /^<[^<>]+>$/;
+
+/**
+ * n8n's own check of a locator's value against its mode's pattern (an issue n8n stops the run on).
+ * Placeholders are left to the rest of the validation: they are no value yet.
+ */
 function locatorValueProblem(p: Parameter, mode: unknown, value: unknown): Problem | null {
   const rule = p.locator_modes?.find((m) => m.name === mode);
-  if (!rule?.pattern || typeof value !== 'string' || value === '' || value.length > LONGEST_MATCHED || isExpression(value)) return null;
+  if (!rule?.pattern || typeof value !== 'string' || value === '' || value.length > LONGEST_MATCHED || PLACEHOLDER.test(value) || isExpression(value)) return null;
   let pattern: RegExp;
   try {
     pattern = new RegExp(`^${rule.pattern}$`);

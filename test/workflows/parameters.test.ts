@@ -49,6 +49,8 @@ describe('resource locators', () => {
     expect(result.errors[0]!.message).toContain('Not a valid Slack Channel URL (https://app.slack.com/client/');
     expect(validateNode(slack({ __rl: true, mode: 'url', value: 'https://app.slack.com/client/T1/C0556F47Z3A' }), n8nCatalog).errors).toEqual([]);
     expect(validateNode(slack({ __rl: true, mode: 'url', value: '={{ $json.url }}' }), n8nCatalog).errors).toEqual([]);
+    // The catalog's examples write a value still to be filled in like this.
+    expect(validateNode(slack({ __rl: true, mode: 'url', value: '<Channel>' }), n8nCatalog).errors).toEqual([]);
   });
 
   it('refuses a mode the parameter does not have', () => {
