@@ -1,4 +1,5 @@
 import type { NodeSpec, OptionValue, Parameter, Port } from './nodeSpec';
+import { isStructured, parameterShape, structuredTables } from './parameterShape';
 
 export type Detail = 'essentials' | 'full';
 
@@ -22,6 +23,8 @@ interface EssentialParameter {
   enum_values?: OptionValue[] | null;
   /** When it applies, e.g. "resource=message, operation=post|update"; several when it recurs. */
   when?: string | string[];
+  /** A structured parameter's value as it is written (src/catalog/parameterShape.ts). */
+  shape?: unknown;
 }
 
 /**
@@ -33,17 +36,19 @@ interface EssentialParameter {
 export function serializeSpec(spec: NodeSpec, options: SerializeOptions): Record<string, unknown> {
   // dynamic_ports names the functions the validator computes ports with: nothing an agent can use.
   const { examples, parameters, input_ports, output_ports, dynamic_ports: _, ...rest } = spec;
+  const tables = structuredTables(parameters);
   const full: Record<string, unknown> = {
     ...rest,
     detail: 'full',
-    parameters,
+    parameters: parameters.map(withTemplate),
     input_ports: input_ports.map((p) => port(p, options.includeSchemas)),
     output_ports: output_ports.map((p) => port(p, options.includeSchemas)),
+    ...(Object.keys(tables).length ? { structured_types: tables } : {}),
   };
   if (options.includeExamples && examples.length > 0) full.examples = examples;
   if (options.detail === 'full' || JSON.stringify(full).length <= SMALL_SPEC) return full;
 
-  const essential = essentialParameters(parameters);
+  const essential = withShapes(essentialParameters(parameters), parameters);
   // The action labels are what search reads; the essentials' resource/operation choices say the same.
   const { actions: _actions, ...compact } = full;
   return {
@@ -54,6 +59,19 @@ export function serializeSpec(spec: NodeSpec, options: SerializeOptions): Record
     input_ports: input_ports.map(compactPort),
     output_ports: output_ports.map(compactPort),
   };
+}
+
+/** In full answers, the shape of the parameters whose description has no tree of sub-fields to read it from. */
+function withTemplate(p: Parameter): Parameter | (Parameter & { shape: unknown }) {
+  return isStructured(p) && p.type !== 'collection' && p.type !== 'fixed_collection' ? { ...p, shape: parameterShape(p) } : p;
+}
+
+/** Essentials list structured parameters without their sub-fields: each gets its shape. */
+function withShapes(essential: EssentialParameter[], parameters: Parameter[]): EssentialParameter[] {
+  return essential.map((e) => {
+    const source = parameters.find((p) => p.name === e.name && p.type === e.type && isStructured(p));
+    return source ? { ...e, shape: parameterShape(source) } : e;
+  });
 }
 
 function port(p: Port, includeSchemas: boolean): Port {

@@ -58,6 +58,26 @@ describe('serializeSpec', () => {
     const small = { ...big, parameters: big.parameters.slice(0, 3) };
     expect(serializeSpec(small, { ...options, detail: 'essentials' })).toEqual(serializeSpec(small, { ...options, detail: 'full' }));
   });
+
+  it('gives structured parameters their shape, and the tables the shapes point to once per answer', () => {
+    const conditions = param('conditions', { type: 'filter', required: true, filter_versions: [[2, 1], [2.2, 2]] });
+    const rules = param('rules', {
+      type: 'fixed_collection',
+      required: true,
+      multiple_values: true,
+      options: [{ name: 'values', type: 'collection', required: false, description: '', options: [conditions, param('outputKey')] }],
+    });
+    const spec = { ...big, parameters: [...big.parameters, conditions, rules] };
+    const essentials = serializeSpec(spec, { ...options, detail: 'essentials' });
+    const listed = essentials.parameters as { name: string; shape?: unknown }[];
+    expect(listed.find((p) => p.name === 'conditions')!.shape).toMatchObject({ value: { combinator: 'and', options: { version: 2 } } });
+    expect(listed.find((p) => p.name === 'rules')!.shape).toMatchObject({ values: [{ conditions: { value: { combinator: 'and' } }, outputKey: 'string' }] });
+    expect(Object.keys(essentials.structured_types as object)).toEqual(['filter']);
+    const full = serializeSpec(spec, { ...options, detail: 'full' });
+    expect((full.parameters as { name: string; shape?: unknown }[]).find((p) => p.name === 'conditions')!.shape).toBeDefined();
+    expect(JSON.stringify(full).match(/"structured_types"/g)).toHaveLength(1);
+    expect(serializeSpec(big, { ...options, detail: 'essentials' }).structured_types).toBeUndefined();
+  });
 });
 
 describe('withinBudget', () => {

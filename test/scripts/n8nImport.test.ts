@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { importNodes } from '../../scripts/catalog/n8n/importNodes';
-import type { N8nNode } from '../../scripts/catalog/n8n/mapNode';
+import { ports, type N8nNode } from '../../scripts/catalog/n8n/mapNode';
 
 /** Real n8n node descriptions, a few of them: triggers, AI agents and sub-nodes, resource/operation nodes, IF, Switch, Merge, Set. */
 const fixture = JSON.parse(readFileSync('test/fixtures/n8n/nodes.json', 'utf8')) as Record<string, N8nNode[]>;
@@ -131,5 +131,14 @@ describe('n8n import', () => {
       pattern: '[a-zA-Z0-9]{2,}',
       error: 'Not a valid Slack Channel ID',
     });
+  });
+});
+
+describe('output ports', () => {
+  it('says which outputs n8n names but gives no port (Filter’s "Discarded"): its run data shows them, nothing can be wired to them', () => {
+    const [kept, ...rest] = ports(['main'], 'output', ['Kept', 'Discarded']);
+    expect(rest).toEqual([]);
+    expect(kept!.name).toBe('Kept');
+    expect(kept!.description).toContain('"Discarded" items, which this node has no output to connect for');
   });
 });

@@ -195,7 +195,7 @@ export function classify(node: N8nNode, inputs: Port[], outputs: Port[]): NodeTy
 export function ports(raw: unknown, side: 'input' | 'output', names: string[] = []): Port[] {
   if (typeof raw === 'string') return expressionPorts(raw, side);
   if (!Array.isArray(raw)) return [];
-  return raw.map((entry, i) => {
+  const listed = raw.map((entry, i) => {
     const o = (typeof entry === 'string' ? { type: entry } : entry) as {
       type: string;
       displayName?: string;
@@ -208,6 +208,11 @@ export function ports(raw: unknown, side: 'input' | 'output', names: string[] = 
     if (o.filter?.excludedNodes?.length) p.excluded_nodes = o.filter.excludedNodes;
     return p;
   });
+  // Filter names a "Discarded" output it has no port for: its run data shows those items, the editor cannot wire them.
+  const unwired = names.slice(raw.length);
+  const last = listed.at(-1);
+  if (unwired.length && last) last.description += `. n8n's run data also shows ${unwired.map((n) => `"${n}"`).join(', ')} items, which this node has no output to connect for`;
+  return listed;
 }
 
 function expressionPorts(expression: string, side: 'input' | 'output'): Port[] {
