@@ -46,7 +46,8 @@ export function serializeSpec(spec: NodeSpec, options: SerializeOptions): Record
     ...(Object.keys(tables).length ? { structured_types: tables } : {}),
   };
   if (options.includeExamples && examples.length > 0) full.examples = examples;
-  if (options.detail === 'full' || JSON.stringify(full).length <= SMALL_SPEC) return full;
+  // The tables are reference for the shapes, not part of the node: they do not decide whether it is small.
+  if (options.detail === 'full' || JSON.stringify({ ...full, structured_types: undefined }).length <= SMALL_SPEC) return full;
 
   const essential = withShapes(essentialParameters(parameters), parameters);
   // The action labels are what search reads; the essentials' resource/operation choices say the same.

@@ -59,6 +59,16 @@ describe('serializeSpec', () => {
     expect(serializeSpec(small, { ...options, detail: 'essentials' })).toEqual(serializeSpec(small, { ...options, detail: 'full' }));
   });
 
+  it('returns a small spec whole though the tables its shapes point to would make it large', () => {
+    const conditions = param('conditions', { type: 'filter' });
+    let small = { ...big, parameters: [conditions] };
+    const sizeWithoutTables = () => JSON.stringify({ ...serializeSpec(small, { ...options, detail: 'full' }), structured_types: undefined }).length;
+    for (let i = 0; sizeWithoutTables() < 5200; i++) small = { ...small, parameters: [...small.parameters, param(`extra${i}`)] };
+    expect(sizeWithoutTables()).toBeLessThanOrEqual(6000);
+    expect(JSON.stringify(serializeSpec(small, { ...options, detail: 'full' })).length).toBeGreaterThan(6000);
+    expect(serializeSpec(small, { ...options, detail: 'essentials' }).detail).toBe('full');
+  });
+
   it('gives structured parameters their shape, and the tables the shapes point to once per answer', () => {
     const conditions = param('conditions', { type: 'filter', required: true, filter_versions: [[2, 1], [2.2, 2]] });
     const rules = param('rules', {
