@@ -69,11 +69,29 @@ export interface Parameter {
   multiple_values?: boolean;
   /** A resource_locator's modes (`list`, `id`, `url`…): the `mode` its `{__rl, mode, value}` may name. */
   modes?: string[];
+  /** resource_locator: each mode as n8n's description has it, with the pattern n8n checks its value against. */
+  locator_modes?: LocatorMode[];
+  /** filter: the filter version (its `options.version`) per typeVersion, as [typeVersion, version] pairs. */
+  filter_versions?: [number, number][];
+  /** resource_mapper: what the mapping does (n8n's `add`, `update`, `upsert`, `map`); its fields come from the service at edit time. */
+  mapper_mode?: string;
   validation_pattern?: string | null;
   display_options?: z.infer<typeof DisplayConditionsSchema>;
   /** Children of collection and fixed_collection parameters. */
   options?: Parameter[];
 }
+
+export interface LocatorMode {
+  name: string;
+  placeholder?: string;
+  /** n8n checks the value against `^pattern$`, and says `error` when it does not match. */
+  pattern?: string;
+  error?: string;
+}
+
+const LocatorModeSchema = z
+  .object({ name: z.string().min(1), placeholder: z.string().optional(), pattern: z.string().optional(), error: z.string().optional() })
+  .strict();
 
 export const ParameterSchema: z.ZodType<Parameter> = z.lazy(() =>
   z
@@ -89,6 +107,9 @@ export const ParameterSchema: z.ZodType<Parameter> = z.lazy(() =>
       legacy_values: z.array(z.union([z.string(), z.number(), z.boolean()])).optional(),
       multiple_values: z.boolean().optional(),
       modes: z.array(z.string()).optional(),
+      locator_modes: z.array(LocatorModeSchema).optional(),
+      filter_versions: z.array(z.tuple([z.number(), z.number()])).optional(),
+      mapper_mode: z.string().optional(),
       validation_pattern: z.string().nullable().optional(),
       display_options: DisplayConditionsSchema.optional(),
       options: z.array(ParameterSchema).optional(),

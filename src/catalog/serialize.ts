@@ -1,6 +1,7 @@
 import type { NodeSpec, OptionValue, Parameter, Port } from './nodeSpec';
 import { highest } from './build';
 import { visibility } from '../workflows/display';
+import { isStructured, parameterShape, structuredTables } from './parameterShape';
 
 export type Detail = 'essentials' | 'full';
 
@@ -36,6 +37,8 @@ interface EssentialParameter {
   common_fields?: string[];
   /** When it applies, e.g. "resource=message, operation=post|update"; several when it recurs. */
   when?: string | string[];
+  /** A structured parameter's value as it is written (src/catalog/parameterShape.ts). */
+  shape?: unknown;
 }
 
 /**
@@ -55,9 +58,10 @@ export function serializeSpec(spec: NodeSpec, options: SerializeOptions): Record
     const full: Record<string, unknown> = {
       ...rest,
       detail: 'full',
-      parameters: scoped,
+      parameters: scoped.map(withTemplate),
       input_ports: input_ports.map((p) => port(p, options.includeSchemas)),
       output_ports: output_ports.map((p) => port(p, options.includeSchemas)),
+      ...tablesFor(scoped),
     };
     if (options.includeExamples && shownExamples.length > 0) full.examples = shownExamples;
     return full;
@@ -70,13 +74,40 @@ export function serializeSpec(spec: NodeSpec, options: SerializeOptions): Record
   const answer: Record<string, unknown> = {
     ...compact,
     detail: 'essentials',
-    parameters: merged(essential.map((p) => essentialEntry(p, common))),
+    parameters: merged(essential.map((p) => withShape(essentialEntry(p, common), p))),
     other_parameters: otherParameters(others),
     input_ports: input_ports.map(compactPort),
     output_ports: output_ports.map(compactPort),
+    ...tablesFor(essential),
   };
   if (options.includeExamples && shownExamples.length > 0) answer.examples = shownExamples.slice(0, 1);
   return answer;
+}
+
+/** In full answers, the shape of the parameters whose description has no tree of sub-fields to read it from. */
+function withTemplate(p: Parameter): Parameter | (Parameter & { shape: unknown }) {
+  return isStructured(p) && p.type !== 'collection' && p.type !== 'fixed_collection' ? { ...p, shape: parameterShape(p) } : p;
+}
+
+/** The tables the shapes point to (filter operators, assignment types…), once per answer. */
+function tablesFor(parameters: Parameter[]): { structured_types?: ReturnType<typeof structuredTables> } {
+  const tables = structuredTables(parameters);
+  return Object.keys(tables).length > 0 ? { structured_types: tables } : {};
+}
+
+/**
+ * Essentials give a structured parameter's shape, which names its fields: their names are then not
+ * repeated as choices. A plain collection's shape keeps to the fields real workflows set (the rest are
+ * named in enum_values); a fixed collection's is whole, as entries need every level.
+ */
+function withShape(e: EssentialParameter, p: Parameter): EssentialParameter {
+  if (!isStructured(p)) return e;
+  if (p.type === 'collection') {
+    const fields = new Set(e.common_fields ?? []);
+    return fields.size === 0 ? e : { ...e, shape: parameterShape({ ...p, options: (p.options ?? []).filter((o) => fields.has(o.name)) }) };
+  }
+  const { enum_values: _names, ...rest } = e;
+  return { ...rest, shape: parameterShape(p) };
 }
 
 function port(p: Port, includeSchemas: boolean): Port {

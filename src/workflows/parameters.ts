@@ -7,7 +7,11 @@ import type { NodeSpec, Parameter } from '../catalog/nodeSpec';
 import type { Dict } from '../lib/ownKeys';
 import { visibility, type Visibility } from './display';
 import { expressionParts, looksLikeExpression, strings } from './expressions';
+import { checkAssignmentValue } from './assignmentValue';
+import { checkFilterValue } from './filterValue';
 import { clip, quote, type Findings } from './findings';
+import { nearestName } from './nearestName';
+import { checkResourceMapperValue } from './resourceMapperValue';
 import { givenOf, isExpression, isMissing, isPlainObject, withDefaults, type NodeIdentity, type Values } from './values';
 
 interface Level {
@@ -65,7 +69,8 @@ function checkLevel(level: Level, identity: NodeIdentity, spec: NodeSpec, nodeNa
     const path = `${level.path}.${name}`;
     const candidates = named.get(name) ?? [];
     if (candidates.length === 0) {
-      out.warning(nodeName, 'unknown_parameter', `${quote(name)} is not a parameter here in ${spec.display_name} v${identity.typeVersion}${knownNames(level.parameters)}.`, path);
+      if (level.path === 'parameters') out.warning(nodeName, 'unknown_parameter', `${quote(name)} is not a parameter here in ${spec.display_name} v${identity.typeVersion}${knownNames(level.parameters)}.`, path);
+      else reportUnknown(name, [...named.keys()], `a field of ${clip(level.path)}`, path, Object.keys(level.given), nodeName, out);
       continue;
     }
     const shown = candidates.filter((p) => visibility(p.display_options, ctx) !== 'hidden');
@@ -86,32 +91,88 @@ function checkLevel(level: Level, identity: NodeIdentity, spec: NodeSpec, nodeNa
   }
 }
 
-/** Descends into a collection's or fixed collection's values. */
+/** Descends into a collection's, fixed collection's or structured parameter's value. */
 function checkChildren(p: Parameter, value: unknown, level: Level, identity: NodeIdentity, spec: NodeSpec, nodeName: string, out: Findings): void {
   const path = `${level.path}.${p.name}`;
-  if (p.type === 'collection' && isPlainObject(value) && p.options) {
+  if (!isPlainObject(value)) return;
+  if (p.type === 'collection' && p.options) {
     checkLevel({ parameters: p.options, given: value, values: givenOf(p.options, value), root: level.root, path, checkRequired: false }, identity, spec, nodeName, out);
-  } else if (p.type === 'fixed_collection' && isPlainObject(value) && p.options) {
-    for (const [groupName, groupValue] of Object.entries(value)) {
-      const group = p.options.find((g) => g.name === groupName);
-      const groupPath = `${path}.${groupName}`;
-      if (!group) {
-        out.warning(nodeName, 'unknown_parameter', `${quote(groupName)} is not one of ${p.name}'s groups (${p.options.map((g) => g.name).join(', ')}).`, groupPath);
+  } else if (p.type === 'fixed_collection' && p.options) {
+    checkFixedCollection(p, value, path, level, identity, spec, nodeName, out);
+  } else if (p.type === 'filter') {
+    checkFilterValue(value, path, nodeName, out);
+  } else if (p.type === 'assignment_collection') {
+    checkAssignmentValue(value, path, nodeName, out, ignoresConversionErrors(level.root));
+  } else if (p.type === 'resource_mapper') {
+    checkResourceMapperValue(value, path, nodeName, out);
+  }
+}
+
+/**
+ * A fixed collection: groups it has, each a list of entries where n8n's description says
+ * multipleValues (the node iterates it) and one entry otherwise, each entry's sub-fields.
+ */
+function checkFixedCollection(p: Parameter, value: Values, path: string, level: Level, identity: NodeIdentity, spec: NodeSpec, nodeName: string, out: Findings): void {
+  const groups = p.options ?? [];
+  const groupNames = groups.map((g) => g.name);
+  for (const [groupName, groupValue] of Object.entries(value)) {
+    const group = groups.find((g) => g.name === groupName);
+    const groupPath = `${path}.${groupName}`;
+    if (!group) {
+      reportUnknown(groupName, groupNames, `one of ${p.name}'s groups`, groupPath, Object.keys(value), nodeName, out);
+      continue;
+    }
+    if (isExpression(groupValue)) continue;
+    if (p.multiple_values && !Array.isArray(groupValue)) {
+      out.error(nodeName, 'invalid_shape', `${clip(groupPath)} must be a list of ${group.display_name ?? group.name} entries ([{…}, …]): n8n goes through it one entry at a time. Got ${describe(groupValue)}.`, groupPath);
+      continue;
+    }
+    if (!p.multiple_values && Array.isArray(groupValue)) {
+      out.error(nodeName, 'invalid_shape', `${clip(groupPath)} must be one object of ${group.display_name ?? group.name} fields, not a list: ${p.name} holds one entry per group.`, groupPath);
+      continue;
+    }
+    const items = Array.isArray(groupValue) ? groupValue : [groupValue];
+    for (const [i, item] of items.entries()) {
+      const itemPath = Array.isArray(groupValue) ? `${groupPath}[${i}]` : groupPath;
+      if (!isPlainObject(item)) {
+        out.error(nodeName, 'invalid_shape', `${clip(itemPath)} must be an object of ${group.display_name ?? group.name} fields, not ${describe(item)}.`, itemPath);
         continue;
       }
-      const items = Array.isArray(groupValue) ? groupValue : [groupValue];
-      for (const [i, item] of items.entries()) {
-        const itemPath = Array.isArray(groupValue) ? `${groupPath}[${i}]` : groupPath;
-        if (!isPlainObject(item)) {
-          out.error(nodeName, 'invalid_shape', `${clip(itemPath)} must be an object of ${group.display_name ?? group.name} fields, not ${describe(item)}.`, itemPath);
-          continue;
-        }
-        const children = group.options ?? [];
-        const values = withDefaults(children, item, identity, level.root);
-        checkLevel({ parameters: children, given: item, values, root: level.root, path: itemPath, checkRequired: true }, identity, spec, nodeName, out);
-      }
+      const children = group.options ?? [];
+      const values = withDefaults(children, item, identity, level.root);
+      checkLevel({ parameters: children, given: item, values, root: level.root, path: itemPath, checkRequired: true }, identity, spec, nodeName, out);
+      if (p.multiple_values) checkEntryNamesSomething(children, values, itemPath, nodeName, out);
     }
   }
+}
+
+/**
+ * A list entry that leaves every text sub-field it always has empty (HTML's extraction rule without
+ * its key and CSS selector, say) names nothing to work on. A warning: n8n marks none of them required
+ * and runs such entries (real workflows keep the empty row n8n's editor adds, or look up an empty value).
+ */
+function checkEntryNamesSomething(children: Parameter[], values: Dict<unknown>, itemPath: string, nodeName: string, out: Findings): void {
+  const naming = children.filter((c) => c.type === 'string' && !c.display_options && (c.default_value === undefined || c.default_value === ''));
+  if (naming.length === 0 || naming.some((c) => values[c.name] !== undefined && values[c.name] !== '')) return;
+  out.warning(nodeName, 'empty_entry', `${clip(itemPath)} sets none of ${naming.map((c) => `"${c.name}"`).join(', ')}, so n8n runs it with them empty. Write them, or remove the entry.`, itemPath);
+}
+
+/**
+ * A key a level does not have: an error when it is a misspelling of one the level has that the entry
+ * does not set (what was meant is then left unset), a warning otherwise (n8n ignores it).
+ */
+function reportUnknown(name: string, known: string[], what: string, path: string, given: string[], nodeName: string, out: Findings): void {
+  const meant = nearestName(name, known);
+  if (meant !== undefined && !given.includes(meant)) {
+    out.error(nodeName, 'unknown_parameter', `${quote(name)} is not ${what}: did you mean ${quote(meant)}? (n8n ignores ${quote(name)} and leaves ${quote(meant)} unset.)`, path);
+  } else {
+    out.warning(nodeName, 'unknown_parameter', `${quote(name)} is not ${what} (${known.join(', ')}).`, path);
+  }
+}
+
+/** Edit Fields' option that makes n8n keep a value it cannot convert to the assignment's type. */
+function ignoresConversionErrors(root: Values): boolean {
+  return isPlainObject(root.options) && root.options.ignoreConversionErrors === true;
 }
 
 const byName = new WeakMap<Parameter[], Map<string, Parameter[]>>();
@@ -240,10 +301,35 @@ function locatorProblem(p: Parameter, value: unknown): Problem | null {
   if (!isPlainObject(value) || !('value' in value)) {
     return { code: 'invalid_shape', message: `expected {"__rl": true, "mode": ${modeList(p)}, "value": …}, got ${describe(value)}.` };
   }
-  if (p.modes?.length && typeof value.mode === 'string' && !p.modes.includes(value.mode)) {
+  // A mode of "" is what n8n's editor leaves on some imported locators: n8n runs the value as it is.
+  if (p.modes?.length && typeof value.mode === 'string' && value.mode !== '' && !p.modes.includes(value.mode)) {
     return { code: 'invalid_option', message: `mode ${shown(value.mode)} is not one of ${modeList(p)}.` };
   }
-  return null;
+  return locatorValueProblem(p, value.mode, value.value);
+}
+
+/** Longer values are not matched: n8n's patterns are not written for them, and the check must stay cheap. */
+const LONGEST_MATCHED = 2000;
+
+/** A value still to be filled in, as the catalog's examples write one: `<Document>`. */
+const PLACEHOLDER = /^<[^<>]+>$/;
+
+/**
+ * n8n's own check of a locator's value against its mode's pattern (an issue n8n stops the run on).
+ * Placeholders are left to the rest of the validation: they are no value yet.
+ */
+function locatorValueProblem(p: Parameter, mode: unknown, value: unknown): Problem | null {
+  const rule = p.locator_modes?.find((m) => m.name === mode);
+  if (!rule?.pattern || typeof value !== 'string' || value === '' || value.length > LONGEST_MATCHED || PLACEHOLDER.test(value) || isExpression(value)) return null;
+  let pattern: RegExp;
+  try {
+    pattern = new RegExp(`^${rule.pattern}$`);
+  } catch {
+    return null;
+  }
+  if (pattern.test(value)) return null;
+  const example = rule.placeholder ? ` (${clip(rule.placeholder, 80)})` : '';
+  return { code: 'invalid_locator_value', message: `${shown(value)} is not a valid value for mode "${rule.name}": ${rule.error ?? `n8n wants it to match ${rule.pattern}`}${example}.` };
 }
 
 const modeList = (p: Parameter) => (p.modes?.length ? p.modes.map((m) => JSON.stringify(m)).join(' | ') : '"id"');

@@ -1,7 +1,7 @@
 /**
  * A node's ports for its parameters: the spec's static ports, or what n8n's own port function gives
  * for these parameters (src/catalog/ports), plus the error output that `onError:
- * continueErrorOutput` adds. Null where it cannot be told before run time (a deciding parameter is an
+ * continueErrorOutput` adds. Null where it cannot be told before run time (the function reads an
  * expression, or this build lacks the function): the rules that need ports then say nothing.
  */
 import type { NodeSpec, Port } from '../catalog/nodeSpec';
@@ -52,13 +52,14 @@ const fromSpec = (p: Port): NodePort => ({
 
 function computed(fn: PortFunction | undefined, values: Values, typeVersion: number): NodePort[] | null {
   if (!fn || !decidable(fn, values)) return null;
+  const reads = watchedReads(structuredClone(values));
   let result: unknown;
   try {
-    result = fn(structuredClone(values), typeVersion);
+    result = fn(reads.values, typeVersion);
   } catch {
     return null;
   }
-  if (!Array.isArray(result)) return null;
+  if (reads.expression || !Array.isArray(result)) return null;
   return result.map((entry) => {
     const o = (typeof entry === 'string' ? { type: entry } : entry) as { type: string; displayName?: string; required?: boolean; maxConnections?: number; filter?: { excludedNodes?: string[] } };
     return {
@@ -71,6 +72,25 @@ function computed(fn: PortFunction | undefined, values: Values, typeVersion: num
   });
 }
 
+/**
+ * The values as a port function sees them, noting whether it read an expression: only what it reads
+ * decides (a Switch's outputs depend on how many rules it has, not on the expressions inside them).
+ */
+function watchedReads(values: Values): { values: Values; expression: boolean } {
+  const state = { values, expression: false };
+  const watch = <T extends object>(target: T): T =>
+    new Proxy(target, {
+      get(object, key, receiver) {
+        const value: unknown = Reflect.get(object, key, receiver);
+        if (typeof key !== 'string' || !Object.hasOwn(object, key)) return value;
+        if (isExpression(value)) state.expression = true;
+        return typeof value === 'object' && value !== null ? watch(value) : value;
+      },
+    });
+  state.values = watch(values);
+  return state;
+}
+
 const wordsOf = new WeakMap<PortFunction, Set<string>>();
 
 /** The words of a port function's code, once per function: the parameter names it may read. */
@@ -81,15 +101,15 @@ function words(fn: PortFunction): Set<string> {
 }
 
 /**
- * False when a parameter the function reads holds an expression, or a count too large to build. A
- * set lookup per parameter: a node may have many, and its names are the caller's.
+ * False when a parameter the function may read holds a count too large to build. A set lookup per
+ * parameter: a node may have many, and its names are the caller's.
  */
 function decidable(fn: PortFunction, values: Values): boolean {
   const read = words(fn);
   const tooLarge = (v: unknown) => (typeof v === 'number' && Math.abs(v) > LARGEST_COUNT) || (Array.isArray(v) && v.length > LARGEST_COUNT);
   for (const [name, value] of Object.entries(values)) {
     if (!read.has(name)) continue;
-    if (holds(value, (v) => isExpression(v) || tooLarge(v))) return false;
+    if (holds(value, tooLarge)) return false;
   }
   return true;
 }

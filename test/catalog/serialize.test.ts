@@ -83,7 +83,16 @@ describe('serializeSpec', () => {
       { name: 'httpMethod', type: 'enum', required: false, default_value: 'GET', enum_values: ['GET', 'POST'], when: 'multipleMethods=false' },
       // Not commonly set, but it decides whether httpMethod applies.
       { name: 'multipleMethods', type: 'boolean', required: false, when: 'advanced=true' },
-      { name: 'options', type: 'collection', required: false, enum_values: ['rawBody', 'binaryData'], common_fields: ['rawBody'], when: 'advanced=false' },
+      {
+        name: 'options',
+        type: 'collection',
+        required: false,
+        enum_values: ['rawBody', 'binaryData'],
+        common_fields: ['rawBody'],
+        when: 'advanced=false',
+        // The shape of a plain collection keeps to the fields workflows set; the others are named above.
+        shape: { rawBody: expect.any(String) },
+      },
     ]);
     expect(Object.keys(essentials.other_parameters as object)).toEqual(['ignoreBots']);
     expect(essentials).not.toHaveProperty('common_parameters');
@@ -115,6 +124,26 @@ describe('serializeSpec', () => {
     expect(Object.keys(essentials.other_parameters as object)).toHaveLength(80);
     // Without a scope, essentials give the first (most used) example only.
     expect(serializeSpec(withExamples, { ...options, detail: 'essentials' }).examples).toEqual([example('message:update')]);
+  });
+
+  it('gives structured parameters their shape, and the tables the shapes point to once per answer', () => {
+    const conditions = param('conditions', { type: 'filter', required: true, filter_versions: [[2, 1], [2.2, 2]] });
+    const rules = param('rules', {
+      type: 'fixed_collection',
+      required: true,
+      multiple_values: true,
+      options: [{ name: 'values', type: 'collection', required: false, description: '', options: [conditions, param('outputKey')] }],
+    });
+    const spec = { ...big, parameters: [...big.parameters, conditions, rules] };
+    const essentials = serializeSpec(spec, { ...options, detail: 'essentials' });
+    const listed = essentials.parameters as { name: string; shape?: unknown }[];
+    expect(listed.find((p) => p.name === 'conditions')!.shape).toMatchObject({ value: { combinator: 'and', options: { version: 2 } } });
+    expect(listed.find((p) => p.name === 'rules')!.shape).toMatchObject({ values: [{ conditions: { value: { combinator: 'and' } }, outputKey: 'string' }] });
+    expect(Object.keys(essentials.structured_types as object)).toEqual(['filter']);
+    const full = serializeSpec(spec, { ...options, detail: 'full' });
+    expect((full.parameters as { name: string; shape?: unknown }[]).find((p) => p.name === 'conditions')!.shape).toBeDefined();
+    expect(JSON.stringify(full).match(/"structured_types"/g)).toHaveLength(1);
+    expect(serializeSpec(big, { ...options, detail: 'essentials' }).structured_types).toBeUndefined();
   });
 });
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { importNodes } from '../../scripts/catalog/n8n/importNodes';
-import type { N8nNode } from '../../scripts/catalog/n8n/mapNode';
+import { ports, type N8nNode } from '../../scripts/catalog/n8n/mapNode';
 
 /** Real n8n node descriptions, a few of them: triggers, AI agents and sub-nodes, resource/operation nodes, IF, Switch, Merge, Set. */
 const fixture = JSON.parse(readFileSync('test/fixtures/n8n/nodes.json', 'utf8')) as Record<string, N8nNode[]>;
@@ -119,5 +119,26 @@ describe('n8n import', () => {
     });
     // The newest version n8n's editor adds, for a node with several.
     expect(spec('n8n-nodes-base.if').examples[0]!.output).toMatchObject({ typeVersion: 2.3 });
+  });
+
+  it('keeps what structured parameters need: each filter’s version per typeVersion, each locator mode’s pattern', () => {
+    const ifV2 = result.specs.find((s) => s.subtype === 'n8n-nodes-base.if' && s.type_versions?.includes(2))!;
+    expect(ifV2.parameters.find((p) => p.name === 'conditions')!.filter_versions).toEqual([[2, 1], [2.1, 1], [2.2, 2], [2.3, 3]]);
+    const slack = result.specs.find((s) => s.subtype === 'n8n-nodes-base.slack')!;
+    expect(slack.parameters.find((p) => p.name === 'channelId')!.locator_modes).toContainEqual({
+      name: 'id',
+      placeholder: 'C0122KQ70S7E',
+      pattern: '[a-zA-Z0-9]{2,}',
+      error: 'Not a valid Slack Channel ID',
+    });
+  });
+});
+
+describe('output ports', () => {
+  it('says which outputs n8n names but gives no port (Filter’s "Discarded"): its run data shows them, nothing can be wired to them', () => {
+    const [kept, ...rest] = ports(['main'], 'output', ['Kept', 'Discarded']);
+    expect(rest).toEqual([]);
+    expect(kept!.name).toBe('Kept');
+    expect(kept!.description).toContain('"Discarded" items, which this node has no output to connect for');
   });
 });

@@ -22,7 +22,7 @@ describe('validate_node', () => {
           typeVersion: 2.3,
           parameters: fromJson([
             ['select', 'channel'],
-            ['channelId', { __rl: true, mode: 'id', value: 'C1' }],
+            ['channelId', { __rl: true, mode: 'id', value: 'C0122KQ70S7E' }],
             ['text', 'hi'],
             ['__proto__', { resource: 'user' }],
             ['constructor', 'x'],

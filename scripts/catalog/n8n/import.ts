@@ -1,7 +1,8 @@
 /**
  * Imports n8n's node catalog from the pinned packages' dist/types/nodes.json (scripts/catalog/n8n/
  * importNodes.ts maps them) into .catalog/n8n/specs.v2.json, and writes the port functions those
- * descriptions compute their ports with to src/catalog/ports/n8nPortFunctions.ts. Reports what it
+ * descriptions compute their ports with to src/catalog/ports/n8nPortFunctions.ts, and what structured
+ * values may hold to src/catalog/n8nStructuredTypes.ts. Reports what it
  * skipped and why. n8n's data is not committed.
  *
  *   npm run catalog:import-n8n
@@ -12,6 +13,7 @@ import { fetchNodeDescriptions } from './fetch.ts';
 import { importNodes } from './importNodes.ts';
 import { N8N_PACKAGES } from './packages.ts';
 import { portFunctionsModule, PORT_FUNCTIONS_FILE } from './portFunctions.ts';
+import { readStructuredTypes, STRUCTURED_TYPES_FILE, structuredTypesModule } from './structuredTypes.ts';
 
 /** Named by the importer's output format, so a build never reads specs an older importer wrote. */
 export const N8N_SPECS_FILE = '.catalog/n8n/specs.v2.json';
@@ -27,8 +29,8 @@ export function importN8n(): NodeSpec[] {
   mkdirSync('.catalog/n8n', { recursive: true });
   writeFileSync(N8N_SPECS_FILE, JSON.stringify(specs));
   // Written only when it changes: a running wrangler dev rebuilds on every write of a bundled file.
-  const module = portFunctionsModule(portSources, N8N_PACKAGES);
-  if (!existsSync(PORT_FUNCTIONS_FILE) || readFileSync(PORT_FUNCTIONS_FILE, 'utf8') !== module) writeFileSync(PORT_FUNCTIONS_FILE, module);
+  writeIfChanged(PORT_FUNCTIONS_FILE, portFunctionsModule(portSources, N8N_PACKAGES));
+  writeIfChanged(STRUCTURED_TYPES_FILE, structuredTypesModule(readStructuredTypes()));
   const reasons = new Map<string, number>();
   for (const s of skipped) {
     const reason = s.reason.replace(/^v[\d.,]+ /, '');
@@ -43,6 +45,10 @@ export function importN8n(): NodeSpec[] {
   const dropped = Object.entries(report.droppedProperties).map(([t, n]) => `${t} ${n}`).join(', ');
   if (dropped) console.error(`  properties without configuration left out: ${dropped}`);
   return specs;
+}
+
+function writeIfChanged(file: string, text: string): void {
+  if (!existsSync(file) || readFileSync(file, 'utf8') !== text) writeFileSync(file, text);
 }
 
 if (import.meta.main) importN8n();

@@ -2,9 +2,10 @@
  * Maps one n8n node description (an entry of a package's dist/types/nodes.json, covering one or more
  * typeVersions) to a NodeSpec. Pure and deterministic: the same description always gives the same spec.
  */
-import type { Credential, NodeSpec, NodeType, OptionValue, Parameter, Port } from '../../../src/catalog/nodeSpec.ts';
+import type { Credential, LocatorMode, NodeSpec, NodeType, OptionValue, Parameter, Port } from '../../../src/catalog/nodeSpec.ts';
 import { portFunctionId } from '../../../src/catalog/ports/portFunctionId.ts';
 import { exampleNode } from './example.ts';
+import { expressionBody } from './portFunctions.ts';
 
 /** The parts of n8n's INodeTypeDescription the importer reads. */
 export interface N8nNode {
@@ -45,8 +46,16 @@ export interface N8nProperty {
   required?: boolean;
   displayOptions?: N8nDisplayOptions;
   options?: (N8nOption | N8nProperty)[];
-  modes?: { name: string; placeholder?: string }[];
-  typeOptions?: { editor?: string; multipleValues?: boolean; loadOptionsMethod?: string; loadOptions?: unknown };
+  modes?: { name: string; placeholder?: string; validation?: { type: string; properties?: { regex?: string; errorMessage?: string } }[] }[];
+  typeOptions?: {
+    editor?: string;
+    multipleValues?: boolean;
+    loadOptionsMethod?: string;
+    loadOptions?: unknown;
+    /** A filter's options, as n8n expressions of the node's parameters and typeVersion. */
+    filter?: { version?: unknown };
+    resourceMapper?: { mode?: string };
+  };
 }
 
 interface N8nOption {
@@ -111,7 +120,8 @@ export function mapNode(node: N8nNode, prefix: string, ctx: MapContext): NodeSpe
   const subcategories = Object.values(codex.subcategories ?? {}).flatMap((v) => [v].flat());
   const inputs = ports(node.inputs, 'input');
   const outputs = ports(node.outputs, 'output', node.outputNames);
-  const parameters = (node.properties ?? []).flatMap((p) => parameter(p, ctx.report));
+  const typeVersions = versionsOf(node);
+  const parameters = (node.properties ?? []).flatMap((p) => parameter(p, ctx.report, typeVersions));
   const credentials = (node.credentials ?? []).map(credential);
   const dynamic_ports: NonNullable<NodeSpec['dynamic_ports']> = {};
   for (const side of ['inputs', 'outputs'] as const) {
@@ -121,7 +131,6 @@ export function mapNode(node: N8nNode, prefix: string, ctx: MapContext): NodeSpe
     ctx.portSources.set(id, raw);
     dynamic_ports[side] = id;
   }
-  const typeVersions = versionsOf(node);
   const actionLabels = actions(node);
   const spec: NodeSpec = {
     node_type: classify(node, inputs, outputs),
@@ -186,7 +195,7 @@ export function classify(node: N8nNode, inputs: Port[], outputs: Port[]): NodeTy
 export function ports(raw: unknown, side: 'input' | 'output', names: string[] = []): Port[] {
   if (typeof raw === 'string') return expressionPorts(raw, side);
   if (!Array.isArray(raw)) return [];
-  return raw.map((entry, i) => {
+  const listed = raw.map((entry, i) => {
     const o = (typeof entry === 'string' ? { type: entry } : entry) as {
       type: string;
       displayName?: string;
@@ -199,6 +208,11 @@ export function ports(raw: unknown, side: 'input' | 'output', names: string[] = 
     if (o.filter?.excludedNodes?.length) p.excluded_nodes = o.filter.excludedNodes;
     return p;
   });
+  // Filter names a "Discarded" output it has no port for: its run data shows those items, the editor cannot wire them.
+  const unwired = names.slice(raw.length);
+  const last = listed.at(-1);
+  if (unwired.length && last) last.description += `. n8n's run data also shows ${unwired.map((n) => `"${n}"`).join(', ')} items, which this node has no output to connect for`;
+  return listed;
 }
 
 function expressionPorts(expression: string, side: 'input' | 'output'): Port[] {
@@ -272,7 +286,7 @@ function actions(node: N8nNode): string[] {
   return [...labels].filter((label) => /[a-z]/i.test(label));
 }
 
-function parameter(p: N8nProperty, report: MapReport): Parameter[] {
+function parameter(p: N8nProperty, report: MapReport, typeVersions: number[]): Parameter[] {
   const type = p.typeOptions?.editor && p.type === 'string' ? 'code' : TYPE_MAP[p.type];
   if (!type) {
     report.droppedProperties[p.type] = (report.droppedProperties[p.type] ?? 0) + 1;
@@ -291,11 +305,16 @@ function parameter(p: N8nProperty, report: MapReport): Parameter[] {
   }
   if ((type === 'enum' || type === 'multi_enum') && (p.typeOptions?.loadOptionsMethod || p.typeOptions?.loadOptions)) result.dynamic_options = true;
   if (p.typeOptions?.multipleValues) result.multiple_values = true;
-  if (type === 'resource_locator' && p.modes?.length) result.modes = p.modes.map((m) => m.name);
+  if (type === 'resource_locator' && p.modes?.length) {
+    result.modes = p.modes.map((m) => m.name);
+    result.locator_modes = p.modes.map(locatorMode);
+  }
+  if (type === 'filter' && p.typeOptions?.filter?.version !== undefined) result.filter_versions = typeVersions.map((v) => [v, filterVersion(p.typeOptions!.filter!.version, v)]);
+  if (type === 'resource_mapper' && p.typeOptions?.resourceMapper?.mode) result.mapper_mode = p.typeOptions.resourceMapper.mode;
   const display = displayOptions(p.displayOptions);
   if (display) result.display_options = display;
   if (type === 'collection' && p.options) {
-    result.options = (p.options as N8nProperty[]).flatMap((o) => parameter(o, report));
+    result.options = (p.options as N8nProperty[]).flatMap((o) => parameter(o, report, typeVersions));
   } else if (type === 'fixed_collection' && p.options) {
     // Each group of a fixedCollection becomes a collection of its fields.
     result.options = (p.options as N8nOption[]).map((group) => ({
@@ -304,10 +323,31 @@ function parameter(p: N8nProperty, report: MapReport): Parameter[] {
       type: 'collection' as const,
       required: false,
       description: group.displayName ?? group.name,
-      options: (group.values ?? []).flatMap((v) => parameter(v, report)),
+      options: (group.values ?? []).flatMap((v) => parameter(v, report, typeVersions)),
     }));
   }
   return [result];
+}
+
+function locatorMode(m: NonNullable<N8nProperty['modes']>[number]): LocatorMode {
+  const rule = m.validation?.find((v) => v.type === 'regex')?.properties;
+  return {
+    name: m.name,
+    ...(m.placeholder ? { placeholder: text(m.placeholder) } : {}),
+    ...(rule?.regex ? { pattern: rule.regex } : {}),
+    ...(rule?.errorMessage ? { error: rule.errorMessage } : {}),
+  };
+}
+
+/**
+ * The filter version a typeVersion runs: n8n's expression of `$nodeVersion` (`={{ $nodeVersion >= 2.2
+ * ? 2 : 1 }}`), evaluated here at build time; a plain number as it is.
+ */
+function filterVersion(expression: unknown, typeVersion: number): number {
+  if (typeof expression === 'number') return expression;
+  const version: unknown = new Function('$nodeVersion', `return (${expressionBody(String(expression))});`)(typeVersion);
+  if (typeof version !== 'number') throw new Error(`filter version ${String(expression)} gives ${String(version)} for typeVersion ${typeVersion}`);
+  return version;
 }
 
 /** n8n descriptions carry some HTML; the catalog keeps plain text. */
