@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { autofix } from '../../workflows/autofix';
 import { workflowOverLimit } from '../../workflows/limits';
 import { defineTool } from '../tool';
-import { catalogViewFor } from './catalogView';
+import { catalogViewFor, unknownReleaseNote } from './catalogView';
 import { WorkflowJson } from './schemas';
 import { SIZE_LIMITS, withinLimits } from './withinLimits';
 
@@ -32,6 +32,7 @@ export const autofixWorkflow = defineTool({
       before: { valid: before.valid, errors: before.errors.length + (before.omitted?.errors ?? 0), warnings: before.warnings.length + (before.omitted?.warnings ?? 0) },
       after: result.after,
       workflow: result.workflow,
+      ...(await unknownReleaseNote(env)),
     };
   },
 });

@@ -67,7 +67,11 @@ describe('with the instance’s release read from its editor page (n8n 1.123.81)
 describe('when the release is unknown or there is no instance', () => {
   it('the answers say the catalog’s release and why, and validation falls back to the catalog', async () => {
     const unknown = instance('');
-    expect(await call(unknown, 'validate_workflow', { workflow: editFields(3.5) })).toMatchObject({ valid: true, errors: [] });
+    const unread = "the configured n8n's release is unknown (its editor page answered HTTP 404): typeVersions were checked against the catalog, n8n 2.41.3";
+    expect(await call(unknown, 'validate_workflow', { workflow: editFields(3.5) })).toMatchObject({ valid: true, errors: [], n8n: unread });
+    expect(await call(unknown, 'validate_node', { type: 'n8n-nodes-base.set', typeVersion: 3.5 })).toMatchObject({ n8n: unread });
+    expect(await call(unknown, 'autofix_workflow', { workflow: editFields(3.5) })).toMatchObject({ n8n: unread });
+    expect(await call(trial, 'validate_workflow', { workflow: editFields(3.4) })).not.toHaveProperty('n8n');
     const [set] = await call(unknown, 'get_node_details', setDetails);
     expect(set.n8n).toBe("the catalog's release, n8n 2.41.3: the configured n8n's release is unknown (its editor page answered HTTP 404)");
     expect(set.examples[0].output.typeVersion).toBe(3.5);
@@ -75,5 +79,6 @@ describe('when the release is unknown or there is no instance', () => {
     const none = { ...env, N8N_API_URL: undefined };
     expect((await call(none, 'get_node_details', setDetails))[0].n8n).toBe("the catalog's release, n8n 2.41.3 (no n8n instance is configured)");
     expect((await call(none, 'server_info', {})).n8n).toEqual({ catalog: '2.41.3' });
+    expect(await call(none, 'validate_workflow', { workflow: editFields(3.5) })).toEqual({ valid: true, errors: [], warnings: [] });
   });
 });
