@@ -1,6 +1,8 @@
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { SERVER_NAME, SERVER_VERSION } from '../config';
+import { instanceRelease } from '../n8n/release';
+import { newestRelease } from '../n8n/releaseTable';
 import { MODERN_PROTOCOL_VERSION } from '../protocol/era';
 import { TRANSPORTS } from '../transport/kinds';
 import { defineTool } from './tool';
@@ -9,7 +11,8 @@ export const serverInfo = defineTool({
   name: 'server_info',
   title: 'Server information',
   description:
-    'Name and version of this MCP server, the transports it serves and the MCP protocol versions it speaks. ' +
+    'Name and version of this MCP server, the transports it serves and the MCP protocol versions it speaks, the n8n ' +
+    'release its node catalog is, and the release of the n8n it drives (node details and validation follow that one). ' +
     'Use it to check the connection works.',
   input: z.object({}),
   output: z.object({
@@ -17,13 +20,27 @@ export const serverInfo = defineTool({
     version: z.string(),
     transports: z.array(z.string()),
     protocolVersions: z.array(z.string()),
+    n8n: z.object({
+      catalog: z.string().describe('The n8n release whose nodes the catalog describes'),
+      instance: z
+        .string()
+        .optional()
+        .describe('The release of the configured n8n, or why it is unknown; absent when none is configured'),
+    }),
   }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   execution: 'direct',
-  run: () => ({
-    name: SERVER_NAME,
-    version: SERVER_VERSION,
-    transports: [...TRANSPORTS],
-    protocolVersions: [MODERN_PROTOCOL_VERSION, ...SUPPORTED_PROTOCOL_VERSIONS],
-  }),
+  async run(_input, { env }) {
+    const instance = await instanceRelease(env);
+    return {
+      name: SERVER_NAME,
+      version: SERVER_VERSION,
+      transports: [...TRANSPORTS],
+      protocolVersions: [MODERN_PROTOCOL_VERSION, ...SUPPORTED_PROTOCOL_VERSIONS],
+      n8n: {
+        catalog: newestRelease(),
+        ...(instance ? { instance: instance.known ? instance.release : `unknown: ${instance.reason}` } : {}),
+      },
+    };
+  },
 });

@@ -7,6 +7,7 @@ import { setOwn, type Dict } from '../lib/ownKeys';
 import { connectionMap, isDict, isTarget, targetLists, targetsOf, type ConnectionMap, type TargetList } from './connectionMap';
 import { expressionParts, looksLikeExpression, referencedNodes, renameReferences, strings } from './expressions';
 import { clip, clipPath, MAX_FINDINGS, quote, type ValidationResult } from './findings';
+import { versionChoices } from './instanceVersions';
 import type { NodeCatalog } from './nodeCatalog';
 import { parametersByName } from './parameters';
 import { portsOfNode, type NodePorts } from './ports';
@@ -104,14 +105,18 @@ function nodeTypes(nodes: Node[], catalog: NodeCatalog, note: Note): void {
   }
 }
 
-/** A typeVersion the node does not have → the nearest it has (the highest below it, else the lowest). */
+/**
+ * A typeVersion the node does not have, or the n8n this server drives lacks → the nearest it has (the
+ * highest below it, else the lowest).
+ */
 function typeVersions(nodes: Node[], catalog: NodeCatalog, note: Note): void {
   for (const node of nodes) {
-    const versions = catalog.newest(node.type)?.node_versions;
-    if (!versions || typeof node.typeVersion !== 'number' || versions.includes(node.typeVersion)) continue;
+    const choices = versionChoices(catalog, node.type);
+    if (!choices || typeof node.typeVersion !== 'number' || !choices.lacks(node.typeVersion)) continue;
+    const { versions, holder } = choices;
     const below = versions.filter((v) => v < node.typeVersion);
     const to = below.length ? below.at(-1)! : versions[0]!;
-    note({ kind: 'type_version', node: node.name, path: 'typeVersion', description: `typeVersion ${node.typeVersion} → ${to} (the node has ${versions.join(', ')})`, confidence: 'high' }, () => (node.typeVersion = to));
+    note({ kind: 'type_version', node: node.name, path: 'typeVersion', description: `typeVersion ${node.typeVersion} → ${to} (${holder} has ${versions.join(', ')})`, confidence: 'high' }, () => (node.typeVersion = to));
   }
 }
 

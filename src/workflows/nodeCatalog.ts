@@ -5,6 +5,7 @@
  */
 import { highest } from '../catalog/build';
 import type { NodeSpec } from '../catalog/nodeSpec';
+import type { InstanceNodes } from './instanceVersions';
 
 export interface NodeCatalog {
   /** The newest description of a node type, or null when the catalog does not know the type. */
@@ -13,6 +14,8 @@ export interface NodeCatalog {
   describe(type: string, typeVersion: number): NodeSpec | null;
   /** Every type name the catalog knows, for close matches. */
   typeNames(): readonly string[];
+  /** What the n8n this server drives ships, when its release is known: nodes are checked against it too. */
+  instance?: InstanceNodes;
 }
 
 /** A catalog view over specs in memory: every description of every node given. */

@@ -5,6 +5,7 @@
 import type { NodeSpec } from '../catalog/nodeSpec';
 import { visibility } from './display';
 import { clip, Findings, type Finding, type ValidationResult } from './findings';
+import { checkInstanceVersion } from './instanceVersions';
 import type { NodeCatalog } from './nodeCatalog';
 import { checkParameters, describe } from './parameters';
 import { isPlainObject, nodeValues } from './values';
@@ -73,6 +74,7 @@ export function resolveSpec(node: WorkflowNode, catalog: NodeCatalog, out: Findi
   if (spec.legacy) {
     out.warning(node.name, 'legacy_node', `${spec.display_name} v${node.typeVersion} exists in n8n 1.x but not in n8n 2: it runs only on n8n 1.x.`, 'typeVersion');
   }
+  if (catalog.instance) checkInstanceVersion(node, spec, catalog.instance, out);
   return spec;
 }
 

@@ -8,6 +8,7 @@ import { workflowOverLimit } from '../../workflows/limits';
 import { catalogForNodes } from '../../workflows/prefetch';
 import { validateWorkflow } from '../../workflows/validateWorkflow';
 import { refusal, ToolError } from '../tool';
+import { withInstance } from '../validation/catalogView';
 import { NamedObject } from '../validation/schemas';
 import { withinLimits } from '../validation/withinLimits';
 import { CREATES, DELETES, n8nTool, page, paging, READS, REPLACES, TOGGLES, type Page } from './n8nTool';
@@ -44,7 +45,7 @@ const force = z.boolean().default(false).describe('Save even if validation finds
 async function validated(workflow: Record<string, unknown>, force: boolean, env: Env) {
   withinLimits(workflowOverLimit(workflow), 'Nothing was sent to n8n.');
   const nodes = Array.isArray(workflow.nodes) ? workflow.nodes : [];
-  const catalog = await catalogForNodes(new Catalog(env.SPECS), nodes);
+  const catalog = await withInstance(env, catalogForNodes(new Catalog(env.SPECS), nodes));
   if (!catalog) return { alongside: { validation: { skipped: 'no node catalog is loaded on this server' } } };
   const result = validateWorkflow(workflow, catalog);
   if (!result.valid && !force) {

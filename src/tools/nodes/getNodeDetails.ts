@@ -3,6 +3,9 @@ import { Catalog } from '../../catalog/catalog';
 import { withinBudget } from '../../catalog/budget';
 import type { NodeSpec } from '../../catalog/nodeSpec';
 import { serializeSpec } from '../../catalog/serialize';
+import { instanceRelease, type InstanceRelease } from '../../n8n/release';
+import { newestRelease, ReleaseNodes } from '../../n8n/releaseTable';
+import { isPlainObject } from '../../workflows/values';
 import { defineTool } from '../tool';
 
 /** One request can ask for this many nodes; more would blow the response budget. */
@@ -37,7 +40,7 @@ export const getNodeDetails = defineTool({
         z.object({
           node_type: z.string().describe('e.g. ACTION_NODE'),
           subtype: z.string().describe('e.g. HTTP_REQUEST or n8n-nodes-base.gmail'),
-          version: z.number().optional().describe("n8n nodes: the typeVersion to describe (e.g. 2.1); default: the newest"),
+          version: z.number().optional().describe("n8n nodes: the typeVersion to describe (e.g. 2.1); default: the newest the configured n8n runs"),
           resource: z.string().max(200).optional().describe('n8n nodes with resources: describe only what applies to this one (e.g. message)'),
           operation: z.string().max(200).optional().describe('n8n nodes with operations: describe only what applies to this one (e.g. send); with detail "full", the way to read a large node whole'),
         }),
@@ -61,10 +64,14 @@ export const getNodeDetails = defineTool({
   async run({ nodes, include_examples, include_schemas, detail }, { env }) {
     const catalog = new Catalog(env.SPECS);
     const options = { includeExamples: include_examples, includeSchemas: include_schemas };
+    const release = await instanceRelease(env);
+    const instance = release?.known ? new ReleaseNodes(release.release) : undefined;
     return withinBudget(
       nodes.length,
       async (i, remaining) => {
-        const { node_type, subtype, version, resource, operation } = nodes[i]!;
+        const { node_type, subtype, resource, operation } = nodes[i]!;
+        // Unasked, the version is the newest the instance runs: the catalog's newest may be past it.
+        const version = nodes[i]!.version ?? (instance?.knows(subtype) ? instance.versions(subtype).at(-1) : undefined);
         const spec = await catalog.spec(node_type, subtype, version);
         if (!spec) {
           const newest = version === undefined ? null : await catalog.spec(node_type, subtype);
@@ -74,11 +81,12 @@ export const getNodeDetails = defineTool({
         const unknown = unknownChoice(spec, { resource, operation });
         if (unknown) return { node_type, subtype, error: unknown };
         const scope = { typeVersion: version, resource, operation };
-        const answer = serializeSpec(spec, { ...options, ...scope, detail });
+        const n8n = releaseNote(release, subtype, nodes[i]!.version);
+        const answer = { ...atVersion(serializeSpec(spec, { ...options, ...scope, detail }), subtype, version), n8n };
         if (detail === 'essentials' || JSON.stringify(answer).length <= remaining) return answer;
         // A full spec too big for one response: the essentials, and how to read the rest (per
         // operation; the resource holds the newest description whole, an older one is asked for again on its own).
-        const essentials = serializeSpec(spec, { ...options, ...scope, detail: 'essentials' });
+        const essentials = { ...atVersion(serializeSpec(spec, { ...options, ...scope, detail: 'essentials' }), subtype, version), n8n };
         const newest = !spec.type_versions || spec.version === spec.node_versions?.map(String).at(-1);
         const perOperation = spec.parameters.some((p) => p.name === 'operation') && operation === undefined;
         return {
@@ -91,3 +99,33 @@ export const getNodeDetails = defineTool({
     );
   },
 });
+
+/**
+ * A description covers several typeVersions and its example shows one of them (the one real workflows
+ * use most, or the highest): one past the version described (asked for, or the newest the instance
+ * runs) is set to it, so a pasted example is one that n8n has. An older one is kept: its parameters
+ * are those of its own version.
+ */
+function atVersion<T extends { examples?: unknown }>(answer: T, subtype: string, version: number | undefined): T {
+  if (version === undefined || !Array.isArray(answer.examples)) return answer;
+  const examples = answer.examples.map((example: unknown) => {
+    if (!isPlainObject(example) || !isPlainObject(example.output) || example.output.type !== subtype) return example;
+    if (typeof example.output.typeVersion === 'number' && example.output.typeVersion <= version) return example;
+    return { ...example, output: { ...example.output, typeVersion: version } };
+  });
+  return { ...answer, examples };
+}
+
+/** Which n8n the answer is for: the configured instance's release, or the catalog's and why. */
+function releaseNote(release: InstanceRelease | undefined, subtype: string, asked: number | undefined): string {
+  const catalog = `the catalog's release, n8n ${newestRelease()}`;
+  if (!release) return `${catalog} (no n8n instance is configured)`;
+  if (!release.known) return `${catalog}: the configured n8n's release is unknown (${release.reason})`;
+  const instance = new ReleaseNodes(release.release);
+  const at = `n8n ${instance.release}, the configured instance`;
+  if (!instance.knows(subtype)) return at;
+  const newest = instance.versions(subtype).at(-1);
+  if (newest === undefined) return `${at}, which does not have this node`;
+  if (asked === undefined) return `${at}: typeVersion ${newest} is the newest it runs`;
+  return instance.ships(subtype, asked) === 'no' ? `${at}, which does not have typeVersion ${asked}: the newest it runs is ${newest}` : at;
+}

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { autofix } from '../../workflows/autofix';
 import { workflowOverLimit } from '../../workflows/limits';
 import { defineTool } from '../tool';
-import { catalogViewFor } from './catalogView';
+import { catalogViewFor, unknownReleaseNote } from './catalogView';
 import { WorkflowJson } from './schemas';
 import { SIZE_LIMITS, withinLimits } from './withinLimits';
 
@@ -12,7 +12,7 @@ export const autofixWorkflow = defineTool({
   description:
     'The fixes a workflow needs that can be made without guessing, each with what it changes and its confidence, and ' +
     'the workflow with the sure (high-confidence) ones made: node-type typos with one clear match, typeVersion to the ' +
-    'nearest existing one, the "=" an expression lacks and a "{{" left open, references and choices off by case or a ' +
+    'nearest existing one (one the configured n8n runs, when its release is known), the "=" an expression lacks and a "{{" left open, references and choices off by case or a ' +
     'letter, webhookId and path of webhook triggers, connections written with node ids, stale, duplicate and self ' +
     'connections, AI sub-nodes wired as main, output/input indexes a one-port node lacks. Nothing uncertain is ' +
     'applied: those are listed for you to decide. Answers the validation before and after. This previews; to fix a ' +
@@ -32,6 +32,7 @@ export const autofixWorkflow = defineTool({
       before: { valid: before.valid, errors: before.errors.length + (before.omitted?.errors ?? 0), warnings: before.warnings.length + (before.omitted?.warnings ?? 0) },
       after: result.after,
       workflow: result.workflow,
+      ...(await unknownReleaseNote(env)),
     };
   },
 });

@@ -25,6 +25,7 @@ export const FindingsOutput = z.object({
     .object({ errors: z.number().int(), warnings: z.number().int() })
     .optional()
     .describe(`Findings left out: an answer lists the first ${MAX_FINDINGS} errors and the first ${MAX_FINDINGS} warnings (fix those and validate again)`),
+  n8n: z.string().optional().describe("Only when an n8n is configured but its release could not be read: that the catalog's was used, and why"),
 });
 
 /** A workflow as the validation tools take it: n8n's export, or what create_workflow will be sent. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { nodeOverLimit } from '../../workflows/limits';
 import { validateNode as validate } from '../../workflows/validateNode';
 import { defineTool } from '../tool';
-import { catalogViewFor } from './catalogView';
+import { catalogViewFor, unknownReleaseNote } from './catalogView';
 import { FindingsOutput, NamedObject } from './schemas';
 import { withinLimits } from './withinLimits';
 
@@ -30,6 +30,6 @@ export const validateNode = defineTool({
   async run(node, { env }) {
     withinLimits(nodeOverLimit(node));
     const named = { ...node, name: node.name ?? node.type.slice(node.type.lastIndexOf('.') + 1) };
-    return validate(named, await catalogViewFor(env, [named]));
+    return { ...validate(named, await catalogViewFor(env, [named])), ...(await unknownReleaseNote(env)) };
   },
 });

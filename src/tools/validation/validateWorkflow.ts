@@ -3,7 +3,7 @@ import { MAX_FINDINGS } from '../../workflows/findings';
 import { workflowOverLimit } from '../../workflows/limits';
 import { validateWorkflow as validate } from '../../workflows/validateWorkflow';
 import { defineTool } from '../tool';
-import { catalogViewFor } from './catalogView';
+import { catalogViewFor, unknownReleaseNote } from './catalogView';
 import { FindingsOutput, WorkflowJson } from './schemas';
 import { SIZE_LIMITS, withinLimits } from './withinLimits';
 
@@ -27,6 +27,6 @@ export const validateWorkflow = defineTool({
   scope: 'nodes:read',
   async run({ workflow }, { env }) {
     withinLimits(workflowOverLimit(workflow));
-    return validate(workflow, await catalogViewFor(env, workflow.nodes));
+    return { ...validate(workflow, await catalogViewFor(env, workflow.nodes)), ...(await unknownReleaseNote(env)) };
   },
 });

@@ -35,6 +35,16 @@ export interface Fault {
   times: number;
 }
 
+/**
+ * The head of n8n's editor page as n8n writes it (its start command's generateConfigTags): base64
+ * JSON in meta tags, the release in the Sentry one (test/fixtures/n8n/editor-1.123.81.html is a real one's).
+ */
+function editorPage(release: string): string {
+  const meta = (name: string, value: string) => `<meta name="n8n:config:${name}" content="${Buffer.from(value).toString('base64')}">`;
+  const sentry = JSON.stringify({ dsn: '', environment: 'development', release: `n8n@${release}` });
+  return `<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8" />\n${meta('rest-endpoint', 'rest')}${meta('sentry', sentry)}\n<title>n8n.io - Workflow Automation</title>\n</head>\n<body></body>\n</html>\n`;
+}
+
 async function readBody(request: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
@@ -61,6 +71,13 @@ export async function startFakeN8n(apiKey = 'n8n_api_test_key'): Promise<FakeN8n
   const answer = async (request: IncomingMessage): Promise<Answer> => {
     const url = new URL(request.url ?? '/', 'http://fake');
     if (url.pathname.startsWith('/__fake/')) return control(url.pathname, request);
+    // An instance served under a path of its own (N8N_PATH), named after the release it runs: its
+    // editor page carries that release; the rest is the one instance. At / there is no editor page.
+    const based = /^\/n8n-(\d+\.\d+\.\d+)(\/.*)?$/.exec(url.pathname);
+    if (based) {
+      if ((based[2] ?? '/') === '/') return (fake.requests.push(`${request.method} ${url.pathname}`), [200, editorPage(based[1]!)]);
+      url.pathname = based[2]!;
+    }
     fake.requests.push(`${request.method} ${url.pathname}${url.search}`);
     const fault = fake.faults.find((f) => f.times > 0 && f.request === `${request.method} ${url.pathname}`);
     if (fault) {
