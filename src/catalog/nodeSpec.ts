@@ -75,6 +75,8 @@ export interface Parameter {
   filter_versions?: [number, number][];
   /** resource_mapper: what the mapping does (n8n's `add`, `update`, `upsert`, `map`); its fields come from the service at edit time. */
   mapper_mode?: string;
+  /** What n8n tells its own AI workflow builder about this parameter (its builderHint). */
+  hint?: string;
   validation_pattern?: string | null;
   display_options?: z.infer<typeof DisplayConditionsSchema>;
   /** Children of collection and fixed_collection parameters. */
@@ -110,6 +112,7 @@ export const ParameterSchema: z.ZodType<Parameter> = z.lazy(() =>
       locator_modes: z.array(LocatorModeSchema).optional(),
       filter_versions: z.array(z.tuple([z.number(), z.number()])).optional(),
       mapper_mode: z.string().optional(),
+      hint: z.string().optional(),
       validation_pattern: z.string().nullable().optional(),
       display_options: DisplayConditionsSchema.optional(),
       options: z.array(ParameterSchema).optional(),
@@ -195,6 +198,10 @@ export const NodeSpecSchema = z
     has_webhooks: z.boolean().optional(),
     /** An AI-agent tool n8n derives from a node (`…slackTool` from `…slack`): that node's type. */
     tool_of: z.string().optional(),
+    /** What n8n tells its own AI workflow builder about the node (its builderHint): when it is the right one. */
+    builder_hint: z.string().optional(),
+    /** Nodes n8n's builder hints pair with this one, and how. */
+    related_nodes: z.array(z.object({ subtype: z.string(), hint: z.string() }).strict()).optional(),
     /** Credential types the node takes, each with the parameter values under which it applies. */
     credentials: z.array(CredentialSchema).optional(),
     /**

@@ -37,6 +37,8 @@ interface EssentialParameter {
   common_fields?: string[];
   /** When it applies, e.g. "resource=message, operation=post|update"; several when it recurs. */
   when?: string | string[];
+  /** n8n's own hint to AI builders about this parameter. */
+  hint?: string;
   /** A structured parameter's value as it is written (src/catalog/parameterShape.ts). */
   shape?: unknown;
 }
@@ -200,6 +202,7 @@ function essentialEntry(p: Parameter, common: NodeSpec['common_parameters']): Es
   if (fields.length > 0 && (p.type === 'collection' || p.type === 'fixed_collection')) e.common_fields = fields;
   const when = condition(p);
   if (when) e.when = when;
+  if (p.hint) e.hint = p.hint;
   return e;
 }
 

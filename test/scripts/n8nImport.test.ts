@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { importNodes } from '../../scripts/catalog/n8n/importNodes';
-import { ports, type N8nNode } from '../../scripts/catalog/n8n/mapNode';
+import { mapNode, ports, type MapContext, type N8nNode } from '../../scripts/catalog/n8n/mapNode';
 
 /** Real n8n node descriptions, a few of them: triggers, AI agents and sub-nodes, resource/operation nodes, IF, Switch, Merge, Set. */
 const fixture = JSON.parse(readFileSync('test/fixtures/n8n/nodes.json', 'utf8')) as Record<string, N8nNode[]>;
@@ -131,6 +131,29 @@ describe('n8n import', () => {
       pattern: '[a-zA-Z0-9]{2,}',
       error: 'Not a valid Slack Channel ID',
     });
+  });
+});
+
+describe('builder hints', () => {
+  it('carries what n8n tells its own AI builder: about the node, the nodes that go with it, and each property', () => {
+    const node: N8nNode = {
+      name: 'respondToWebhook',
+      displayName: 'Respond to Webhook',
+      version: 1,
+      builderHint: {
+        searchHint: 'Only works with a <b>webhook</b> node',
+        relatedNodes: [{ nodeType: 'n8n-nodes-base.webhook', relationHint: 'Required trigger' }],
+      },
+      properties: [
+        { name: 'respondWith', type: 'options', default: 'json', options: [{ name: 'JSON', value: 'json' }], builderHint: { propertyHint: 'Pick json for  objects' } },
+        { name: 'plain', type: 'string', default: '' },
+      ],
+    };
+    const ctx: MapContext = { report: { droppedProperties: {} }, nodeVersions: [1], defaultVersion: 1, legacy: false, portSources: new Map() };
+    const mapped = mapNode(node, 'n8n-nodes-base', ctx);
+    expect(mapped.builder_hint).toBe('Only works with a webhook node');
+    expect(mapped.related_nodes).toEqual([{ subtype: 'n8n-nodes-base.webhook', hint: 'Required trigger' }]);
+    expect(mapped.parameters.map((p) => [p.name, p.hint])).toEqual([['respondWith', 'Pick json for objects'], ['plain', undefined]]);
   });
 });
 

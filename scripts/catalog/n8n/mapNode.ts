@@ -19,6 +19,8 @@ export interface N8nNode {
   webhooks?: unknown[];
   /** n8n leaves the node out of its node panel: deprecated (Function, Cron…) or internal. */
   hidden?: boolean;
+  /** What n8n's own AI workflow builder is told about the node: when to use it, which nodes go with it. */
+  builderHint?: { searchHint?: string; relatedNodes?: { nodeType: string; relationHint?: string }[] };
   /** Set on the tool n8n derives from a node (src: toolVariant.ts): that node's name. */
   toolOf?: string;
   inputs?: unknown;
@@ -39,6 +41,8 @@ type N8nDisplayOptions = { show?: Record<string, unknown[]>; hide?: Record<strin
 export interface N8nProperty {
   name: string;
   displayName?: string;
+  /** What n8n's own AI workflow builder is told about the property. */
+  builderHint?: { propertyHint?: string };
   type: string;
   default?: unknown;
   description?: string;
@@ -154,6 +158,7 @@ export function mapNode(node: N8nNode, prefix: string, ctx: MapContext): NodeSpe
     ...(node.hidden ? { hidden: true } : {}),
     ...(node.toolOf ? { tool_of: typeName(prefix, { ...node, name: node.toolOf }) } : {}),
     ...(node.webhooks?.length ? { has_webhooks: true } : {}),
+    ...builderHints(node),
     ...(credentials.length > 0 ? { credentials } : {}),
     ...(Object.keys(dynamic_ports).length > 0 ? { dynamic_ports } : {}),
   };
@@ -300,6 +305,7 @@ function parameter(p: N8nProperty, report: MapReport, typeVersions: number[]): P
     description: text(p.description) || p.displayName || p.name,
   };
   if (p.default !== undefined && p.default !== '' && type !== 'notice') result.default_value = p.default;
+  if (p.builderHint?.propertyHint) result.hint = text(p.builderHint.propertyHint);
   if ((type === 'enum' || type === 'multi_enum') && p.options) {
     result.enum_values = [...new Set((p.options as N8nOption[]).map((o) => (o.value ?? o.name) as OptionValue))];
   }
@@ -348,6 +354,13 @@ function filterVersion(expression: unknown, typeVersion: number): number {
   const version: unknown = new Function('$nodeVersion', `return (${expressionBody(String(expression))});`)(typeVersion);
   if (typeof version !== 'number') throw new Error(`filter version ${String(expression)} gives ${String(version)} for typeVersion ${typeVersion}`);
   return version;
+}
+
+/** n8n's hints to its own AI workflow builder: when the node is the right one, and which nodes go with it. */
+function builderHints(node: N8nNode): Pick<NodeSpec, 'builder_hint' | 'related_nodes'> {
+  const hint = text(node.builderHint?.searchHint);
+  const related = (node.builderHint?.relatedNodes ?? []).map((r) => ({ subtype: r.nodeType, hint: text(r.relationHint) }));
+  return { ...(hint ? { builder_hint: hint } : {}), ...(related.length > 0 ? { related_nodes: related } : {}) };
 }
 
 /** n8n descriptions carry some HTML; the catalog keeps plain text. */
