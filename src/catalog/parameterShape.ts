@@ -97,6 +97,8 @@ export function fieldLine(f: Parameter): string {
   const show = f.display_options?.show;
   const when = show ? Object.entries(show).filter(([name]) => !name.startsWith('@')) : [];
   if (when.length) parts.push(`(when ${when.map(([name, values]) => `${name}=${values.map((v) => String(v)).join('|')}`).join(', ')})`);
+  // n8n's hint to its own builder often names what a run-time list holds (Switch's fallbackOutput).
+  if (f.hint) parts.push(`— ${f.hint}`);
   return parts.join(' ');
 }
 

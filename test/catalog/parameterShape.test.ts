@@ -41,6 +41,11 @@ describe('structured parameter shapes', () => {
     expect(fieldLine({ name: 'x', type: 'enum', required: true, description: '', dynamic_options: true })).toBe('required choice loaded from the service at run time');
   });
 
+  it("adds n8n's hint to its own builder, which names what a run-time list holds", () => {
+    const fallback = { name: 'fallbackOutput', type: 'enum', required: false, description: '', dynamic_options: true, default_value: 'none', hint: "Set this to 'extra'" } as const;
+    expect(fieldLine(fallback)).toBe(`choice loaded from the service at run time = "none" — Set this to 'extra'`);
+  });
+
   it('lists the tables once, only those the parameters use: filter operations that compare and those that stand alone', () => {
     const tables = structuredTables([parameterOf('n8n-nodes-base.switch', 3.2, 'rules')]) as { filter: { operators: Record<string, { compare: string[]; alone: string[] }> } };
     expect(Object.keys(tables)).toEqual(['filter']);
