@@ -24,6 +24,9 @@ describe('expressions', () => {
     const runs = `$('${'a'.repeat(200_000)}`;
     expect(referencedNodes(runs)).toEqual([]);
     expect(referencedNodes(`${"$('x' ".repeat(50_000)}$('y')`)).toEqual(['y']);
+    // Comments and the text of strings are not run; a template literal's ${…} is.
+    expect(referencedNodes("// $('A')\n/* $('B') */ 'say $(\"C\")'; `$('D') ${$(`E`).item}`; $('F')")).toEqual(['E', 'F']);
+    expect(referencedNodes(`${'`${'.repeat(50_000)}${"'".repeat(50_000)}${'/*'.repeat(50_000)}$('G')`)).toEqual([]);
     expect(expressionParts(`={{ ${'a'.repeat(100_000)}`)).toEqual({ code: [], unclosed: true });
   });
 

@@ -154,6 +154,22 @@ describe('validate_workflow', () => {
     expect(errorsOf(escaped)).toEqual([]);
   });
 
+  it("reads a Code node's references as n8n runs them: not in comments or the text of strings", () => {
+    const w = goodWorkflow();
+    w.nodes.push(node('Code', 'code', 2, {
+      jsCode: [
+        "// was $('Old lookup').all()",
+        "/* $('Older') */ const note = \"see $('In text')\";",
+        "return $('Missing').all().concat(`${$('Also missing').first().json.a} $('Template text')`);",
+      ].join('\n'),
+    }));
+    w.connections['Webhook']!['main']![0]!.push({ node: 'Code', type: 'main', index: 0 });
+    expect(errorsOf(w).map((e) => [e.code, e.message.match(/"[^"]+"/)![0]])).toEqual([
+      ['unknown_node_reference', '"Missing"'],
+      ['unknown_node_reference', '"Also missing"'],
+    ]);
+  });
+
   it('finds an AI model connected as main, and an agent left without a model', () => {
     const w = goodWorkflow();
     w.connections['Model'] = connect(['Model', 'Agent'])['Model']!;
