@@ -10,6 +10,7 @@ import { clip, Findings, quote, type ValidationResult } from './findings';
 import { checkGraph, startsRun } from './graph';
 import type { NodeCatalog } from './nodeCatalog';
 import type { ShapedNode } from './outputShapes';
+import { checkWebhookAnswers } from './webhookAnswers';
 import { checkExpressions, describe } from './parameters';
 import { portsOfNode } from './ports';
 import { isPlainObject, nodeValues } from './values';
@@ -54,6 +55,7 @@ export function validateWorkflow(workflow: unknown, catalog: NodeCatalog, out = 
   checkReferences(workflow.nodes, byName, idToName, codeParameters, out);
   checkGraph(connections, byName, starters, out);
   checkDataFlow(connections, byName, shaped, workflow.pinData, out);
+  checkWebhookAnswers(connections, byName, shaped, starters, out);
   return out.result();
 }
 
