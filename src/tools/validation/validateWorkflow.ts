@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EXPRESSION_GUIDE_URI } from '../../catalog/expressionGuide';
 import { MAX_FINDINGS } from '../../workflows/findings';
 import { workflowOverLimit } from '../../workflows/limits';
 import { validateWorkflow as validate } from '../../workflows/validateWorkflow';
@@ -18,7 +19,9 @@ export const validateWorkflow = defineTool({
     'Across the workflow: duplicate names or ids, connections from or to missing nodes, connection kinds the ' +
     'nodes lack (main vs ai_*), output/input indexes beyond the ports the node has for its settings (IF true/false, ' +
     'Switch rules, error outputs), AI nodes without the sub-nodes they need, references like $(\'Name\') to ' +
-    `nodes that do not exist, triggers and unreachable nodes. Answers {valid, errors, warnings}: the first ${MAX_FINDINGS} ` +
+    `nodes that do not exist, fields read from nodes whose output cannot have them ($json.email after a Webhook: ` +
+    `$json.body.email), a Webhook waiting for a Respond to Webhook node no path reaches, triggers and unreachable nodes. ` +
+    `How to write expressions: the resource ${EXPRESSION_GUIDE_URI}. Answers {valid, errors, warnings}: the first ${MAX_FINDINGS} ` +
     `of each, "omitted" counting the rest. ${SIZE_LIMITS}`,
   input: z.object({ workflow: WorkflowJson }),
   output: FindingsOutput,
