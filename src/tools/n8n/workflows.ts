@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { Catalog } from '../../catalog/catalog';
 import type { Env } from '../../env';
+import { N8nApiError } from '../../n8n/client';
 import { isN8nId, n8nId } from '../../n8n/ids';
 import { workflowFor } from '../../n8n/userData';
 import { workflowBody } from '../../n8n/workflowBody';
 import { workflowOverLimit } from '../../workflows/limits';
 import { catalogForNodes } from '../../workflows/prefetch';
+import { CALLED_NOT_ACTIVATED, calledOnly } from '../../workflows/subWorkflows';
 import { validateWorkflow } from '../../workflows/validateWorkflow';
 import { refusal, ToolError } from '../tool';
 import { NamedObject } from '../validation/schemas';
@@ -99,7 +101,8 @@ export const WORKFLOW_TOOLS = [
     async run({ workflow, force }, n8n, ctx) {
       const checked = await validated(workflow, force, ctx.env);
       if ('refused' in checked) return checked.refused;
-      return { ...summary(await n8n.post<Workflow>('/workflows', { body: workflowBody(workflow) })), ...checked.alongside };
+      const note = calledOnly(workflow) ? { note: CALLED_NOT_ACTIVATED } : {};
+      return { ...summary(await n8n.post<Workflow>('/workflows', { body: workflowBody(workflow) })), ...checked.alongside, ...note };
     },
   }),
   n8nTool({
@@ -134,11 +137,19 @@ export const WORKFLOW_TOOLS = [
   n8nTool({
     name: 'activate_workflow',
     title: 'Activate a workflow',
-    description: 'Activate (publish) a workflow, so its triggers run.',
+    description:
+      'Activate (publish) a workflow, so its triggers run. A workflow started only by "When Executed by Another Workflow" ' +
+      'is called by other workflows (Execute Workflow node), not activated.',
     input: z.object({ id: n8nId('workflow') }),
     annotations: TOGGLES,
     async run({ id }, n8n) {
-      return summary(await n8n.post<Workflow>(`${workflowPath(id)}/activate`));
+      try {
+        return summary(await n8n.post<Workflow>(`${workflowPath(id)}/activate`));
+      } catch (error) {
+        // n8n's refusal names no trigger; say why when the workflow is a sub-workflow.
+        if (!(error instanceof N8nApiError) || !calledOnly(await n8n.get<Workflow>(workflowPath(id)).catch(() => null))) throw error;
+        throw new N8nApiError(error.status, `${error.message}. ${CALLED_NOT_ACTIVATED}`);
+      }
     },
   }),
   n8nTool({
