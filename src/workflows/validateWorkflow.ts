@@ -10,6 +10,7 @@ import { clip, Findings, quote, type ValidationResult } from './findings';
 import { checkGraph, startsRun } from './graph';
 import type { NodeCatalog } from './nodeCatalog';
 import type { ShapedNode } from './outputShapes';
+import { checkSubWorkflowCalls } from './subWorkflows';
 import { checkWebhookAnswers } from './webhookAnswers';
 import { checkExpressions, describe } from './parameters';
 import { portsOfNode } from './ports';
@@ -18,8 +19,11 @@ import { checkNode, readNode, resolveSpec, Trials, type WorkflowNode } from './v
 
 export const STICKY_NOTE = 'n8n-nodes-base.stickyNote';
 
-/** `out` collects the findings: by default the first MAX_FINDINGS of each kind, the rest counted. */
-export function validateWorkflow(workflow: unknown, catalog: NodeCatalog, out = new Findings()): ValidationResult {
+/**
+ * `out` collects the findings: by default the first MAX_FINDINGS of each kind, the rest counted.
+ * `callees`: workflows its Execute Workflow nodes call, by id, where the caller has them.
+ */
+export function validateWorkflow(workflow: unknown, catalog: NodeCatalog, out = new Findings(), callees: ReadonlyMap<string, unknown> = new Map()): ValidationResult {
   if (!isPlainObject(workflow) || !Array.isArray(workflow.nodes)) {
     out.error(null, 'invalid_workflow', `A workflow is an object with a "nodes" list and a "connections" object, not ${describe(isPlainObject(workflow) ? workflow.nodes : workflow)}${isPlainObject(workflow) ? ' for "nodes"' : ''}.`);
     return out.result();
@@ -56,6 +60,7 @@ export function validateWorkflow(workflow: unknown, catalog: NodeCatalog, out = 
   checkGraph(connections, byName, starters, out);
   checkDataFlow(connections, byName, shaped, workflow.pinData, out);
   checkWebhookAnswers(connections, byName, shaped, starters, out);
+  checkSubWorkflowCalls([...byName.values()].map((e) => e.node), callees, out);
   return out.result();
 }
 
