@@ -196,10 +196,18 @@ export function* strings(root: unknown, path: string): Generator<StringValue> {
   }
 }
 
-/** Code an n8n string holds: the parts of an expression, or all of a code parameter (a Code node's jsCode). */
-export function codeIn(value: string, isCodeParameter: boolean): string[] {
+/** Code parameters holding JavaScript, where a `{{ … }}` is text: the Code node's, the old Function nodes'. */
+const JAVASCRIPT_PARAMETERS = new Set(['jsCode', 'functionCode']);
+
+/**
+ * Code an n8n string holds: the parts of an expression, or all of a code parameter (`codeParameter`
+ * its name, null for other parameters): JavaScript whole; a query only its `{{ … }}` parts, which SQL
+ * nodes resolve, `=` or not (n8n's getResolvables), where JavaScript leaves them text.
+ */
+export function codeIn(value: string, codeParameter: string | null): string[] {
   if (isExpression(value)) return expressionParts(value).code;
-  return isCodeParameter ? [value] : [];
+  if (codeParameter === null) return [];
+  return JAVASCRIPT_PARAMETERS.has(codeParameter) ? [value] : expressionParts(`=${value}`).code;
 }
 
 /** What code in an expression starts with: `$json`, `$('Name')`, `$node`… */

@@ -99,7 +99,7 @@ function checkReferences(
     if (node.disabled || !isPlainObject(node.parameters)) continue;
     const code = codeParameters.get(name) ?? new Set();
     for (const string of strings(node.parameters, 'parameters')) {
-      for (const part of codeIn(string.value, code.has(string.top))) {
+      for (const part of codeIn(string.value, code.has(string.top) ? string.top : null)) {
         for (const ref of referencedNodes(part)) {
           if (names.has(ref)) continue;
           const real = idToName.get(ref);
