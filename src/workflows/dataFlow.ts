@@ -14,9 +14,9 @@ import { isExpression, isPlainObject } from './values';
 const QUOTED = String.raw`(?:'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)")`;
 const FIELD = String.raw`(?:\??\.([A-Za-z_$][\w$]*)|\[\s*${QUOTED}\s*\])`;
 /** `$json.x`, `$input.item.json.x`, `$input.first().json.x`: the node's own input item. */
-const INPUT_READ = new RegExp(String.raw`(?<![\w$.])(?:\$json|\$input\.(?:item|first\(\)|last\(\))\.json)${FIELD}(\s*\()?`, 'g');
+const INPUT_READ = new RegExp(String.raw`\$(?:json|input\.(?:item|first\(\)|last\(\))\.json)${FIELD}(\s*\()?`, 'g');
 /** `$('Name').item.json.x` (or first(), last()), `$node["Name"].json.x`: another node's item. */
-const NODE_READ = new RegExp(String.raw`(?<![\w$.])(?:\$\(\s*${QUOTED}\s*\)\.(?:item|first\(\)|last\(\))|\$node\[\s*${QUOTED}\s*\])\.json${FIELD}(\s*\()?`, 'g');
+const NODE_READ = new RegExp(String.raw`\$(?:\(\s*${QUOTED}\s*\)\.(?:item|first\(\)|last\(\))|node\[\s*${QUOTED}\s*\])\.json${FIELD}(\s*\()?`, 'g');
 
 const unescape = (s: string) => s.replace(/\\(.)/g, '$1');
 const first = (groups: (string | undefined)[]) => groups.find((g) => g !== undefined);
@@ -36,7 +36,8 @@ export interface FieldRead {
 export function fieldReads(code: string): FieldRead[] {
   const live = liveCode(code);
   const reads: FieldRead[] = [];
-  const isLive = (at: number) => live[at] === code[at];
+  // Read where code reads it: not in a comment or string, not a property of something else (`x.$json`).
+  const isLive = (at: number) => live[at] === code[at] && !/[\w$.]/.test(code[at - 1] ?? ' ');
   for (const m of code.matchAll(INPUT_READ)) {
     const field = first([m[1], m[2], m[3]]);
     if (field === undefined || m[4] !== undefined || !isLive(m.index)) continue;
@@ -67,9 +68,10 @@ function outputShapes(connections: Connection[], byName: Map<string, Endpoint>, 
   const main = connections.filter((c) => c.outputType === 'main' && c.inputType === 'main' && byName.has(c.source) && byName.has(c.target));
   const parents = new Map<string, string[]>();
   const children = new Map<string, string[]>();
+  const add = (graph: Map<string, string[]>, from: string, to: string) => (graph.get(from) ?? graph.set(from, []).get(from)!).push(to);
   for (const c of main) {
-    parents.set(c.target, [...(parents.get(c.target) ?? []), c.source]);
-    children.set(c.source, [...(children.get(c.source) ?? []), c.target]);
+    add(parents, c.target, c.source);
+    add(children, c.source, c.target);
   }
   const waiting = new Map([...byName.keys()].map((n) => [n, new Set(parents.get(n) ?? []).size]));
   const queue = [...waiting].filter(([, n]) => n === 0).map(([name]) => name);

@@ -40,6 +40,9 @@ export function referencedNodes(code: string): string[] {
   return names;
 }
 
+/** Characters where liveCode's reading may change: comments, quotes, template braces. */
+const SPECIAL = /[/'"`{}]/g;
+
 /** What a string literal opening here is an argument of, when it names a node: `$(`, `$node[`, `$items(`. */
 const NAMES_NODE = /(?:\$\(|\$node\[|\$items\()\s*$/;
 
@@ -49,6 +52,8 @@ const NAMES_NODE = /(?:\$\(|\$node\[|\$items\()\s*$/;
  * with a stack of the template literals and braces it is in, so nesting costs nothing extra.
  */
 export function liveCode(code: string): string {
+  // No comment, string or template can start: nothing to blank (most expressions).
+  if (!/[/'"`]/.test(code)) return code;
   const out: string[] = [];
   // Per open `${`: the braces opened inside it; the top says whether a `}` closes it.
   const templates: number[] = [];
@@ -101,8 +106,11 @@ export function liveCode(code: string): string {
         scanTemplate();
       }
     } else {
-      out.push(c);
-      i++;
+      // Ordinary code up to the next character that may open or close something, in one slice.
+      SPECIAL.lastIndex = i + 1;
+      const next = SPECIAL.exec(code)?.index ?? code.length;
+      out.push(code.slice(i, next));
+      i = next;
     }
   }
   return out.join('');

@@ -21,10 +21,10 @@ const DROPS_ITEMS = new Set(['n8n-nodes-base.filter']);
 
 type Graph = Map<string, string[]>;
 
-/** Every node reachable from `start` along `next` (itself not included unless on a loop). */
-function reach(start: string, next: Graph): Set<string> {
+/** Every node reachable from `starts` along `next` (a start itself only when on a loop back to one). */
+function reach(starts: Iterable<string>, next: Graph): Set<string> {
   const seen = new Set<string>();
-  const queue = [start];
+  const queue = [...starts];
   for (let i = 0; i < queue.length; i++) {
     for (const n of next.get(queue[i]!) ?? []) {
       if (seen.has(n)) continue;
@@ -37,27 +37,55 @@ function reach(start: string, next: Graph): Set<string> {
 
 const value = (shaped: ShapedNode | undefined, name: string): unknown => (shaped ? own(shaped.values, name) : undefined);
 
+function add(graph: Graph, from: string, to: string): void {
+  const list = graph.get(from);
+  if (list) list.push(to);
+  else graph.set(from, [to]);
+}
+
+/** The workflow's main connections between enabled nodes, both ways, and what the rules ask of them. */
+class Flow {
+  readonly children: Graph = new Map();
+  readonly parents: Graph = new Map();
+  readonly from = new Map<string, Connection[]>();
+  /** Respond nodes and every node with a path to one: computed once, whatever the number of webhooks. */
+  readonly toRespond: Set<string>;
+
+  constructor(
+    connections: Connection[],
+    readonly byName: Map<string, Endpoint>,
+  ) {
+    const active = (name: string) => byName.has(name) && !byName.get(name)!.node.disabled;
+    for (const c of connections) {
+      if (c.outputType !== 'main' || !active(c.source) || !active(c.target)) continue;
+      add(this.children, c.source, c.target);
+      add(this.parents, c.target, c.source);
+      const list = this.from.get(c.source);
+      if (list) list.push(c);
+      else this.from.set(c.source, [c]);
+    }
+    const responders = [...byName.keys()].filter((n) => active(n) && this.typeOf(n) === RESPOND);
+    this.toRespond = new Set([...responders, ...reach(responders, this.parents)]);
+  }
+
+  typeOf(name: string): string {
+    return this.byName.get(name)!.node.type;
+  }
+}
+
 /** `starters`: the nodes that start runs (a Respond node no run reaches never runs: graph.ts warns about it). */
 export function checkWebhookAnswers(connections: Connection[], byName: Map<string, Endpoint>, shaped: Map<string, ShapedNode>, starters: Set<string>, out: Findings): void {
-  const active = (name: string) => byName.has(name) && !byName.get(name)!.node.disabled;
-  const main = connections.filter((c) => c.outputType === 'main' && active(c.source) && active(c.target));
-  const children: Graph = new Map();
-  const parents: Graph = new Map();
-  for (const c of main) {
-    children.set(c.source, [...(children.get(c.source) ?? []), c.target]);
-    parents.set(c.target, [...(parents.get(c.target) ?? []), c.source]);
-  }
-  const typeOf = (name: string) => byName.get(name)!.node.type;
+  const flow = new Flow(connections, byName);
+  // Per Respond node: what is upstream of it (read once, for every webhook that reaches it).
+  const above = new Map<string, Set<string>>();
+  const upstream = (respond: string) => above.get(respond) ?? above.set(respond, reach([respond], flow.parents)).get(respond)!;
   for (const [name, { node }] of byName) {
     if (node.disabled) continue;
-    if (node.type === RESPOND) {
-      const above = reach(name, parents);
-      if ([...above].some((n) => starters.has(n))) checkRespond(name, node.typeVersion, above, typeOf, out);
-    }
+    if (node.type === RESPOND && [...upstream(name)].some((n) => starters.has(n))) checkRespond(name, node.typeVersion, upstream(name), flow, out);
     if (node.type !== WEBHOOK && node.type !== FORM_TRIGGER) continue;
     const mode = value(shaped.get(name), 'responseMode') ?? 'onReceived';
-    const below = reach(name, children);
-    const responders = [...below].filter((n) => typeOf(n) === RESPOND);
+    const below = reach([name], flow.children);
+    const responders = [...below].filter((n) => flow.typeOf(n) === RESPOND);
     if (mode === 'responseNode' && responders.length === 0) {
       out.error(
         name,
@@ -66,41 +94,34 @@ export function checkWebhookAnswers(connections: Connection[], byName: Map<strin
         'parameters.responseMode',
       );
     }
-    if (responders.length > 0) checkUnusedRespond(name, node.typeVersion, node.type, String(mode), responders, below, parents, byName, shaped, out);
-    if (mode === 'responseNode' && responders.length > 0) checkItemsReachRespond(name, below, responders, children, parents, main, byName, out);
+    if (responders.length === 0) continue;
+    if (mode === 'responseNode') checkItemsReachRespond(name, below, flow, out);
+    checkUnusedRespond(name, node.typeVersion, node.type, String(mode), responders.filter((r) => !ownedByWait(upstream(r), below, flow, shaped)), out);
   }
 }
 
-function checkRespond(name: string, typeVersion: number, above: Set<string>, typeOf: (name: string) => string, out: Findings): void {
-  if ([...above].some((n) => ANSWERED.has(typeOf(n)))) return;
+function checkRespond(name: string, typeVersion: number, above: Set<string>, flow: Flow, out: Findings): void {
+  if ([...above].some((n) => ANSWERED.has(flow.typeOf(n)))) return;
   const message = `No Webhook, Form Trigger, Chat Trigger or Wait node is upstream of ${quote(name)}, so there is no call for it to answer${typeVersion >= 1.1 ? ': n8n fails it ("No Webhook node found in the workflow")' : ''}. Start the path with a Webhook whose "responseMode" is "responseNode", or remove this node.`;
   if (typeVersion >= 1.1) out.error(name, 'respond_without_webhook', message);
   else out.warning(name, 'respond_without_webhook', message);
 }
 
-/** A Respond node below a webhook that does not wait for it: n8n refuses the call (Webhook v2+, Form Trigger). */
-function checkUnusedRespond(
-  name: string,
-  typeVersion: number,
-  type: string,
-  mode: string,
-  responders: string[],
-  below: Set<string>,
-  parents: Graph,
-  byName: Map<string, Endpoint>,
-  shaped: Map<string, ShapedNode>,
-  out: Findings,
-): void {
+/** A Respond node after a Wait (below the webhook) that resumes on a webhook or form and waits for it answers that call, not the webhook's. */
+function ownedByWait(upstream: Set<string>, below: Set<string>, flow: Flow, shaped: Map<string, ShapedNode>): boolean {
+  return [...upstream].some(
+    (n) => below.has(n) && flow.typeOf(n) === WAIT && ['webhook', 'form'].includes(String(value(shaped.get(n), 'resume'))) && value(shaped.get(n), 'responseMode') === 'responseNode',
+  );
+}
+
+/** Respond nodes below a webhook that does not wait for them: n8n refuses the call (Webhook v2+, Form Trigger). */
+function checkUnusedRespond(name: string, typeVersion: number, type: string, mode: string, unused: string[], out: Findings): void {
+  if (unused.length === 0) return;
   if (type === FORM_TRIGGER && typeVersion > 2.1) {
-    out.error(name, 'unused_respond_node', `${quote(responders[0]!)} is a Respond to Webhook after the Form Trigger ${quote(name)}: from Form Trigger 2.2 n8n refuses it ("The Respond to Webhook node is not supported in workflows initiated by the n8n Form Trigger"). End the form with an n8n Form node whose "operation" is "completion" instead.`);
+    out.error(name, 'unused_respond_node', `${quote(unused[0]!)} is a Respond to Webhook after the Form Trigger ${quote(name)}: from Form Trigger 2.2 n8n refuses it ("The Respond to Webhook node is not supported in workflows initiated by the n8n Form Trigger"). End the form with an n8n Form node whose "operation" is "completion" instead.`);
     return;
   }
   if (mode === 'responseNode' || (type === WEBHOOK && mode === 'streaming')) return;
-  // A Respond node after a Wait that resumes on a webhook or form and waits for it answers that call, not this one.
-  const ownedByWait = (respond: string) =>
-    [...reach(respond, parents)].some((n) => below.has(n) && byName.get(n)!.node.type === WAIT && ['webhook', 'form'].includes(String(value(shaped.get(n), 'resume'))) && value(shaped.get(n), 'responseMode') === 'responseNode');
-  const unused = responders.filter((r) => !ownedByWait(r));
-  if (unused.length === 0) return;
   const refused = type === FORM_TRIGGER || typeVersion >= 2;
   const message = `${quote(unused[0]!)} is a Respond to Webhook after ${quote(name)}, whose "responseMode" is ${quote(mode)}: ${refused ? 'n8n refuses the call ("Unused Respond to Webhook node found in the workflow")' : 'it answers nothing, the webhook has answered already'}. Set "responseMode" to "responseNode", or remove the Respond to Webhook node.`;
   if (refused) out.error(name, 'unused_respond_node', message, 'parameters.responseMode');
@@ -112,33 +133,22 @@ function checkUnusedRespond(
  * leads to no Respond node (IF's other branch, Switch's other rules, an error output), or a node
  * that drops items (Filter) without "Always Output Data". The call then gets an empty 200.
  */
-function checkItemsReachRespond(
-  webhook: string,
-  below: Set<string>,
-  responders: string[],
-  children: Graph,
-  parents: Graph,
-  main: Connection[],
-  byName: Map<string, Endpoint>,
-  out: Findings,
-): void {
-  const leadsToRespond = new Set(responders);
-  for (const r of responders) for (const n of reach(r, parents)) leadsToRespond.add(n);
-  const onPath = [webhook, ...[...below].filter((n) => leadsToRespond.has(n) && !responders.includes(n))];
+function checkItemsReachRespond(webhook: string, below: Set<string>, flow: Flow, out: Findings): void {
+  const onPath = [webhook, ...[...below].filter((n) => flow.toRespond.has(n) && flow.typeOf(n) !== RESPOND)];
   for (const name of onPath) {
-    const { node, ports } = byName.get(name)!;
+    const { node, ports } = flow.byName.get(name)!;
     const outputs = ports?.outputs?.filter((p) => p.type === 'main');
     if (outputs && outputs.length > 1) {
+      const reaching = new Set((flow.from.get(name) ?? []).filter((c) => flow.toRespond.has(c.target)).map((c) => c.outputIndex));
       for (const [index, port] of outputs.entries()) {
-        const targets = main.filter((c) => c.source === name && c.outputIndex === index).map((c) => c.target);
-        if (targets.some((t) => leadsToRespond.has(t))) continue;
+        if (reaching.has(index)) continue;
         out.warning(
           name,
           'items_may_not_reach_respond',
           `Items that ${quote(name)} sends to its output ${index} ("${port.name}") reach no Respond to Webhook node: when all of a call's items go there, ${quote(webhook)} answers an empty 200. Connect that output to a Respond to Webhook node too.`,
         );
       }
-    } else if (DROPS_ITEMS.has(node.type) && (node as { alwaysOutputData?: unknown }).alwaysOutputData !== true && (children.get(name) ?? []).length > 0) {
+    } else if (DROPS_ITEMS.has(node.type) && (node as { alwaysOutputData?: unknown }).alwaysOutputData !== true && flow.children.has(name)) {
       out.warning(
         name,
         'items_may_not_reach_respond',

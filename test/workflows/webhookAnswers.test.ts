@@ -44,3 +44,14 @@ describe('webhook answers', () => {
     expect(found(filter)).toEqual([]);
   });
 });
+
+describe('webhook answers after a Form Trigger', () => {
+  it('refuses a Respond to Webhook after a Form Trigger 2.2+, whatever its mode, as n8n does', () => {
+    const form = (typeVersion: number, responseMode: string) =>
+      node('Form', 'formTrigger', typeVersion, { formTitle: 'T', formFields: { values: [{ fieldLabel: 'Name' }] }, responseMode }, { webhookId: 'a6f0c0e2-0000-4000-8000-000000000004' });
+    const w = (typeVersion: number, responseMode: string) => ({ nodes: [form(typeVersion, responseMode), respond()], connections: connect(['Form', 'Answer']) });
+    expect(found(w(2.2, 'onReceived'))).toEqual(['E unused_respond_node@Form']);
+    expect(found(w(2.1, 'responseNode'))).toEqual([]);
+    expect(found(w(2.1, 'onReceived'))).toEqual(['E unused_respond_node@Form']);
+  });
+});
