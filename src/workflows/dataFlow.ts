@@ -134,7 +134,11 @@ export function checkDataFlow(connections: Connection[], byName: Map<string, End
     if (node.disabled) continue;
     for (const string of strings(node.parameters, 'parameters')) {
       if (!isExpression(string.value)) continue;
+      // One finding per distinct read of a parameter, however often it repeats.
+      const seen = new Set<string>();
       for (const read of expressionParts(string.value).code.flatMap(fieldReads)) {
+        if (seen.has(read.text)) continue;
+        seen.add(read.text);
         const source = read.node === null ? input.get(name) : output.get(read.node);
         if (!source?.shape.closed || source.shape.fields.has(read.field) || INHERITED.has(read.field)) continue;
         const from = source.names.map(quote).join(' and ');

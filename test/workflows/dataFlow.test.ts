@@ -26,6 +26,7 @@ describe('data flow', () => {
       nodes: [webhook, slack('Tell', '=New: {{ $json.email }} {{ $json.body.name }}'), slack('Later', "={{ $('Webhook').item.json.email }}")],
       connections: connect(['Webhook', 'Tell'], ['Tell', 'Later']),
     };
+    (w.nodes[2]!.parameters as Record<string, unknown>).text = "={{ $('Webhook').item.json.email }} {{ $('Webhook').item.json.email }}";
     const errors = findings(w);
     expect(errors.map((e) => [e.node, e.path])).toEqual([
       ['Tell', 'parameters.text'],
