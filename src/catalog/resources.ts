@@ -3,6 +3,7 @@ import type { GuardedResources } from '../auth/resourceAccess';
 import type { Env } from '../env';
 import { own } from '../lib/ownKeys';
 import { Catalog } from './catalog';
+import { EXPRESSION_GUIDE, EXPRESSION_GUIDE_URI } from './expressionGuide';
 import { NODE_TYPES } from './nodeSpec';
 import { serializeSpec } from './serialize';
 
@@ -58,5 +59,11 @@ export function installCatalogResources(server: McpServer, env: Env): void {
       const text = JSON.stringify(serializeSpec(spec, { includeExamples: true, includeSchemas: true, detail: 'full' }));
       return { contents: [{ uri: uri.href, mimeType: 'application/json', text }] };
     },
+  );  // Public knowledge, no catalog read: any caller may read it.
+  server.registerResource(
+    'expressions',
+    EXPRESSION_GUIDE_URI,
+    { title: 'Writing n8n expressions', description: 'How n8n expressions are written: ={{ … }}, $json, $(\'Node\'), $input, $itemIndex, $now and Luxon dates, $jmespath, what common nodes output', mimeType: 'text/markdown' },
+    async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/markdown', text: EXPRESSION_GUIDE }] }),
   );
 }

@@ -30,14 +30,90 @@ const REFERENCE = new RegExp(String.raw`\$\(\s*${QUOTED}\s*\)|\$node\[\s*${QUOTE
 
 const unescape = (s: string) => s.replace(/\\(.)/g, '$1');
 
-/** The node names a piece of code refers to. */
+/** The node names a piece of code refers to; comments and the text of strings do not count (n8n never runs them). */
 export function referencedNodes(code: string): string[] {
   const names: string[] = [];
-  for (const m of code.matchAll(REFERENCE)) {
+  for (const m of liveCode(code).matchAll(REFERENCE)) {
     const raw = m.slice(1).find((g) => g !== undefined);
     if (raw !== undefined) names.push(unescape(raw));
   }
   return names;
+}
+
+/** Characters where liveCode's reading may change: comments, quotes, template braces. */
+const SPECIAL = /[/'"`{}]/g;
+
+/** What a string literal opening here is an argument of, when it names a node: `$(`, `$node[`, `$items(`. */
+const NAMES_NODE = /(?:\$\(|\$node\[|\$items\()\s*$/;
+
+/**
+ * Code as it runs: comments (`//…`, `/* … *\/`) and the text of string literals blanked, except a
+ * literal that names a node (`$('Name')`); a template literal's `${…}` parts stay code. One pass
+ * with a stack of the template literals and braces it is in, so nesting costs nothing extra.
+ */
+export function liveCode(code: string): string {
+  // No comment, string or template can start: nothing to blank (most expressions).
+  if (!/[/'"`]/.test(code)) return code;
+  const out: string[] = [];
+  // Per open `${`: the braces opened inside it; the top says whether a `}` closes it.
+  const templates: number[] = [];
+  let i = 0;
+  // Looks back a bounded stretch: what precedes a quote is read once per quote, so the pass stays linear.
+  const namesNode = (at: number) => NAMES_NODE.test(code.slice(Math.max(0, at - 100), at));
+  const blank = (from: number, to: number) => out.push(code.slice(from, to).replace(/[^\n]/g, ' '));
+  const scanTemplate = () => {
+    // From inside a template literal's text to its closing backtick or the next `${`.
+    const start = i;
+    while (i < code.length && code[i] !== '`' && !(code[i] === '$' && code[i + 1] === '{')) i += code[i] === '\\' ? 2 : 1;
+    blank(start, Math.min(i, code.length));
+    if (i >= code.length) return;
+    if (code[i] === '`') out.push(code[i++]!);
+    else {
+      out.push('${');
+      i += 2;
+      templates.push(0);
+    }
+  };
+  while (i < code.length) {
+    const c = code[i]!;
+    if (c === '/' && code[i + 1] === '/') {
+      const end = code.indexOf('\n', i);
+      blank(i, end < 0 ? code.length : end);
+      i = end < 0 ? code.length : end;
+    } else if (c === '/' && code[i + 1] === '*') {
+      const end = code.indexOf('*/', i + 2);
+      blank(i, end < 0 ? code.length : end + 2);
+      i = end < 0 ? code.length : end + 2;
+    } else if (c === "'" || c === '"' || (c === '`' && namesNode(i))) {
+      // A quoted string ends at its quote or (an error in JavaScript) the line's end.
+      let end = i + 1;
+      while (end < code.length && code[end] !== c && code[end] !== '\n') end += code[end] === '\\' ? 2 : 1;
+      end = Math.min(code[end] === c ? end + 1 : end, code.length);
+      if (namesNode(i)) out.push(code.slice(i, end));
+      else blank(i, end);
+      i = end;
+    } else if (c === '`') {
+      out.push(c);
+      i++;
+      scanTemplate();
+    } else if (templates.length > 0 && (c === '{' || c === '}')) {
+      out.push(c);
+      i++;
+      if (c === '{') templates[templates.length - 1]!++;
+      else if (templates[templates.length - 1]! > 0) templates[templates.length - 1]!--;
+      else {
+        templates.pop();
+        scanTemplate();
+      }
+    } else {
+      // Ordinary code up to the next character that may open or close something, in one slice.
+      SPECIAL.lastIndex = i + 1;
+      const next = SPECIAL.exec(code)?.index ?? code.length;
+      out.push(code.slice(i, next));
+      i = next;
+    }
+  }
+  return out.join('');
 }
 
 /**
@@ -128,10 +204,18 @@ export function* strings(root: unknown, path: string): Generator<StringValue> {
   }
 }
 
-/** Code an n8n string holds: the parts of an expression, or all of a code parameter (a Code node's jsCode). */
-export function codeIn(value: string, isCodeParameter: boolean): string[] {
+/** Code parameters holding JavaScript, where a `{{ … }}` is text: the Code node's, the old Function nodes'. */
+const JAVASCRIPT_PARAMETERS = new Set(['jsCode', 'functionCode']);
+
+/**
+ * Code an n8n string holds: the parts of an expression, or all of a code parameter (`codeParameter`
+ * its name, null for other parameters): JavaScript whole; a query only its `{{ … }}` parts, which SQL
+ * nodes resolve, `=` or not (n8n's getResolvables), where JavaScript leaves them text.
+ */
+export function codeIn(value: string, codeParameter: string | null): string[] {
   if (isExpression(value)) return expressionParts(value).code;
-  return isCodeParameter ? [value] : [];
+  if (codeParameter === null) return [];
+  return JAVASCRIPT_PARAMETERS.has(codeParameter) ? [value] : expressionParts(`=${value}`).code;
 }
 
 /** What code in an expression starts with: `$json`, `$('Name')`, `$node`… */

@@ -4,10 +4,14 @@
  * not judged (they still count as names that connections and expressions may use).
  */
 import { checkConnections, checkRequiredInputs, readConnections, type Endpoint } from './connections';
+import { checkDataFlow } from './dataFlow';
 import { codeIn, referencedNodes, strings } from './expressions';
 import { clip, Findings, quote, type ValidationResult } from './findings';
 import { checkGraph, startsRun } from './graph';
 import type { NodeCatalog } from './nodeCatalog';
+import type { ShapedNode } from './outputShapes';
+import { checkSubWorkflowCalls } from './subWorkflows';
+import { checkWebhookAnswers } from './webhookAnswers';
 import { checkExpressions, describe } from './parameters';
 import { portsOfNode } from './ports';
 import { isPlainObject, nodeValues } from './values';
@@ -15,8 +19,11 @@ import { checkNode, readNode, resolveSpec, Trials, type WorkflowNode } from './v
 
 export const STICKY_NOTE = 'n8n-nodes-base.stickyNote';
 
-/** `out` collects the findings: by default the first MAX_FINDINGS of each kind, the rest counted. */
-export function validateWorkflow(workflow: unknown, catalog: NodeCatalog, out = new Findings()): ValidationResult {
+/**
+ * `out` collects the findings: by default the first MAX_FINDINGS of each kind, the rest counted.
+ * `callees`: workflows its Execute Workflow nodes call, by id, where the caller has them.
+ */
+export function validateWorkflow(workflow: unknown, catalog: NodeCatalog, out = new Findings(), callees: ReadonlyMap<string, unknown> = new Map()): ValidationResult {
   if (!isPlainObject(workflow) || !Array.isArray(workflow.nodes)) {
     out.error(null, 'invalid_workflow', `A workflow is an object with a "nodes" list and a "connections" object, not ${describe(isPlainObject(workflow) ? workflow.nodes : workflow)}${isPlainObject(workflow) ? ' for "nodes"' : ''}.`);
     return out.result();
@@ -25,6 +32,7 @@ export function validateWorkflow(workflow: unknown, catalog: NodeCatalog, out = 
   const idToName = new Map<string, string>();
   const starters = new Set<string>();
   const codeParameters = new Map<string, Set<string>>();
+  const shaped = new Map<string, ShapedNode>();
   const trials = new Trials();
   for (const [i, raw] of workflow.nodes.entries()) {
     const node = readNode(raw, `nodes[${i}]`, out);
@@ -42,6 +50,7 @@ export function validateWorkflow(workflow: unknown, catalog: NodeCatalog, out = 
     byName.set(node.name, endpoint.endpoint);
     if (endpoint.startsRun) starters.add(node.name);
     codeParameters.set(node.name, endpoint.codeParameters);
+    if (endpoint.shaped) shaped.set(node.name, endpoint.shaped);
   }
   const connections = readConnections(workflow.connections, out);
   // Connections may come from sticky notes' names only by mistake: those are not nodes to connect.
@@ -49,11 +58,14 @@ export function validateWorkflow(workflow: unknown, catalog: NodeCatalog, out = 
   checkRequiredInputs(connections, byName, out);
   checkReferences(workflow.nodes, byName, idToName, codeParameters, out);
   checkGraph(connections, byName, starters, out);
+  checkDataFlow(connections, byName, shaped, workflow.pinData, out);
+  checkWebhookAnswers(connections, byName, shaped, starters, out);
+  checkSubWorkflowCalls([...byName.values()].map((e) => e.node), callees, out);
   return out.result();
 }
 
 /** A node's own checks; what the workflow rules need of it. */
-function judge(node: WorkflowNode, catalog: NodeCatalog, out: Findings, trials: Trials): { endpoint: Endpoint; startsRun: boolean; codeParameters: Set<string> } {
+function judge(node: WorkflowNode, catalog: NodeCatalog, out: Findings, trials: Trials): { endpoint: Endpoint; startsRun: boolean; codeParameters: Set<string>; shaped?: ShapedNode } {
   const findings = node.disabled ? new Findings() : out;
   const spec = resolveSpec(node, catalog, findings);
   if (!spec) {
@@ -69,6 +81,7 @@ function judge(node: WorkflowNode, catalog: NodeCatalog, out: Findings, trials: 
     endpoint,
     startsRun: !node.disabled && startsRun(endpoint, spec.node_type),
     codeParameters: new Set(spec.parameters.filter((p) => p.type === 'code').map((p) => p.name)),
+    shaped: { type: node.type, typeVersion: node.typeVersion, values },
   };
 }
 
@@ -86,7 +99,7 @@ function checkReferences(
     if (node.disabled || !isPlainObject(node.parameters)) continue;
     const code = codeParameters.get(name) ?? new Set();
     for (const string of strings(node.parameters, 'parameters')) {
-      for (const part of codeIn(string.value, code.has(string.top))) {
+      for (const part of codeIn(string.value, code.has(string.top) ? string.top : null)) {
         for (const ref of referencedNodes(part)) {
           if (names.has(ref)) continue;
           const real = idToName.get(ref);

@@ -63,3 +63,19 @@ describe('node-spec:// resources', () => {
     expect(subtypes!.result.completion.values).toEqual(['TRIGGER_CRON', 'TRIGGER_CHAT', 'TRIGGER_CALENDAR']);
   });
 });
+
+describe('n8n-guide://expressions', () => {
+  it('is listed and reads as the expression guide the tool descriptions point to', async () => {
+    const sessionId = await openSession();
+    const { reply: list } = await rpc(sessionId, 'resources/list');
+    expect(list!.result.resources).toContainEqual(expect.objectContaining({ uri: 'n8n-guide://expressions', mimeType: 'text/markdown' }));
+    const { reply: read } = await rpc(sessionId, 'resources/read', { uri: 'n8n-guide://expressions' }, 2);
+    const text: string = read!.result.contents[0].text;
+    for (const topic of ['={{', '$json.body.email', "$('Node name').item.json", '$input.all()', '$itemIndex', '$now', 'Luxon', '$jmespath', 'ONE JavaScript expression']) {
+      expect(text).toContain(topic);
+    }
+    const { reply: tools } = await rpc(sessionId, 'tools/list', undefined, 3);
+    const described = tools!.result.tools.filter((t: { description: string }) => t.description.includes('n8n-guide://expressions')).map((t: { name: string }) => t.name);
+    expect(described.sort()).toEqual(['get_node_details', 'validate_node', 'validate_workflow']);
+  });
+});

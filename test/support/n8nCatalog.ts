@@ -2,10 +2,15 @@ import { importNodes } from '../../scripts/catalog/n8n/importNodes';
 import type { N8nNode } from '../../scripts/catalog/n8n/mapNode';
 import { catalogOf } from '../../src/workflows/nodeCatalog';
 import fixture from '../fixtures/n8n/nodes.json';
+import flowFixture from '../fixtures/n8n/flowNodes.json';
 
-/** Real n8n node descriptions (n8n-nodes-base / nodes-langchain 2.41), imported as the build imports them. */
+/**
+ * Real n8n node descriptions (n8n-nodes-base / nodes-langchain 2.41), imported as the build imports them;
+ * flowNodes.json adds the nodes data-flow, webhook-answer and sub-workflow rules need (Code, Respond to
+ * Webhook, Filter, Form and Chat Trigger, Execute Workflow and its trigger, Summarize, Wait, Limit…).
+ */
 export const n8nSpecs = importNodes(
-  Object.entries(fixture as unknown as Record<string, N8nNode[]>).map(([typePrefix, nodes]) => ({ typePrefix, nodes })),
+  [fixture, flowFixture].flatMap((f) => Object.entries(f as unknown as Record<string, N8nNode[]>).map(([typePrefix, nodes]) => ({ typePrefix, nodes }))),
 ).specs;
 
 /** The validator's view of them. */

@@ -52,15 +52,15 @@ describe('autofix', () => {
     w.nodes[2]!.parameters = {
       assignments: {
         assignments: [
-          { id: 'a', name: 'who', value: 'Hi {{ $json.name }}', type: 'string' },
-          { id: 'b', name: 'total', value: '={{ $json.total ', type: 'number' },
+          { id: 'a', name: 'who', value: 'Hi {{ $json.body.name }}', type: 'string' },
+          { id: 'b', name: 'total', value: '={{ $json.body.total ', type: 'number' },
           { id: 'c', name: 'from', value: "={{ $('hook').item.json.body }}", type: 'string' },
         ],
       },
     };
     const result = fix(w);
     const values = (result.workflow as ReturnType<typeof workflow>).nodes[2]!.parameters as { assignments: { assignments: { value: string }[] } };
-    expect(values.assignments.assignments.map((a) => a.value)).toEqual(['=Hi {{ $json.name }}', '={{ $json.total }}', "={{ $('Hook').item.json.body }}"]);
+    expect(values.assignments.assignments.map((a) => a.value)).toEqual(['=Hi {{ $json.body.name }}', '={{ $json.body.total }}', "={{ $('Hook').item.json.body }}"]);
     expect(result.after.valid).toBe(true);
     expect(result.after.warnings).toEqual([]);
   });
@@ -133,8 +133,8 @@ describe('autofix, with node, parameter and connection names that mean something
       nodes: [
         node('__proto__', 'manualTrigger', 1),
         node('constructor', 'set', 3.4, fromJson([
-          ['__proto__', 'Hi {{ $json.name }}'],
-          ['assignments', { assignments: [{ id: 'a', name: 'constructor', value: "={{ $('__Proto__').item.json.x }}", type: 'string' }] }],
+          ['__proto__', 'Hi {{ $json }}'],
+          ['assignments', { assignments: [{ id: 'a', name: 'constructor', value: "={{ $('__Proto__').item.json }}", type: 'string' }] }],
         ])),
         node('prototype', 'set', 3.4),
         node('toString', 'if', 2.3),
@@ -166,8 +166,8 @@ describe('autofix, with node, parameter and connection names that mean something
     expect(Object.keys(fixed.connections).sort()).toEqual(['__proto__', 'constructor', 'prototype', 'toString']);
     expectOwn(fixed.connections, '__proto__', connect(['x', 'constructor'])['x']);
     expectOwn(fixed.connections, 'constructor', connect(['x', 'prototype'])['x']);
-    expectOwn(fixed.nodes[1]!.parameters, '__proto__', '=Hi {{ $json.name }}');
-    expect(JSON.stringify(fixed.nodes[1]!.parameters)).toContain(`"value":"={{ $('__proto__').item.json.x }}"`);
+    expectOwn(fixed.nodes[1]!.parameters, '__proto__', '=Hi {{ $json }}');
+    expect(JSON.stringify(fixed.nodes[1]!.parameters)).toContain(`"value":"={{ $('__proto__').item.json }}"`);
     expect(JSON.parse(JSON.stringify(fixed))).toEqual(fixed);
   });
 

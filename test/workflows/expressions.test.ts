@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expressionParts, looksLikeExpression, referencedNodes, renameReferences, strings } from '../../src/workflows/expressions';
+import { codeIn, expressionParts, looksLikeExpression, referencedNodes, renameReferences, strings } from '../../src/workflows/expressions';
 import { MAX_PATH } from '../../src/workflows/findings';
 
 describe('expressions', () => {
@@ -24,7 +24,19 @@ describe('expressions', () => {
     const runs = `$('${'a'.repeat(200_000)}`;
     expect(referencedNodes(runs)).toEqual([]);
     expect(referencedNodes(`${"$('x' ".repeat(50_000)}$('y')`)).toEqual(['y']);
+    // Comments and the text of strings are not run; a template literal's ${…} is.
+    expect(referencedNodes("// $('A')\n/* $('B') */ 'say $(\"C\")'; `$('D') ${$(`E`).item}`; $('F')")).toEqual(['E', 'F']);
+    expect(referencedNodes(`${'`${'.repeat(50_000)}${"'".repeat(50_000)}${'/*'.repeat(50_000)}$('G')`)).toEqual([]);
     expect(expressionParts(`={{ ${'a'.repeat(100_000)}`)).toEqual({ code: [], unclosed: true });
+  });
+
+  it("reads a query's {{ … }} as code (SQL nodes resolve them), a JavaScript parameter's as text", () => {
+    const refs = (value: string, parameter: string | null) => codeIn(value, parameter).flatMap(referencedNodes);
+    const sql = "UPDATE t SET words = '{{ $('Webhook').item.json.body.text.replace(/'/g, \"''\") }}' -- $('Not code')";
+    expect(refs(sql, 'query')).toEqual(['Webhook']);
+    expect(refs("const prompt = 'Use {{ $(\"Text\").item.json.x }}'; return $('Live').all();", 'jsCode')).toEqual(['Live']);
+    expect(refs("={{ $('Expr').item.json.x }}", null)).toEqual(['Expr']);
+    expect(refs("{{ $('Plain').item.json.x }}", null)).toEqual([]);
   });
 
   it('walks every string of a parameter tree in order, at any depth, with its path and parameter', () => {

@@ -12,7 +12,7 @@ const slack = (name: string, parameters: Record<string, unknown> = {}) =>
   node(name, 'slack', 2.3, {
     select: 'channel',
     channelId: { __rl: true, mode: 'id', value: 'C0123' },
-    text: '=Order {{ $json.id }} from {{ $(\'Webhook\').item.json.body.name }}',
+    text: '=Order {{ $json.body.id }} from {{ $(\'Webhook\').item.json.body.name }}',
     ...parameters,
   }, { credentials: { slackApi: { id: '2', name: 'Slack' } } });
 
@@ -86,7 +86,7 @@ describe('validate_workflow', () => {
     const v1 = {
       nodes: [
         node('Start', 'manualTrigger', 1),
-        node('Check', 'if', 1, { conditions: { number: [{ value1: '={{ $json.n }}', operation: 'larger', value2: 3 }] } }),
+        node('Check', 'if', 1, { conditions: { number: [{ value1: '={{ $now.hour }}', operation: 'larger', value2: 3 }] } }),
       ],
       connections: connect(['Start', 'Check']),
     };
@@ -154,6 +154,22 @@ describe('validate_workflow', () => {
     expect(errorsOf(escaped)).toEqual([]);
   });
 
+  it("reads a Code node's references as n8n runs them: not in comments or the text of strings", () => {
+    const w = goodWorkflow();
+    w.nodes.push(node('Code', 'code', 2, {
+      jsCode: [
+        "// was $('Old lookup').all()",
+        "/* $('Older') */ const note = \"see $('In text')\";",
+        "return $('Missing').all().concat(`${$('Also missing').first().json.a} $('Template text')`);",
+      ].join('\n'),
+    }));
+    w.connections['Webhook']!['main']![0]!.push({ node: 'Code', type: 'main', index: 0 });
+    expect(errorsOf(w).map((e) => [e.code, e.message.match(/"[^"]+"/)![0]])).toEqual([
+      ['unknown_node_reference', '"Missing"'],
+      ['unknown_node_reference', '"Also missing"'],
+    ]);
+  });
+
   it('finds an AI model connected as main, and an agent left without a model', () => {
     const w = goodWorkflow();
     w.connections['Model'] = connect(['Model', 'Agent'])['Model']!;
@@ -200,7 +216,7 @@ describe('validate_workflow', () => {
   it('does not judge disabled nodes, and does not guess ports that depend on an expression', () => {
     const w = goodWorkflow();
     Object.assign(nodeNamed(w, 'Tell sales'), { disabled: true, parameters: { text: 42, resource: 'nope' } });
-    (nodeNamed(w, 'Route').parameters as Record<string, unknown>).rules = '={{ $json.rules }}';
+    (nodeNamed(w, 'Route').parameters as Record<string, unknown>).rules = '={{ $json.body.rules }}';
     w.connections['Route']!['main']![7] = [{ node: 'Other', type: 'main', index: 0 }];
     expect(errorsOf(w)).toEqual([]);
   });
@@ -235,7 +251,7 @@ describe('validate_workflow, with names that mean something to JavaScript object
           ? node(name, 'manualTrigger', 1)
           : node(name, 'set', 3.4, fromJson([
               ['__proto__', 'x'],
-              ['assignments', { assignments: [{ id: 'a', name, value: `={{ $('${names[i - 1]}').item.json.x }} {{ $node["${names[i - 1]}"].json.y }}`, type: 'string' }] }],
+              ['assignments', { assignments: [{ id: 'a', name, value: `={{ $('${names[i - 1]}').item.json }} {{ $node["${names[i - 1]}"].json }}`, type: 'string' }] }],
             ])),
       ),
       connections: fromJson(names.slice(0, -1).map((name, i) => [name, connect(['x', names[i + 1]!])['x']])),

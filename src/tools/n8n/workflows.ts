@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { Catalog } from '../../catalog/catalog';
 import type { Env } from '../../env';
+import { N8nApiError, type N8nClient } from '../../n8n/client';
 import { isN8nId, n8nId } from '../../n8n/ids';
 import { workflowFor } from '../../n8n/userData';
 import { workflowBody } from '../../n8n/workflowBody';
 import { workflowOverLimit } from '../../workflows/limits';
 import { catalogForNodes } from '../../workflows/prefetch';
+import { CALLED_NOT_ACTIVATED, calledOnly, calledWorkflowIds } from '../../workflows/subWorkflows';
 import { validateWorkflow } from '../../workflows/validateWorkflow';
 import { refusal, ToolError } from '../tool';
 import { withInstance } from '../validation/catalogView';
@@ -37,17 +39,30 @@ const workflowInput = z
 
 const force = z.boolean().default(false).describe('Save even if validation finds errors');
 
+/** Sub-workflows read from n8n for their calls' inputs to be checked. */
+const MAX_CALLED_WORKFLOWS = 10;
+
+/**
+ * The workflows this one's Execute Workflow nodes call by id, as n8n has them (the first
+ * MAX_CALLED_WORKFLOWS): one the key cannot read, or that is not there, is left out (nothing to compare).
+ */
+async function calledWorkflows(workflow: unknown, n8n: N8nClient): Promise<Map<string, unknown>> {
+  const ids = calledWorkflowIds(workflow).filter(isN8nId).slice(0, MAX_CALLED_WORKFLOWS);
+  const read = await Promise.all(ids.map((id) => n8n.get<Workflow>(workflowPath(id)).then((w) => [id, w] as const, () => null)));
+  return new Map(read.filter((r) => r !== null));
+}
+
 /**
  * Validates a workflow before n8n sees it: past the workflow tools' limits the call is refused, forced
  * or not (nothing here can check it); errors refuse the call (unless forced); otherwise what goes
  * beside the saved workflow's summary (the findings, if any).
  */
-async function validated(workflow: Record<string, unknown>, force: boolean, env: Env) {
+async function validated(workflow: Record<string, unknown>, force: boolean, env: Env, n8n: N8nClient) {
   withinLimits(workflowOverLimit(workflow), 'Nothing was sent to n8n.');
   const nodes = Array.isArray(workflow.nodes) ? workflow.nodes : [];
   const catalog = await withInstance(env, catalogForNodes(new Catalog(env.SPECS), nodes));
   if (!catalog) return { alongside: { validation: { skipped: 'no node catalog is loaded on this server' } } };
-  const result = validateWorkflow(workflow, catalog);
+  const result = validateWorkflow(workflow, catalog, undefined, await calledWorkflows(workflow, n8n));
   if (!result.valid && !force) {
     return {
       refused: refusal({
@@ -98,9 +113,10 @@ export const WORKFLOW_TOOLS = [
     input: z.object({ workflow: workflowInput, force }),
     annotations: CREATES,
     async run({ workflow, force }, n8n, ctx) {
-      const checked = await validated(workflow, force, ctx.env);
+      const checked = await validated(workflow, force, ctx.env, n8n);
       if ('refused' in checked) return checked.refused;
-      return { ...summary(await n8n.post<Workflow>('/workflows', { body: workflowBody(workflow) })), ...checked.alongside };
+      const note = calledOnly(workflow) ? { note: CALLED_NOT_ACTIVATED } : {};
+      return { ...summary(await n8n.post<Workflow>('/workflows', { body: workflowBody(workflow) })), ...checked.alongside, ...note };
     },
   }),
   n8nTool({
@@ -116,7 +132,7 @@ export const WORKFLOW_TOOLS = [
       const workflowId = id ?? (typeof workflow.id === 'string' ? workflow.id : undefined);
       if (!workflowId) throw new ToolError('id: which workflow to update (or a workflow with its id)');
       if (!isN8nId(workflowId)) throw new ToolError(`workflow.id: "${workflowId}" is not a workflow id (1 to 36 letters and digits, as n8n makes them)`);
-      const checked = await validated(workflow, force, ctx.env);
+      const checked = await validated(workflow, force, ctx.env, n8n);
       if ('refused' in checked) return checked.refused;
       return { ...summary(await n8n.put<Workflow>(workflowPath(workflowId), { body: workflowBody(workflow) })), ...checked.alongside };
     },
@@ -135,11 +151,19 @@ export const WORKFLOW_TOOLS = [
   n8nTool({
     name: 'activate_workflow',
     title: 'Activate a workflow',
-    description: 'Activate (publish) a workflow, so its triggers run.',
+    description:
+      'Activate (publish) a workflow, so its triggers run. A workflow started only by "When Executed by Another Workflow" ' +
+      'is called by other workflows (Execute Workflow node), not activated.',
     input: z.object({ id: n8nId('workflow') }),
     annotations: TOGGLES,
     async run({ id }, n8n) {
-      return summary(await n8n.post<Workflow>(`${workflowPath(id)}/activate`));
+      try {
+        return summary(await n8n.post<Workflow>(`${workflowPath(id)}/activate`));
+      } catch (error) {
+        // n8n's refusal names no trigger; say why when the workflow is a sub-workflow.
+        if (!(error instanceof N8nApiError) || !calledOnly(await n8n.get<Workflow>(workflowPath(id)).catch(() => null))) throw error;
+        throw new N8nApiError(error.status, `${error.message}. ${CALLED_NOT_ACTIVATED}`);
+      }
     },
   }),
   n8nTool({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Catalog } from '../../catalog/catalog';
+import { EXPRESSION_GUIDE_URI } from '../../catalog/expressionGuide';
 import { withinBudget } from '../../catalog/budget';
 import type { NodeSpec } from '../../catalog/nodeSpec';
 import { serializeSpec } from '../../catalog/serialize';
@@ -31,9 +32,10 @@ export const getNodeDetails = defineTool({
     'conditions), input/output ports with data formats, the credential types it takes, and an example node ' +
     'to paste into workflow JSON, in the shape real workflows use. n8n nodes have several typeVersions, each with its own parameters: ' +
     'type_versions says which this description covers and node_versions lists all; pass version to get the ' +
-    'one your workflow uses (default: the newest), and resource/operation to narrow a large node to what one operation uses. ' +
+    'one your workflow uses (default: the newest the configured n8n runs), and resource/operation to narrow a large node to what one operation uses. ' +
     'Then write the node and check it with validate_node or ' +
-    'validate_workflow. Answers one entry per requested node, in order; an unknown node gets an entry with an error instead.',
+    `validate_workflow. Expressions ("={{ $json.body.email }}", $('Node'), dates): the resource ${EXPRESSION_GUIDE_URI}. ` +
+    'Answers one entry per requested node, in order; an unknown node gets an entry with an error instead.',
   input: z.object({
     nodes: z
       .array(

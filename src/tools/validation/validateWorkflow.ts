@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EXPRESSION_GUIDE_URI } from '../../catalog/expressionGuide';
 import { MAX_FINDINGS } from '../../workflows/findings';
 import { workflowOverLimit } from '../../workflows/limits';
 import { validateWorkflow as validate } from '../../workflows/validateWorkflow';
@@ -6,6 +7,9 @@ import { defineTool } from '../tool';
 import { catalogViewFor, unknownReleaseNote } from './catalogView';
 import { FindingsOutput, WorkflowJson } from './schemas';
 import { SIZE_LIMITS, withinLimits } from './withinLimits';
+
+/** Called workflows one validation takes: each is read whole, as the workflow is. */
+const MAX_CALLED_WORKFLOWS = 10;
 
 export const validateWorkflow = defineTool({
   name: 'validate_workflow',
@@ -18,15 +22,27 @@ export const validateWorkflow = defineTool({
     'Across the workflow: duplicate names or ids, connections from or to missing nodes, connection kinds the ' +
     'nodes lack (main vs ai_*), output/input indexes beyond the ports the node has for its settings (IF true/false, ' +
     'Switch rules, error outputs), AI nodes without the sub-nodes they need, references like $(\'Name\') to ' +
-    `nodes that do not exist, triggers and unreachable nodes. Answers {valid, errors, warnings}: the first ${MAX_FINDINGS} ` +
+    `nodes that do not exist, fields read from nodes whose output cannot have them ($json.email after a Webhook: ` +
+    `$json.body.email), a Webhook waiting for a Respond to Webhook node no path reaches, Execute Workflow inputs the ` +
+    `called workflow does not define (pass it in called_workflows), triggers and unreachable nodes. ` +
+    `How to write expressions: the resource ${EXPRESSION_GUIDE_URI}. Answers {valid, errors, warnings}: the first ${MAX_FINDINGS} ` +
     `of each, "omitted" counting the rest. ${SIZE_LIMITS}`,
-  input: z.object({ workflow: WorkflowJson }),
+  input: z.object({
+    workflow: WorkflowJson,
+    called_workflows: z
+      .array(WorkflowJson.and(z.object({ id: z.string().min(1).max(100) }).loose()))
+      .max(MAX_CALLED_WORKFLOWS)
+      .optional()
+      .describe("Workflows its Execute Workflow nodes call, each with its id: their inputs are checked against the trigger's"),
+  }),
   output: FindingsOutput,
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   execution: 'direct',
   scope: 'nodes:read',
-  async run({ workflow }, { env }) {
+  async run({ workflow, called_workflows = [] }, { env }) {
     withinLimits(workflowOverLimit(workflow));
-    return { ...validate(workflow, await catalogViewFor(env, workflow.nodes)), ...(await unknownReleaseNote(env)) };
+    for (const [i, called] of called_workflows.entries()) withinLimits(workflowOverLimit(called, `called_workflows[${i}]`));
+    const callees = new Map(called_workflows.map((w) => [w.id, w]));
+    return { ...validate(workflow, await catalogViewFor(env, workflow.nodes), undefined, callees), ...(await unknownReleaseNote(env)) };
   },
 });

@@ -35,6 +35,31 @@ describe('validate_workflow, validate_node and autofix_workflow in the Worker', 
     expect(answer.workflow.nodes[1].type).toBe('n8n-nodes-base.if');
   });
 
+  it('validate_workflow checks Execute Workflow inputs against a called workflow passed with it, by id', async () => {
+    await loadCatalog(n8nSpecs, ['n8n']);
+    const callee = {
+      id: 'sub1',
+      nodes: [{ name: 'In', type: 'n8n-nodes-base.executeWorkflowTrigger', typeVersion: 1.1, parameters: { workflowInputs: { values: [{ name: 'email' }] } }, position: [0, 0] }],
+      connections: {},
+    };
+    const caller = {
+      nodes: [
+        { name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, parameters: {}, position: [0, 0] },
+        {
+          name: 'Call',
+          type: 'n8n-nodes-base.executeWorkflow',
+          typeVersion: 1.2,
+          parameters: { workflowId: { __rl: true, mode: 'id', value: 'sub1' }, workflowInputs: { mappingMode: 'defineBelow', value: { mail: 'x' }, matchingColumns: [], schema: [] }, options: {} },
+          position: [200, 0],
+        },
+      ],
+      connections: { Start: { main: [[{ node: 'Call', type: 'main', index: 0 }]] } },
+    };
+    const codes = (r: Awaited<ReturnType<typeof callTool>>) => (r.structuredContent!.errors as { code: string }[]).map((e) => e.code);
+    expect(codes(await callTool('validate_workflow', { workflow: caller }))).toEqual([]);
+    expect(codes(await callTool('validate_workflow', { workflow: caller, called_workflows: [callee] }))).toEqual(['subworkflow_input_unknown']);
+  });
+
   it('pass on names that mean something to JavaScript objects as they came: a node named "__proto__" keeps its connections', async () => {
     await loadCatalog(n8nSpecs, ['n8n']);
     const hostile = {

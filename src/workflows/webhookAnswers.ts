@@ -1,0 +1,159 @@
+/**
+ * Who answers a webhook call. A Webhook (or Form Trigger) set to answer "Using Respond to Webhook
+ * Node" waits for one downstream; a Respond to Webhook answers the webhook upstream of it. n8n
+ * refuses either half missing at run time (Webhook/utils.js checkResponseModeConfiguration,
+ * Form/utils/utils.js, RespondToWebhook.node.js, n8n-nodes-base 2.41): those are errors here. A path
+ * on which the items can end before the Respond node is a warning: the caller then gets an empty 200.
+ */
+import { own } from '../lib/ownKeys';
+import type { Connection, Endpoint } from './connections';
+import { quote, type Findings } from './findings';
+import type { ShapedNode } from './outputShapes';
+
+const WEBHOOK = 'n8n-nodes-base.webhook';
+const FORM_TRIGGER = 'n8n-nodes-base.formTrigger';
+const WAIT = 'n8n-nodes-base.wait';
+const RESPOND = 'n8n-nodes-base.respondToWebhook';
+/** What a Respond to Webhook (v1.1+) needs upstream, or n8n fails it with "No Webhook node found in the workflow". */
+const ANSWERED = new Set([WEBHOOK, FORM_TRIGGER, '@n8n/n8n-nodes-langchain.chatTrigger', WAIT]);
+/** Filter drops the items its conditions do not keep, on its one output. */
+const DROPS_ITEMS = new Set(['n8n-nodes-base.filter']);
+
+type Graph = Map<string, string[]>;
+
+/** Every node reachable from `starts` along `next` (a start itself only when on a loop back to one). */
+function reach(starts: Iterable<string>, next: Graph): Set<string> {
+  const seen = new Set<string>();
+  const queue = [...starts];
+  for (let i = 0; i < queue.length; i++) {
+    for (const n of next.get(queue[i]!) ?? []) {
+      if (seen.has(n)) continue;
+      seen.add(n);
+      queue.push(n);
+    }
+  }
+  return seen;
+}
+
+const value = (shaped: ShapedNode | undefined, name: string): unknown => (shaped ? own(shaped.values, name) : undefined);
+
+function add(graph: Graph, from: string, to: string): void {
+  const list = graph.get(from);
+  if (list) list.push(to);
+  else graph.set(from, [to]);
+}
+
+/** The workflow's main connections between enabled nodes, both ways, and what the rules ask of them. */
+class Flow {
+  readonly children: Graph = new Map();
+  readonly parents: Graph = new Map();
+  readonly from = new Map<string, Connection[]>();
+  /** Respond nodes and every node with a path to one: computed once, whatever the number of webhooks. */
+  readonly toRespond: Set<string>;
+
+  constructor(
+    connections: Connection[],
+    readonly byName: Map<string, Endpoint>,
+  ) {
+    const active = (name: string) => byName.has(name) && !byName.get(name)!.node.disabled;
+    for (const c of connections) {
+      if (c.outputType !== 'main' || !active(c.source) || !active(c.target)) continue;
+      add(this.children, c.source, c.target);
+      add(this.parents, c.target, c.source);
+      const list = this.from.get(c.source);
+      if (list) list.push(c);
+      else this.from.set(c.source, [c]);
+    }
+    const responders = [...byName.keys()].filter((n) => active(n) && this.typeOf(n) === RESPOND);
+    this.toRespond = new Set([...responders, ...reach(responders, this.parents)]);
+  }
+
+  typeOf(name: string): string {
+    return this.byName.get(name)!.node.type;
+  }
+}
+
+/** `starters`: the nodes that start runs (a Respond node no run reaches never runs: graph.ts warns about it). */
+export function checkWebhookAnswers(connections: Connection[], byName: Map<string, Endpoint>, shaped: Map<string, ShapedNode>, starters: Set<string>, out: Findings): void {
+  const flow = new Flow(connections, byName);
+  // Per Respond node: what is upstream of it (read once, for every webhook that reaches it).
+  const above = new Map<string, Set<string>>();
+  const upstream = (respond: string) => above.get(respond) ?? above.set(respond, reach([respond], flow.parents)).get(respond)!;
+  for (const [name, { node }] of byName) {
+    if (node.disabled) continue;
+    if (node.type === RESPOND && [...upstream(name)].some((n) => starters.has(n))) checkRespond(name, node.typeVersion, upstream(name), flow, out);
+    if (node.type !== WEBHOOK && node.type !== FORM_TRIGGER) continue;
+    const mode = value(shaped.get(name), 'responseMode') ?? 'onReceived';
+    const below = reach([name], flow.children);
+    const responders = [...below].filter((n) => flow.typeOf(n) === RESPOND);
+    if (mode === 'responseNode' && responders.length === 0) {
+      out.error(
+        name,
+        'no_respond_node',
+        `${quote(name)} answers through a Respond to Webhook node ("responseMode": "responseNode"), but no path from it reaches one: n8n fails the call ("No Respond to Webhook node found in the workflow"). Connect a Respond to Webhook node after it, or set "responseMode" to "onReceived" or "lastNode".`,
+        'parameters.responseMode',
+      );
+    }
+    if (responders.length === 0) continue;
+    if (mode === 'responseNode') checkItemsReachRespond(name, below, flow, out);
+    checkUnusedRespond(name, node.typeVersion, node.type, String(mode), responders.filter((r) => !ownedByWait(upstream(r), below, flow, shaped)), out);
+  }
+}
+
+function checkRespond(name: string, typeVersion: number, above: Set<string>, flow: Flow, out: Findings): void {
+  if ([...above].some((n) => ANSWERED.has(flow.typeOf(n)))) return;
+  const message = `No Webhook, Form Trigger, Chat Trigger or Wait node is upstream of ${quote(name)}, so there is no call for it to answer${typeVersion >= 1.1 ? ': n8n fails it ("No Webhook node found in the workflow")' : ''}. Start the path with a Webhook whose "responseMode" is "responseNode", or remove this node.`;
+  if (typeVersion >= 1.1) out.error(name, 'respond_without_webhook', message);
+  else out.warning(name, 'respond_without_webhook', message);
+}
+
+/** A Respond node after a Wait (below the webhook) that resumes on a webhook or form and waits for it answers that call, not the webhook's. */
+function ownedByWait(upstream: Set<string>, below: Set<string>, flow: Flow, shaped: Map<string, ShapedNode>): boolean {
+  return [...upstream].some(
+    (n) => below.has(n) && flow.typeOf(n) === WAIT && ['webhook', 'form'].includes(String(value(shaped.get(n), 'resume'))) && value(shaped.get(n), 'responseMode') === 'responseNode',
+  );
+}
+
+/** Respond nodes below a webhook that does not wait for them: n8n refuses the call (Webhook v2+, Form Trigger). */
+function checkUnusedRespond(name: string, typeVersion: number, type: string, mode: string, unused: string[], out: Findings): void {
+  if (unused.length === 0) return;
+  if (type === FORM_TRIGGER && typeVersion > 2.1) {
+    out.error(name, 'unused_respond_node', `${quote(unused[0]!)} is a Respond to Webhook after the Form Trigger ${quote(name)}: from Form Trigger 2.2 n8n refuses it ("The Respond to Webhook node is not supported in workflows initiated by the n8n Form Trigger"). End the form with an n8n Form node whose "operation" is "completion" instead.`);
+    return;
+  }
+  if (mode === 'responseNode' || (type === WEBHOOK && mode === 'streaming')) return;
+  const refused = type === FORM_TRIGGER || typeVersion >= 2;
+  const message = `${quote(unused[0]!)} is a Respond to Webhook after ${quote(name)}, whose "responseMode" is ${quote(mode)}: ${refused ? 'n8n refuses the call ("Unused Respond to Webhook node found in the workflow")' : 'it answers nothing, the webhook has answered already'}. Set "responseMode" to "responseNode", or remove the Respond to Webhook node.`;
+  if (refused) out.error(name, 'unused_respond_node', message, 'parameters.responseMode');
+  else out.warning(name, 'unused_respond_node', message, 'parameters.responseMode');
+}
+
+/**
+ * Nodes between a waiting webhook and its Respond nodes where the items can stop: an output that
+ * leads to no Respond node (IF's other branch, Switch's other rules, an error output), or a node
+ * that drops items (Filter) without "Always Output Data". The call then gets an empty 200.
+ */
+function checkItemsReachRespond(webhook: string, below: Set<string>, flow: Flow, out: Findings): void {
+  const onPath = [webhook, ...[...below].filter((n) => flow.toRespond.has(n) && flow.typeOf(n) !== RESPOND)];
+  for (const name of onPath) {
+    const { node, ports } = flow.byName.get(name)!;
+    const outputs = ports?.outputs?.filter((p) => p.type === 'main');
+    if (outputs && outputs.length > 1) {
+      const reaching = new Set((flow.from.get(name) ?? []).filter((c) => flow.toRespond.has(c.target)).map((c) => c.outputIndex));
+      for (const [index, port] of outputs.entries()) {
+        if (reaching.has(index)) continue;
+        out.warning(
+          name,
+          'items_may_not_reach_respond',
+          `Items that ${quote(name)} sends to its output ${index} ("${port.name}") reach no Respond to Webhook node: when all of a call's items go there, ${quote(webhook)} answers an empty 200. Connect that output to a Respond to Webhook node too.`,
+        );
+      }
+    } else if (DROPS_ITEMS.has(node.type) && (node as { alwaysOutputData?: unknown }).alwaysOutputData !== true && flow.children.has(name)) {
+      out.warning(
+        name,
+        'items_may_not_reach_respond',
+        `${quote(name)} can drop every item, and then no Respond to Webhook node runs: ${quote(webhook)} answers an empty 200. Turn on "Always Output Data" in its settings ("alwaysOutputData": true), or answer the dropped items through its discarded output.`,
+      );
+    }
+  }
+}

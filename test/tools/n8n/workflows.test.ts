@@ -1,0 +1,63 @@
+import { afterEach, describe, expect, inject, it } from 'vitest';
+import { invokeTool } from '../../../src/execution/runTool';
+import { toolsFor } from '../../../src/tools/registry';
+import { loadCatalog } from '../../support/catalog';
+import { directContext, withN8n } from '../../support/hostile';
+import { connect, n8nSpecs, node } from '../../support/n8nCatalog';
+
+/** The workflow tools' answers about sub-workflows, in workerd against the fake n8n, with n8n's own node descriptions loaded. */
+const n8nUrl = inject('n8nUrl');
+const fake = (path: string, body?: unknown) =>
+  fetch(`${n8nUrl}/__fake/${path}`, body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) }).then((r) => r.json() as Promise<any>);
+
+async function call(name: string, args: Record<string, unknown>) {
+  const toolEnv = withN8n();
+  const tool = toolsFor(toolEnv).find((t) => t.name === name)!;
+  const result = await invokeTool(tool, tool.input.parse(args), directContext(toolEnv));
+  const text = (result.content[0] as { text: string }).text;
+  return { isError: result.isError === true, text, json: result.isError ? undefined : JSON.parse(text) };
+}
+
+/** A sub-workflow: started only by "When Executed by Another Workflow", taking `email` and `amount`. */
+const subWorkflow = () => ({
+  name: `Sub ${crypto.randomUUID()}`,
+  nodes: [
+    node('When Executed by Another Workflow', 'executeWorkflowTrigger', 1.1, { workflowInputs: { values: [{ name: 'email' }, { name: 'amount', type: 'number' }] } }),
+    node('Result', 'set', 3.4, { assignments: { assignments: [{ id: 'a', name: 'ok', value: true, type: 'boolean' }] } }),
+  ],
+  connections: connect(['When Executed by Another Workflow', 'Result']),
+  settings: {},
+});
+
+afterEach(() => fake('config', { faults: [] }));
+
+describe('workflow tools and sub-workflows', () => {
+  it('create_workflow says a sub-workflow is called, not activated; activate_workflow explains n8n refusing it in those words', async () => {
+    await loadCatalog(n8nSpecs, ['n8n']);
+    const created = await call('create_workflow', { workflow: subWorkflow() });
+    expect(created.json).toMatchObject({ active: false, note: expect.stringContaining('called, not activated') });
+    await fake('config', { faults: [{ request: `POST /api/v1/workflows/${created.json.id}/activate`, status: 400, times: 1 }] });
+    const refused = await call('activate_workflow', { id: created.json.id });
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toMatch(/\(400\).*"When Executed by Another Workflow".*called, not activated/s);
+  });
+
+  it("create_workflow reads the called workflow from n8n and refuses a value sent to an input it does not define", async () => {
+    await loadCatalog(n8nSpecs, ['n8n']);
+    const sub = (await call('create_workflow', { workflow: subWorkflow() })).json;
+    const caller = (value: Record<string, unknown>) => ({
+      name: `Caller ${crypto.randomUUID()}`,
+      nodes: [
+        node('Manual', 'manualTrigger', 1),
+        node('Call', 'executeWorkflow', 1.2, { workflowId: { __rl: true, mode: 'id', value: sub.id }, workflowInputs: { mappingMode: 'defineBelow', value, matchingColumns: [], schema: [] }, options: {} }),
+      ],
+      connections: connect(['Manual', 'Call']),
+      settings: {},
+    });
+    const refused = await call('create_workflow', { workflow: caller({ mail: 'a@b.c', amount: 1 }) });
+    expect(refused.isError).toBe(true);
+    expect(JSON.parse(refused.text).errors).toContainEqual(expect.objectContaining({ code: 'subworkflow_input_unknown', node: 'Call' }));
+    const saved = await call('create_workflow', { workflow: caller({ email: 'a@b.c', amount: 1 }) });
+    expect(saved.isError).toBe(false);
+  });
+});

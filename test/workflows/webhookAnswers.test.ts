@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { validateWorkflow } from '../../src/workflows/validateWorkflow';
+import { connect, n8nCatalog, node } from '../support/n8nCatalog';
+
+const hook = (responseMode: string, typeVersion = 2.1) => node('Webhook', 'webhook', typeVersion, { path: 'in', httpMethod: 'POST', responseMode }, { webhookId: 'a6f0c0e2-0000-4000-8000-000000000003' });
+const respond = (name = 'Answer') => node(name, 'respondToWebhook', 1.5, { respondWith: 'json', responseBody: '={{ { ok: true } }}' });
+const check = node('Big?', 'if', 2.3, {
+  conditions: { options: { caseSensitive: true, leftValue: '', typeValidation: 'strict', version: 2 }, conditions: [{ id: 'c', leftValue: '={{ $json.body.n }}', rightValue: 1, operator: { type: 'number', operation: 'gt' } }], combinator: 'and' },
+});
+const keep = node('Keep', 'filter', 2.3, {
+  conditions: { options: { caseSensitive: true, leftValue: '', typeValidation: 'strict', version: 2 }, conditions: [{ id: 'f', leftValue: '={{ $json.body.n }}', rightValue: 1, operator: { type: 'number', operation: 'gt' } }], combinator: 'and' },
+});
+const RULES = new Set(['no_respond_node', 'unused_respond_node', 'respond_without_webhook', 'items_may_not_reach_respond']);
+const found = (w: unknown) => {
+  const r = validateWorkflow(w, n8nCatalog);
+  return [...r.errors.map((f) => `E ${f.code}@${f.node}`), ...r.warnings.map((f) => `W ${f.code}@${f.node}`)].filter((s) => RULES.has(s.split(' ')[1]!.split('@')[0]!));
+};
+
+describe('webhook answers', () => {
+  it('finds a Webhook waiting for a Respond to Webhook node that no path reaches', () => {
+    expect(found({ nodes: [hook('responseNode'), check], connections: connect(['Webhook', 'Big?']) })).toEqual(['E no_respond_node@Webhook']);
+    expect(found({ nodes: [hook('responseNode'), respond()], connections: connect(['Webhook', 'Answer']) })).toEqual([]);
+  });
+
+  it('finds a Respond to Webhook no waiting webhook is upstream of, and one after a webhook that answers by itself', () => {
+    const w = { nodes: [node('Manual', 'manualTrigger', 1), respond()], connections: connect(['Manual', 'Answer']) };
+    expect(found(w)).toEqual(['E respond_without_webhook@Answer']);
+    // Never run (nothing reaches it): the unreachable-node warning says so, not this rule.
+    expect(found({ nodes: [node('Manual', 'manualTrigger', 1), respond()], connections: {} })).toEqual([]);
+    expect(found({ nodes: [hook('onReceived'), respond()], connections: connect(['Webhook', 'Answer']) })).toEqual(['E unused_respond_node@Webhook']);
+    // Webhook v1 does not refuse: the Respond node answers nothing.
+    expect(found({ nodes: [hook('onReceived', 1.1), respond()], connections: connect(['Webhook', 'Answer']) })).toEqual(['W unused_respond_node@Webhook']);
+    expect(found({ nodes: [hook('streaming'), respond()], connections: connect(['Webhook', 'Answer']) })).toEqual([]);
+  });
+
+  it('warns where items can stop before the Respond node: an IF branch that leads to none, a Filter without Always Output Data', () => {
+    const branch = { nodes: [hook('responseNode'), check, respond()], connections: connect(['Webhook', 'Big?'], ['Big?', 'Answer', 0]) };
+    expect(found(branch)).toEqual(['W items_may_not_reach_respond@Big?']);
+    const both = { nodes: [hook('responseNode'), check, respond(), respond('Other')], connections: connect(['Webhook', 'Big?'], ['Big?', 'Answer', 0], ['Big?', 'Other', 1]) };
+    expect(found(both)).toEqual([]);
+    const filter = { nodes: [hook('responseNode'), keep, respond()], connections: connect(['Webhook', 'Keep'], ['Keep', 'Answer']) };
+    expect(found(filter)).toEqual(['W items_may_not_reach_respond@Keep']);
+    Object.assign(filter.nodes[1]!, { alwaysOutputData: true });
+    expect(found(filter)).toEqual([]);
+  });
+});
+
+describe('webhook answers after a Form Trigger', () => {
+  it('refuses a Respond to Webhook after a Form Trigger 2.2+, whatever its mode, as n8n does', () => {
+    const form = (typeVersion: number, responseMode: string) =>
+      node('Form', 'formTrigger', typeVersion, { formTitle: 'T', formFields: { values: [{ fieldLabel: 'Name' }] }, responseMode }, { webhookId: 'a6f0c0e2-0000-4000-8000-000000000004' });
+    const w = (typeVersion: number, responseMode: string) => ({ nodes: [form(typeVersion, responseMode), respond()], connections: connect(['Form', 'Answer']) });
+    expect(found(w(2.2, 'onReceived'))).toEqual(['E unused_respond_node@Form']);
+    expect(found(w(2.1, 'responseNode'))).toEqual([]);
+    expect(found(w(2.1, 'onReceived'))).toEqual(['E unused_respond_node@Form']);
+  });
+});
