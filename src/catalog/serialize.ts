@@ -1,6 +1,7 @@
 import type { NodeSpec, OptionValue, Parameter, Port } from './nodeSpec';
 import { highest } from './build';
 import { visibility } from '../workflows/display';
+import { nodeOutputShape, shapeAsJson } from '../workflows/outputShapes';
 import { isStructured, parameterShape, structuredTables } from './parameterShape';
 
 export type Detail = 'essentials' | 'full';
@@ -55,6 +56,8 @@ export function serializeSpec(spec: NodeSpec, options: SerializeOptions): Record
   const { examples, parameters: all, input_ports, output_ports, dynamic_ports: _, common_parameters: common, ...rest } = spec;
   const scoped = inScope(all, spec, { resource: options.resource, operation: options.operation });
   const operation = operationKey(options);
+  const version = options.typeVersion ?? (spec.type_versions ? highest(spec) : undefined);
+  const items = itemShape(spec, version);
   const shownExamples = operation === undefined ? examples : examples.filter((e) => e.operation === undefined || matchesOperation(e.operation, options));
   if (options.detail === 'full') {
     const full: Record<string, unknown> = {
@@ -62,13 +65,12 @@ export function serializeSpec(spec: NodeSpec, options: SerializeOptions): Record
       detail: 'full',
       parameters: scoped.map(withTemplate),
       input_ports: input_ports.map((p) => port(p, options.includeSchemas)),
-      output_ports: output_ports.map((p) => port(p, options.includeSchemas)),
+      output_ports: output_ports.map((p) => withItems(port(p, options.includeSchemas), items)),
       ...tablesFor(scoped),
     };
     if (options.includeExamples && shownExamples.length > 0) full.examples = shownExamples;
     return full;
   }
-  const version = options.typeVersion ?? (spec.type_versions ? highest(spec) : undefined);
   const applying = version === undefined ? scoped : inScope(scoped, spec, { typeVersion: version });
   const { essential, others } = essentialParameters(applying, common, options);
   // The action labels are what search reads; the essentials' resource/operation choices say the same.
@@ -79,7 +81,7 @@ export function serializeSpec(spec: NodeSpec, options: SerializeOptions): Record
     parameters: merged(essential.map((p) => withShape(essentialEntry(p, common), p))),
     other_parameters: otherParameters(others),
     input_ports: input_ports.map(compactPort),
-    output_ports: output_ports.map(compactPort),
+    output_ports: output_ports.map((p) => withItems(compactPort(p), items)),
     ...tablesFor(essential),
   };
   if (options.includeExamples && shownExamples.length > 0) answer.examples = shownExamples.slice(0, 1);
@@ -110,6 +112,22 @@ function withShape(e: EssentialParameter, p: Parameter): EssentialParameter {
   }
   const { enum_values: _names, ...rest } = e;
   return { ...rest, shape: parameterShape(p) };
+}
+
+/**
+ * What the node's output items hold with its defaults, where that follows from the node alone (a
+ * Webhook's {headers, params, query, body…}: src/workflows/outputShapes.ts); null where it does not.
+ */
+function itemShape(spec: NodeSpec, typeVersion: number | undefined) {
+  if (spec.source !== 'n8n') return null;
+  const shape = nodeOutputShape(spec, { type: spec.subtype, typeVersion: typeVersion ?? Number(spec.version), parameters: {} });
+  return shape && shape.fields.size > 0 ? shapeAsJson(shape) : null;
+}
+
+/** A main output port with the fields its items hold, when known. */
+function withItems<P extends { type: string; data_format?: Port['data_format'] }>(p: P, items: ReturnType<typeof itemShape>): P & { item_fields?: unknown } {
+  if (!items || p.type !== 'main') return p;
+  return { ...p, item_fields: items };
 }
 
 function port(p: Port, includeSchemas: boolean): Port {

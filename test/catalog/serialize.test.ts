@@ -147,6 +147,23 @@ describe('serializeSpec', () => {
   });
 });
 
+describe('output items', () => {
+  const output = { name: 'main', type: 'main', required: false, description: 'Items', max_connections: null, data_format: null };
+  it("says what a node's items hold where the node alone decides it (a Webhook's request), at either detail", () => {
+    const webhook: NodeSpec = { ...big, subtype: 'n8n-nodes-base.webhook', node_type: 'TRIGGER_NODE', parameters: [], input_ports: [], output_ports: [output] };
+    for (const detail of ['essentials', 'full'] as const) {
+      const [port] = serializeSpec(webhook, { ...options, detail }).output_ports as { item_fields?: { fields: Record<string, string>; other_fields: boolean } }[];
+      expect(Object.keys(port!.item_fields!.fields)).toEqual(expect.arrayContaining(['headers', 'params', 'query', 'body']));
+      expect(port!.item_fields!.other_fields).toBe(false);
+    }
+  });
+
+  it('guesses nothing where the data decides (an app node)', () => {
+    const [port] = serializeSpec({ ...big, output_ports: [output] }, { ...options, detail: 'essentials' }).output_ports as object[];
+    expect(port).not.toHaveProperty('item_fields');
+  });
+});
+
 describe('withinBudget', () => {
   it('keeps entries in order and stands in for those that would pass the budget', async () => {
     const { RESPONSE_BUDGET, withinBudget } = await import('../../src/catalog/budget');
