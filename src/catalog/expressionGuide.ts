@@ -2,7 +2,8 @@
  * How n8n expressions are written: the text of the `n8n-guide://expressions` resource, which the
  * tool descriptions point to. Each claim checked against n8n's source and docs (n8n-workflow's
  * expression evaluation and tmpl splitting, the Webhook node's output, docs.n8n.io's expression
- * reference, built-in date methods and $jmespath pages).
+ * reference, built-in date methods and $jmespath pages; the Code node's modes and return value from
+ * docs.n8n.io's data-structure and Code node pages and n8n-nodes-base 2.41's builder hints).
  */
 export const EXPRESSION_GUIDE_URI = 'n8n-guide://expressions';
 
@@ -40,6 +41,13 @@ export const EXPRESSION_GUIDE = `# Writing n8n expressions
 - \`$jmespath(object, 'search')\`: a JMESPath query, e.g. \`$jmespath($json.body, 'items[*].name')\`.
 - \`$execution.id\`, \`$workflow.id\`, \`$workflow.name\`, \`$vars.NAME\` (instance variables), \`$prevNode.name\`.
 - n8n adds methods to values: \`.isEmpty()\`, \`.toNumber()\`, \`.extractEmail()\`, \`.keys()\`, \`.first()\`…
+
+## Code node (JavaScript)
+- The same variables as expressions (\`$input\`, \`$('Node')\`, \`DateTime\`, \`$jmespath\`), in full JavaScript with statements and \`return\`.
+- \`mode: "runOnceForAllItems"\` (default): read \`$input.all()\` (a list of \`{ json }\`) and return a list of items: \`return $input.all().map(item => ({ json: { ...item.json, total: item.json.qty * item.json.price } }))\`.
+- \`mode: "runOnceForEachItem"\`: read \`$input.item.json\` and return one item: \`return { json: { greeting: "Hi " + $json.body.name } }\`.
+- n8n adds a missing \`json\` key and wraps a single item in a list, in the Code node only.
+- No network in the sandbox (no fetch/axios): call services with the HTTP Request node and process its output here.
 
 ## Check
 validate_workflow reports references to nodes that do not exist, expressions without \`=\` or with an unclosed \`{{\`, and fields read from nodes whose output cannot have them (with the likely path).

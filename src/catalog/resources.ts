@@ -59,7 +59,8 @@ export function installCatalogResources(server: McpServer, env: Env): void {
       const text = JSON.stringify(serializeSpec(spec, { includeExamples: true, includeSchemas: true, detail: 'full' }));
       return { contents: [{ uri: uri.href, mimeType: 'application/json', text }] };
     },
-  );  // Public knowledge, no catalog read: any caller may read it.
+  );
+  // Public knowledge, no catalog read: any caller may read it.
   server.registerResource(
     'expressions',
     EXPRESSION_GUIDE_URI,
