@@ -15,16 +15,20 @@
  *   npm i --prefix .eval/n8n-mcp n8n-mcp@2.87.0
  * and for ours the built catalog (npm run catalog:build).
  *
- *   npx tsx bench/validation.ts [--split dev|heldout|all] [--only ours,n8n-mcp] [--kinds old|new|all|k1,k2] [--per-kind N] [--limit N] [--concurrency N]
+ *   npx tsx bench/validation.ts [--split dev|heldout|all] [--only ours,n8n-mcp] [--kinds old|new|all|k1,k2] [--per-kind N]
+ *                               [--reuse FILE] [--out FILE] [--limit N] [--concurrency N]
  *   --kinds          which mutant kinds: old (the structural ones), new (inside parameters, issue 30), all (default), or a list
  *   --per-kind N     at most N mutants of each kind (the first by id), for a quicker n8n-mcp run
  *                    with --kinds other than all, or --per-kind, only the real workflows the chosen mutants come from
  *                    are validated (the real-workflow share is then over those alone)
+ *   --reuse FILE     take the validators not run now (--only) from an earlier run's JSON on the same workflows
+ *                    and mutants (n8n-mcp's answers do not change when ours does)
  *   --limit N        the first N workflows of the split (and their mutants), for a quick look
  *   --concurrency N  n8n-mcp server processes for the mutants (default 2); real workflows run one at a time
  *   N8N_MCP_NODE     the node binary for n8n-mcp (default /usr/bin/node: the one its better-sqlite3 was built for)
  * Prints a table and writes bench/results/validation.json (--out FILE: elsewhere).
  */
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -45,6 +49,7 @@ const { values: flags } = parseArgs({
     kinds: { type: 'string', default: 'all' },
     'per-kind': { type: 'string' },
     out: { type: 'string', default: 'bench/results/validation.json' },
+    reuse: { type: 'string' },
   },
 });
 const SPLIT = flags.split!;
@@ -317,6 +322,10 @@ async function evaluate(validator: Validator, data: ReturnType<typeof loadData>)
 
 const data = loadData();
 console.error(`split ${SPLIT}: ${data.workflows.length} real workflows, ${data.mutants.length} mutants`);
+/** A digest of exactly what was validated, so a later --reuse can tell it is the same. */
+const INPUTS = createHash('sha256')
+  .update(JSON.stringify([data.workflows.map((w) => [w.id, w.content]), data.mutants.map((m) => [m.id, m.content])]))
+  .digest('hex');
 const report: Record<string, unknown> = {};
 const results: Record<string, Awaited<ReturnType<typeof evaluate>>> = {};
 const makers: [string, () => Promise<Validator | string>][] = [
@@ -335,6 +344,24 @@ for (const [name, make] of makers) {
   report[name] = results[name];
   await v.close();
   console.error(`${name}: done`);
+}
+if (flags.reuse) reuse(flags.reuse);
+
+/**
+ * Results of the validators not run now, from an earlier run's JSON on the same real workflows and
+ * mutants: n8n-mcp's answers do not change when ours does, so a re-run of ours need not wait for it.
+ */
+function reuse(file: string) {
+  const earlier = JSON.parse(readFileSync(file, 'utf8')) as { date: string; inputs?: string; validators: Record<string, Awaited<ReturnType<typeof evaluate>> | { skipped: string }> };
+  const mutantIds = JSON.stringify(data.mutants.map((m) => m.id).sort());
+  for (const [name, r] of Object.entries(earlier.validators)) {
+    if (name in results || 'skipped' in r) continue;
+    const same = earlier.inputs === undefined ? r.real.workflows === data.workflows.length && JSON.stringify(r.mutants.detail.map((d) => d.id).sort()) === mutantIds : earlier.inputs === INPUTS;
+    if (!same) throw new Error(`--reuse ${file}: ${name} ran on other workflows or mutants (regenerate the mutants with the same seed and corpus, or run it again)`);
+    results[name] = r;
+    report[name] = { ...r, reusedFrom: `${file} (${earlier.date})` };
+    console.error(`${name}: reused from ${file} (${earlier.date})`);
+  }
 }
 
 const pct = (x: number | null | undefined) => (x === null || x === undefined ? '-' : `${(x * 100).toFixed(1)}%`);
@@ -386,6 +413,7 @@ writeFileSync(
     {
       date: new Date().toISOString(),
       split: SPLIT,
+      inputs: INPUTS,
       kinds: [...KINDS],
       perKind: PER_KIND === Infinity ? null : PER_KIND,
       workflows: data.workflows.length,
