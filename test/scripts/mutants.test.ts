@@ -229,6 +229,15 @@ describe('workflow mutants', () => {
     expect(TABLE[workflow.nodes.find((n) => n.name === m.node)!.type]!.inputs).toBeGreaterThan(0);
   });
 
+  it('reaches values under keys holding dots, spaces and brackets', () => {
+    const odd: Wf = structuredClone(workflow);
+    odd.nodes[1]!.parameters = { method: 'GET', url: 'https://example.com', headers: { 'a. b[0]': { "x'y": "={{ $('Manual Trigger').item.json.url }}" } } };
+    const [broken] = generateMutants(odd, oracle, { seed: 1, kinds: ['broken_expression'] });
+    expect((broken!.workflow.nodes[1]!.parameters!.headers as any)['a. b[0]']["x'y"]).toBe("={{ $('Manual Trigger').item.json.url ");
+    const [missing] = generateMutants(odd, oracle, { seed: 1, kinds: ['missing_node_reference'] });
+    expect((missing!.workflow.nodes[1]!.parameters!.headers as any)['a. b[0]']["x'y"]).toBe("={{ $('Missing Node').item.json.url }}");
+  });
+
   it('makes no mutant where the defect would not be genuine', () => {
     const plain: Wf = { nodes: [workflow.nodes[0]!, workflow.nodes[2]!], connections: { 'Manual Trigger': { main: [[{ node: 'IF', type: 'main', index: 0 }]] } } };
     const kinds = generateMutants(plain, oracle, { seed: 1 }).map((m) => m.kind);
