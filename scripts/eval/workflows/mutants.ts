@@ -505,6 +505,11 @@ const MAKERS: Record<MutantKind, Maker> = {
     return { node: node.name, description: `${node.name} output 0 connected to its own input 0`, workflow };
   },
 
+  /**
+   * A filter condition's operation (IF v2+, Filter v2+, Switch v3 rules, any FilterValue) set to one n8n's
+   * filter code has no case for under its operator type: executeFilterCondition warns and answers false.
+   * Conditions whose operation is evaluated whatever the type (exists, notExists) are left alone.
+   */
   filter_operation_wrong(wf, oracle, r) {
     const candidates = live(wf).flatMap(({ node, i }) =>
       filterValues(node.parameters ?? {}).flatMap((f) =>
@@ -522,6 +527,7 @@ const MAKERS: Record<MutantKind, Maker> = {
     return { node: node.name, description: `parameters${showPath(path)}.operation: "${op.operation}" → "${wrong.value}" (${wrong.how}; n8n's filter has no ${op.type} operation of that name)`, workflow };
   },
 
+  /** A condition's operator type set to one under which n8n's filter code has no such operation (same oracle). */
   filter_operator_type_wrong(wf, oracle, r) {
     const candidates = live(wf).flatMap(({ node, i }) =>
       filterValues(node.parameters ?? {}).flatMap((f) =>
@@ -541,6 +547,7 @@ const MAKERS: Record<MutantKind, Maker> = {
     return { node: node.name, description: `parameters${showPath(path)}.type: "${op.type}" → "${wrong.value}" (${wrong.how}; n8n's filter evaluates no "${wrong.value}:${op.operation}")`, workflow };
   },
 
+  /** A filter's combinator set to neither "and" nor "or": executeFilter warns and answers false for every item. */
   filter_combinator_wrong(wf, oracle, r) {
     const candidates = live(wf).flatMap(({ node, i }) =>
       filterValues(node.parameters ?? {})
@@ -557,6 +564,10 @@ const MAKERS: Record<MutantKind, Maker> = {
     return { node: node.name, description: `parameters${showPath([...f.path, 'combinator'])}: "${before}" → "${wrong.value}" (${wrong.how}; n8n's filter knows "and" and "or")`, workflow };
   },
 
+  /**
+   * An assignment's type (Edit Fields 3.3+, assignmentCollection) set to one validateFieldType does not
+   * know: n8n neither converts nor checks the value, so "12.5" stays text where a number was meant.
+   */
   assignment_type_wrong(wf, oracle, r) {
     const candidates = live(wf).flatMap(({ node, i }) => assignments(node.parameters ?? {}).filter((a) => oracle.assignmentTypeKnown(a.type)).map((a) => ({ node, i, a })));
     if (candidates.length === 0) return null;
@@ -568,6 +579,10 @@ const MAKERS: Record<MutantKind, Maker> = {
     return { node: node.name, description: `parameters${showPath(a.path)} ("${a.name}").type: "${a.type}" → "${wrong.value}" (${wrong.how}; n8n's validateFieldType neither converts nor checks it)`, workflow };
   },
 
+  /**
+   * A sub-field of a fixed-collection entry renamed to a name its option does not list: n8n's
+   * getNodeParameters (which the Workflow runs on every node) keeps only the listed ones, so the value is lost.
+   */
   fixed_collection_unknown_subfield(wf, oracle, r) {
     const candidates = live(wf).flatMap(({ node, i }) =>
       oracle.fixedCollectionEntries(node).flatMap((e) => {
@@ -588,6 +603,7 @@ const MAKERS: Record<MutantKind, Maker> = {
     return { node: node.name, description: `parameters${showPath(e.path)}: sub-field "${key}" → "${wrong.value}" (${wrong.how}; n8n reads ${e.subFields.map((f) => `"${f}"`).join(', ')} there and drops the rest)`, workflow };
   },
 
+  /** A set sub-field of a fixed-collection entry removed where getNodeParametersIssues then flags the node. */
   fixed_collection_required_subfield_removed(wf, oracle, r) {
     const candidates = live(wf).flatMap(({ node, i }) => oracle.removableRequiredSubFields(node).map((s) => ({ node, i, s })));
     if (candidates.length === 0) return null;
@@ -599,6 +615,12 @@ const MAKERS: Record<MutantKind, Maker> = {
     return { node: node.name, description: `parameters${showPath(s.path)}: required sub-field "${s.name}" removed (was ${JSON.stringify(before)?.slice(0, 80)})`, workflow };
   },
 
+  /**
+   * No oracle: the rule is the Webhook node's own output (its webhook method puts the request's fields
+   * under `body`, beside headers, params, query, webhookUrl and executionMode, unless binaryData is on).
+   * ".body" dropped from a read of a body field: `$json` in a node whose every main input is the Webhook,
+   * or `$('Webhook').item|first()|last().json` / `$node["Webhook"].json` anywhere.
+   */
   webhook_json_without_body(wf, _oracle, r) {
     const incoming = edges(wf.connections).filter((e) => e.type === 'main');
     const webhooks = live(wf).filter(({ node }) => node.type === WEBHOOK && !(isObj(node.parameters?.options) && node.parameters.options.binaryData === true));
@@ -627,6 +649,10 @@ const MAKERS: Record<MutantKind, Maker> = {
     return { node: node.name, description: `parameters${showPath(s.path)}: "${body}" dropped before "${field}": ${hook}'s item has ${field} under body, not at the top`, workflow };
   },
 
+  /**
+   * No oracle: the rule is n8n's execution order (a node runs only when an item reaches it). A Respond to
+   * Webhook that a Webhook in responseNode mode reaches loses every main connection into it.
+   */
   respond_to_webhook_unreachable(wf, _oracle, r) {
     const byName = new Map(wf.nodes.map((n) => [n.name, n]));
     const candidates = live(wf)
@@ -649,6 +675,11 @@ const MAKERS: Record<MutantKind, Maker> = {
     return { node: respond, description: `main connection(s) into ${respond} removed (from ${cut.join(', ')}): no path reaches it, though ${hook} waits for a Respond to Webhook node`, workflow };
   },
 
+  /**
+   * A boolean or options parameter (top level or in `options`) changed so that getNodeOutputs gives the
+   * node fewer main outputs (Switch's fallback output, Respond to Webhook's response output, a Text
+   * Classifier's "other", a Webhook's second method…) while a connection from a removed output stays.
+   */
   removed_output_wired(wf, oracle, r) {
     const out = edges(wf.connections).filter((e) => e.type === 'main');
     const changes = live(wf)
