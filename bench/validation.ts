@@ -15,12 +15,20 @@
  *   npm i --prefix .eval/n8n-mcp n8n-mcp@2.87.0
  * and for ours the built catalog (npm run catalog:build).
  *
- *   npx tsx bench/validation.ts [--split dev|heldout|all] [--only ours,n8n-mcp] [--limit N] [--concurrency N]
+ *   npx tsx bench/validation.ts [--split dev|heldout|all] [--only ours,n8n-mcp] [--kinds old|new|all|k1,k2] [--per-kind N]
+ *                               [--reuse FILE] [--out FILE] [--limit N] [--concurrency N]
+ *   --kinds          which mutant kinds: old (the structural ones), new (inside parameters, issue 30), all (default), or a list
+ *   --per-kind N     at most N mutants of each kind (the first by id), for a quicker n8n-mcp run
+ *                    with --kinds other than all, or --per-kind, only the real workflows the chosen mutants come from
+ *                    are validated (the real-workflow share is then over those alone)
+ *   --reuse FILE     take the validators not run now (--only) from an earlier run's JSON on the same workflows
+ *                    and mutants (n8n-mcp's answers do not change when ours does)
  *   --limit N        the first N workflows of the split (and their mutants), for a quick look
  *   --concurrency N  n8n-mcp server processes for the mutants (default 2); real workflows run one at a time
  *   N8N_MCP_NODE     the node binary for n8n-mcp (default /usr/bin/node: the one its better-sqlite3 was built for)
- * Prints a table and writes bench/results/validation.json.
+ * Prints a table and writes bench/results/validation.json (--out FILE: elsewhere).
  */
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -29,6 +37,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { percentile, round } from './lib/stats.ts';
+import { ALL_MUTANT_KINDS, MUTANT_KINDS, PARAMETER_MUTANT_KINDS } from '../scripts/eval/workflows/mutants.ts';
 
 const { values: flags } = parseArgs({
   options: {
@@ -37,6 +46,10 @@ const { values: flags } = parseArgs({
     limit: { type: 'string' },
     concurrency: { type: 'string', default: '2' },
     corpus: { type: 'string', default: '.eval/workflows' },
+    kinds: { type: 'string', default: 'all' },
+    'per-kind': { type: 'string' },
+    out: { type: 'string', default: 'bench/results/validation.json' },
+    reuse: { type: 'string' },
   },
 });
 const SPLIT = flags.split!;
@@ -44,6 +57,11 @@ if (!['dev', 'heldout', 'all'].includes(SPLIT)) throw new Error(`--split dev|hel
 const CORPUS = flags.corpus!;
 const ONLY = new Set(flags.only!.split(','));
 const CONCURRENCY = Math.max(1, Number(flags.concurrency));
+const KIND_GROUPS: Record<string, readonly string[]> = { old: MUTANT_KINDS, new: PARAMETER_MUTANT_KINDS, all: ALL_MUTANT_KINDS };
+const KINDS = new Set(KIND_GROUPS[flags.kinds!] ?? flags.kinds!.split(','));
+for (const k of KINDS) if (!(ALL_MUTANT_KINDS as readonly string[]).includes(k)) throw new Error(`--kinds: no mutant kind ${k}`);
+const OUT = flags.out!;
+const PER_KIND = flags['per-kind'] === undefined ? Infinity : Number(flags['per-kind']);
 const N8N_MCP_DIR = '.eval/n8n-mcp/node_modules/n8n-mcp';
 const N8N_MCP_VERSION = '2.87.0';
 const N8N_MCP_PROFILE = 'runtime';
@@ -100,7 +118,19 @@ function loadData() {
   let workflows = (JSON.parse(readFileSync(manifestFile, 'utf8')) as { workflows: CorpusEntry[] }).workflows.filter((w) => SPLIT === 'all' || w.split === SPLIT);
   if (flags.limit) workflows = workflows.slice(0, Number(flags.limit));
   const ids = new Set(workflows.map((w) => w.id));
-  const mutants = (JSON.parse(readFileSync(mutantsFile, 'utf8')) as { mutants: MutantEntry[] }).mutants.filter((m) => ids.has(m.workflow));
+  const taken = new Map<string, number>();
+  const mutants = (JSON.parse(readFileSync(mutantsFile, 'utf8')) as { mutants: MutantEntry[] }).mutants
+    .filter((m) => ids.has(m.workflow) && KINDS.has(m.kind))
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .filter((m) => {
+      const n = taken.get(m.kind) ?? 0;
+      taken.set(m.kind, n + 1);
+      return n < PER_KIND;
+    });
+  if (PER_KIND !== Infinity || flags.kinds !== 'all') {
+    const mutated = new Set(mutants.map((m) => m.workflow));
+    workflows = workflows.filter((w) => mutated.has(w.id));
+  }
   const read = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as unknown;
   return {
     workflows: workflows.map((w) => ({ ...w, content: read(`${CORPUS}/real/${w.id}.json`) })),
@@ -261,6 +291,13 @@ async function evaluate(validator: Validator, data: ReturnType<typeof loadData>)
       withError: withError.length,
       share: share(withError.length, data.workflows.length),
       errorCount: withError.reduce((n, w) => n + originals.get(w.id)!.errors.length, 0),
+      perSource: Object.fromEntries(
+        [...new Set(data.workflows.map((w) => w.repo))].sort().map((repo) => {
+          const of = data.workflows.filter((w) => w.repo === repo);
+          const bad = of.filter((w) => originals.get(w.id)!.errors.length > 0).length;
+          return [repo, { workflows: of.length, withError: bad, share: share(bad, of.length) }];
+        }),
+      ),
       failures: realFailures,
       errors: withError.flatMap((w) => originals.get(w.id)!.errors.map((e) => ({ workflow: w.id, node: e.node, ...(e.code ? { code: e.code } : {}), message: e.message }))),
     },
@@ -285,6 +322,10 @@ async function evaluate(validator: Validator, data: ReturnType<typeof loadData>)
 
 const data = loadData();
 console.error(`split ${SPLIT}: ${data.workflows.length} real workflows, ${data.mutants.length} mutants`);
+/** A digest of exactly what was validated, so a later --reuse can tell it is the same. */
+const INPUTS = createHash('sha256')
+  .update(JSON.stringify([data.workflows.map((w) => [w.id, w.content]), data.mutants.map((m) => [m.id, m.content])]))
+  .digest('hex');
 const report: Record<string, unknown> = {};
 const results: Record<string, Awaited<ReturnType<typeof evaluate>>> = {};
 const makers: [string, () => Promise<Validator | string>][] = [
@@ -304,6 +345,24 @@ for (const [name, make] of makers) {
   await v.close();
   console.error(`${name}: done`);
 }
+if (flags.reuse) reuse(flags.reuse);
+
+/**
+ * Results of the validators not run now, from an earlier run's JSON on the same real workflows and
+ * mutants: n8n-mcp's answers do not change when ours does, so a re-run of ours need not wait for it.
+ */
+function reuse(file: string) {
+  const earlier = JSON.parse(readFileSync(file, 'utf8')) as { date: string; inputs?: string; validators: Record<string, Awaited<ReturnType<typeof evaluate>> | { skipped: string }> };
+  const mutantIds = JSON.stringify(data.mutants.map((m) => m.id).sort());
+  for (const [name, r] of Object.entries(earlier.validators)) {
+    if (name in results || 'skipped' in r) continue;
+    const same = earlier.inputs === undefined ? r.real.workflows === data.workflows.length && JSON.stringify(r.mutants.detail.map((d) => d.id).sort()) === mutantIds : earlier.inputs === INPUTS;
+    if (!same) throw new Error(`--reuse ${file}: ${name} ran on other workflows or mutants (regenerate the mutants with the same seed and corpus, or run it again)`);
+    results[name] = r;
+    report[name] = { ...r, reusedFrom: `${file} (${earlier.date})` };
+    console.error(`${name}: reused from ${file} (${earlier.date})`);
+  }
+}
 
 const pct = (x: number | null | undefined) => (x === null || x === undefined ? '-' : `${(x * 100).toFixed(1)}%`);
 const names = Object.keys(results);
@@ -320,22 +379,43 @@ for (const n of names) {
   if (m.failures || m.schemaViolations || results[n]!.real.failures.length)
     console.log(`${n.padEnd(10)} no answer on ${results[n]!.real.failures.length} real workflows and ${m.failures} mutants; ${m.schemaViolations} answers broke the tool's own output schema`);
 }
+if (names.length) {
+  const sources = Object.keys(results[names[0]!]!.real.perSource);
+  console.log(`\nreal workflows with an error, per repository  n   ${names.map((n) => n.padStart(9)).join(' ')}`);
+  for (const source of sources) {
+    const total = results[names[0]!]!.real.perSource[source]!.workflows;
+    console.log(`${source.padEnd(38)} ${String(total).padStart(5)}  ${names.map((n) => pct(results[n]!.real.perSource[source]?.share).padStart(9)).join(' ')}`);
+  }
+}
 for (const [n, r] of Object.entries(report)) if ((r as { skipped?: string }).skipped) console.log(`${n.padEnd(10)} skipped: ${(r as { skipped: string }).skipped}`);
 if (names.length) {
-  const kinds = [...new Set(names.flatMap((n) => Object.keys(results[n]!.mutants.perKind)))].sort();
-  console.log(`\nmutant kind                  n   ${names.map((n) => n.padStart(9)).join(' ')}`);
-  for (const k of kinds) {
-    const total = results[names[0]!]!.mutants.perKind[k]?.mutants ?? 0;
-    console.log(`${k.padEnd(27)} ${String(total).padStart(4)}  ${names.map((n) => pct(results[n]!.mutants.perKind[k]?.share).padStart(9)).join(' ')}`);
+  const present = new Set(names.flatMap((n) => Object.keys(results[n]!.mutants.perKind)));
+  for (const [group, kinds] of [
+    ['earlier kinds (structure)', MUTANT_KINDS],
+    ['issue 30 kinds (inside parameters)', PARAMETER_MUTANT_KINDS],
+  ] as const) {
+    const shown = kinds.filter((k) => present.has(k));
+    if (shown.length === 0) continue;
+    console.log(`\n${group.padEnd(42)}     n   ${names.map((n) => n.padStart(9)).join(' ')}`);
+    for (const k of shown) {
+      const total = results[names[0]!]!.mutants.perKind[k]?.mutants ?? 0;
+      console.log(`${k.padEnd(42)} ${String(total).padStart(5)}  ${names.map((n) => pct(results[n]!.mutants.perKind[k]?.share).padStart(9)).join(' ')}`);
+    }
+    const sum = (n: string) => shown.reduce((acc, k) => ({ mutants: acc.mutants + (results[n]!.mutants.perKind[k]?.mutants ?? 0), detected: acc.detected + (results[n]!.mutants.perKind[k]?.detected ?? 0) }), { mutants: 0, detected: 0 });
+    const all = sum(names[0]!).mutants;
+    console.log(`${'all of these'.padEnd(42)} ${String(all).padStart(5)}  ${names.map((n) => pct(all ? sum(n).detected / all : null).padStart(9)).join(' ')}`);
   }
 }
 mkdirSync('bench/results', { recursive: true });
 writeFileSync(
-  'bench/results/validation.json',
+  OUT,
   JSON.stringify(
     {
       date: new Date().toISOString(),
       split: SPLIT,
+      inputs: INPUTS,
+      kinds: [...KINDS],
+      perKind: PER_KIND === Infinity ? null : PER_KIND,
       workflows: data.workflows.length,
       mutants: data.mutants.length,
       detection: 'a mutant is detected when the validator reports an error on it that it does not report on the original (ours: code+node; n8n-mcp: node+message)',
@@ -346,4 +426,4 @@ writeFileSync(
     2,
   ),
 );
-console.log('\nwrote bench/results/validation.json');
+console.log(`\nwrote ${OUT}`);

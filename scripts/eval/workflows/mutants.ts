@@ -37,7 +37,24 @@ export const MUTANT_KINDS = [
   'output_index_out_of_range',
   'self_connection',
 ] as const;
-export type MutantKind = (typeof MUTANT_KINDS)[number];
+/**
+ * Defects inside the parameters that decide what a node does (issue 30). Where a kind changes a name or
+ * value, half its mutants get a realistic typo (one letter off: dropped, doubled, swapped or replaced) and
+ * half a made-up value, chosen by the seed.
+ */
+export const PARAMETER_MUTANT_KINDS = [
+  'filter_operation_wrong',
+  'filter_operator_type_wrong',
+  'filter_combinator_wrong',
+  'assignment_type_wrong',
+  'fixed_collection_unknown_subfield',
+  'fixed_collection_required_subfield_removed',
+  'webhook_json_without_body',
+  'respond_to_webhook_unreachable',
+  'removed_output_wired',
+] as const;
+export const ALL_MUTANT_KINDS = [...MUTANT_KINDS, ...PARAMETER_MUTANT_KINDS] as const;
+export type MutantKind = (typeof ALL_MUTANT_KINDS)[number];
 
 export interface WfNode {
   name: string;
@@ -82,12 +99,28 @@ export interface MutationOracle {
   mainInputs(node: WfNode): number | undefined;
   /** Whether the node has a required ai_languageModel input. */
   requiresLanguageModel(node: WfNode): boolean;
+  /** Whether n8n's filter code evaluates this operator (else it warns "Unknown filter parameter operator" and the condition is false). */
+  filterOperatorKnown(type: string, operation: string): boolean;
+  /** Whether n8n's filter code knows the combinator (else it warns "Unknown filter combinator" and the filter is false). */
+  filterCombinatorKnown(combinator: string): boolean;
+  /** Whether n8n's validateFieldType knows the type (an unknown one falls to its default: no conversion, no check). */
+  assignmentTypeKnown(type: string): boolean;
+  /** Entries of the fixed collections displayed for the node (path from `parameters`), with the sub-field names n8n reads there. */
+  fixedCollectionEntries(node: WfNode): { path: ParamPath; subFields: string[] }[];
+  /** Sub-fields set in a fixed-collection entry that n8n flags (getNodeParametersIssues) once removed. */
+  removableRequiredSubFields(node: WfNode): { path: ParamPath; name: string }[];
+  /** Changes of one boolean or options parameter (top level, or inside the `options` collection; `value` undefined: removed) that leave the node fewer main outputs, with how many. */
+  outputReducingChanges(node: WfNode): { path: ParamPath; value: unknown; outputs: number }[];
 }
+
+/** A path from a node's `parameters` to a value inside them. */
+export type ParamPath = (string | number)[];
 
 export interface MutateOptions {
   seed?: number | string;
   /** Part of the seed, so each workflow gets its own choices. */
   id?: string;
+  /** Default: every kind, ALL_MUTANT_KINDS. */
   kinds?: readonly MutantKind[];
 }
 
@@ -152,21 +185,20 @@ function freshName(wf: Wf, base: string): string {
   return name;
 }
 
-/** Every string inside a value, with its path. */
-function strings(value: unknown, path: string): { path: string; value: string }[] {
+/** Every string inside a value, with its path (keys may hold dots, spaces or brackets: a path is a list). */
+function strings(value: unknown, path: ParamPath): { path: ParamPath; value: string }[] {
   if (typeof value === 'string') return [{ path, value }];
-  const out: { path: string; value: string }[] = [];
-  if (Array.isArray(value)) value.forEach((v, i) => out.push(...strings(v, `${path}[${i}]`)));
-  else if (isObj(value)) for (const [k, v] of Object.entries(value)) out.push(...strings(v, `${path}.${k}`));
+  const out: { path: ParamPath; value: string }[] = [];
+  if (Array.isArray(value)) value.forEach((v, i) => out.push(...strings(v, [...path, i])));
+  else if (isObj(value)) for (const [k, v] of Object.entries(value)) out.push(...strings(v, [...path, k]));
   return out;
 }
 
-/** Set the value at a path made by `strings` (relative to the node). */
-function setAtPath(root: Record<string, unknown>, path: string, value: unknown): void {
-  const parts = [...path.matchAll(/\.([^.[\]]+)|\[(\d+)\]/g)].map((m) => (m[1] !== undefined ? m[1] : Number(m[2])));
+/** Set the value at a path inside a node's parameters. */
+function setAtPath(root: Record<string, unknown>, path: ParamPath, value: unknown): void {
   let at: any = root;
-  for (const p of parts.slice(0, -1)) at = at[p as any];
-  at[parts.at(-1) as any] = value;
+  for (const p of path.slice(0, -1)) at = at[p];
+  at[path.at(-1)!] = value;
 }
 
 const count = (s: string, sub: string) => s.split(sub).length - 1;
@@ -184,11 +216,105 @@ export function nodeReferences(expr: string): { name: string; start: number; end
   return out;
 }
 
+const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
+
+/** One letter off, as a person mistypes: a letter dropped, doubled, two neighbours swapped, or one replaced. */
+export function letterOff(word: string, r: () => number, taken: ReadonlySet<string>): string {
+  for (;;) {
+    const at = Math.floor(r() * word.length);
+    const letter = LETTERS[Math.floor(r() * LETTERS.length)]!;
+    const edits = [
+      word.slice(0, at) + word.slice(at + 1),
+      word.slice(0, at + 1) + word.slice(at),
+      at + 1 < word.length ? word.slice(0, at) + word[at + 1] + word[at] + word.slice(at + 2) : word.slice(0, at) + letter,
+      word.slice(0, at) + letter + word.slice(at + 1),
+    ];
+    const typo = pick(edits, r);
+    if (typo.length > 0 && typo !== word && !taken.has(typo)) return typo;
+  }
+}
+
+/**
+ * A wrong value for `current`: half the time one letter off, else one of `madeUp` that is not allowed
+ * (`known` decides); null when neither gives one.
+ */
+function wrongValue(current: string, madeUp: readonly string[], known: (v: string) => boolean, r: () => number): { value: string; how: 'typo' | 'made up' } | null {
+  const fresh = madeUp.filter((v) => v !== current && !known(v));
+  if (r() < 0.5 || fresh.length === 0) {
+    const taken = new Set<string>();
+    for (let tries = 0; tries < 20; tries++) {
+      const typo = letterOff(current, r, taken);
+      if (!known(typo)) return { value: typo, how: 'typo' };
+      taken.add(typo);
+    }
+    return fresh.length ? { value: pick(fresh, r), how: 'made up' } : null;
+  }
+  return { value: pick(fresh, r), how: 'made up' };
+}
+
+/** The value at a path inside a node's parameters. */
+function atPath(root: unknown, path: ParamPath): unknown {
+  let at: unknown = root;
+  for (const k of path) at = isObj(at) || Array.isArray(at) ? (at as any)[k] : undefined;
+  return at;
+}
+const showPath = (path: ParamPath) => path.map((k) => (typeof k === 'number' ? `[${k}]` : `.${k}`)).join('');
+
+/** Filter values (n8n's FilterValue: `conditions` with `operator`s and a `combinator`) anywhere in a node's parameters. */
+function filterValues(parameters: Record<string, unknown>): { path: ParamPath; value: { conditions: { operator: { type: string; operation: string } }[]; combinator: unknown } }[] {
+  const out: ReturnType<typeof filterValues> = [];
+  const walk = (v: unknown, path: ParamPath) => {
+    if (Array.isArray(v)) v.forEach((x, i) => walk(x, [...path, i]));
+    else if (isObj(v)) {
+      if (Array.isArray(v.conditions) && 'combinator' in v && v.conditions.every((c) => isObj(c) && isObj(c.operator) && typeof c.operator.type === 'string' && typeof c.operator.operation === 'string'))
+        out.push({ path, value: v as any });
+      else for (const [k, x] of Object.entries(v)) walk(x, [...path, k]);
+    }
+  };
+  walk(parameters, []);
+  return out;
+}
+
+/** Assignments (Edit Fields' assignmentCollection entries: name, value, type) anywhere in a node's parameters. */
+function assignments(parameters: Record<string, unknown>): { path: ParamPath; type: string; name: string }[] {
+  const out: ReturnType<typeof assignments> = [];
+  const walk = (v: unknown, path: ParamPath) => {
+    if (Array.isArray(v)) v.forEach((x, i) => walk(x, [...path, i]));
+    else if (isObj(v)) {
+      if (Array.isArray(v.assignments))
+        v.assignments.forEach((a, i) => {
+          if (isObj(a) && typeof a.type === 'string' && typeof a.name === 'string' && 'value' in a) out.push({ path: [...path, 'assignments', i], type: a.type, name: a.name });
+        });
+      else for (const [k, x] of Object.entries(v)) walk(x, [...path, k]);
+    }
+  };
+  walk(parameters, []);
+  return out;
+}
+
+const WEBHOOK = 'n8n-nodes-base.webhook';
+const RESPOND = 'n8n-nodes-base.respondToWebhook';
+/** What n8n's Webhook node puts in an item's json (its webhook method); `body` holds the request's fields. */
+const WEBHOOK_ITEM_FIELDS = new Set(['headers', 'params', 'query', 'body', 'webhookUrl', 'executionMode']);
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Names of the nodes reachable from `start` over main connections. */
+function reachable(wf: Wf, start: string): Set<string> {
+  const seen = new Set<string>();
+  const next = [start];
+  const out = edges(wf.connections).filter((e) => e.type === 'main');
+  while (next.length) {
+    const at = next.pop()!;
+    for (const e of out) if (e.from === at && !seen.has(e.to)) (seen.add(e.to), next.push(e.to));
+  }
+  return seen;
+}
+
 // ---------------------------------------------------------------------------------------------
 // The generator
 
 export function generateMutants(original: Wf, oracle: MutationOracle, options: MutateOptions = {}): Mutant[] {
-  const kinds = options.kinds ?? MUTANT_KINDS;
+  const kinds = options.kinds ?? ALL_MUTANT_KINDS;
   const mutants: Mutant[] = [];
   for (const kind of kinds) {
     const r = rng(hash32(`${options.seed ?? 1}:${options.id ?? ''}:${kind}`));
@@ -202,6 +328,14 @@ type Maker = (wf: Wf, oracle: MutationOracle, r: () => number) => Omit<Mutant, '
 
 /** Nodes a defect may be put on: not sticky notes, not disabled. */
 const live = (wf: Wf) => wf.nodes.map((node, i) => ({ node, i })).filter(({ node }) => node.type !== STICKY && node.disabled !== true);
+
+/** Proposed wrong values; the oracle keeps only those n8n does not know where the mutant goes. */
+const NO_SUCH_TYPE = 'noSuchOperatorType';
+const OPERATIONS_MADE_UP = ['contains', 'notContains', 'gt', 'lt', 'after', 'before', 'lengthEquals', 'true', 'regex', 'equal', 'isEqual', 'greaterThan', 'matches', 'between', 'is', 'includes'];
+const TYPES_MADE_UP = ['text', 'integer', 'date', 'bool', 'list', 'json', 'float', 'str', 'int', 'any'];
+const COMBINATORS_MADE_UP = ['all', 'any', 'AND', 'OR', 'both', 'either', 'xor', '&&'];
+const ASSIGNMENT_TYPES_MADE_UP = ['text', 'integer', 'float', 'date', 'json', 'list', 'bool', 'int', 'str', 'dict'];
+const SUBFIELDS_MADE_UP = ['name', 'value', 'key', 'field', 'label', 'data', 'type', 'path', 'text', 'column', 'property'];
 
 const MAKERS: Record<MutantKind, Maker> = {
   unknown_node_type(wf, oracle, r) {
@@ -270,7 +404,7 @@ const MAKERS: Record<MutantKind, Maker> = {
 
   broken_expression(wf, _oracle, r) {
     const candidates = live(wf).flatMap(({ node, i }) =>
-      strings(node.parameters ?? {}, '')
+      strings(node.parameters ?? {}, [])
         .filter((s) => s.value.startsWith('=') && s.value.includes('{{') && s.value.includes('}}') && count(s.value, '{{') === count(s.value, '}}'))
         .map((s) => ({ node, i, s })),
     );
@@ -280,13 +414,13 @@ const MAKERS: Record<MutantKind, Maker> = {
     const broken = s.value.slice(0, at) + s.value.slice(at + 2);
     const workflow = clone(wf);
     setAtPath(workflow.nodes[i]!.parameters!, s.path, broken);
-    return { node: node.name, description: `parameters${s.path}: last "}}" removed, leaving an unclosed "{{"`, workflow };
+    return { node: node.name, description: `parameters${showPath(s.path)}: last "}}" removed, leaving an unclosed "{{"`, workflow };
   },
 
   missing_node_reference(wf, _oracle, r) {
     const names = new Set(wf.nodes.map((n) => n.name));
     const candidates = live(wf).flatMap(({ node, i }) =>
-      strings(node.parameters ?? {}, '')
+      strings(node.parameters ?? {}, [])
         .filter((s) => s.value.startsWith('='))
         .flatMap((s) => nodeReferences(s.value).filter((ref) => names.has(ref.name)).map((ref) => ({ node, i, s, ref }))),
     );
@@ -296,7 +430,7 @@ const MAKERS: Record<MutantKind, Maker> = {
     const missing = s.value.slice(ref.start - 6, ref.start) === '$node.' ? freshName(wf, 'MissingNode').replace(/\s/g, '') : freshName(wf, 'Missing Node');
     const workflow = clone(wf);
     setAtPath(workflow.nodes[i]!.parameters!, s.path, s.value.slice(0, ref.start) + missing + s.value.slice(ref.end));
-    return { node: node.name, description: `parameters${s.path}: reference to "${ref.name}" → "${missing}", which is not in the workflow`, workflow };
+    return { node: node.name, description: `parameters${showPath(s.path)}: reference to "${ref.name}" → "${missing}", which is not in the workflow`, workflow };
   },
 
   required_parameter_removed(wf, oracle, r) {
@@ -370,6 +504,214 @@ const MAKERS: Record<MutantKind, Maker> = {
     addConnection(workflow, node.name, 'main', 0, { node: node.name, type: 'main', index: 0 });
     return { node: node.name, description: `${node.name} output 0 connected to its own input 0`, workflow };
   },
+
+  /**
+   * A filter condition's operation (IF v2+, Filter v2+, Switch v3 rules, any FilterValue) set to one n8n's
+   * filter code has no case for under its operator type: executeFilterCondition warns and answers false.
+   * Conditions whose operation is evaluated whatever the type (exists, notExists) are left alone.
+   */
+  filter_operation_wrong(wf, oracle, r) {
+    const candidates = live(wf).flatMap(({ node, i }) =>
+      filterValues(node.parameters ?? {}).flatMap((f) =>
+        f.value.conditions
+          .map((c, ci) => ({ node, i, path: [...f.path, 'conditions', ci, 'operator'], op: c.operator }))
+          .filter((c) => oracle.filterOperatorKnown(c.op.type, c.op.operation) && !oracle.filterOperatorKnown(NO_SUCH_TYPE, c.op.operation)),
+      ),
+    );
+    if (candidates.length === 0) return null;
+    const { node, i, path, op } = pick(candidates, r);
+    const wrong = wrongValue(op.operation, OPERATIONS_MADE_UP, (v) => oracle.filterOperatorKnown(op.type, v), r);
+    if (!wrong) return null;
+    const workflow = clone(wf);
+    (atPath(workflow.nodes[i]!.parameters, path) as Record<string, unknown>).operation = wrong.value;
+    return { node: node.name, description: `parameters${showPath(path)}.operation: "${op.operation}" → "${wrong.value}" (${wrong.how}; n8n's filter has no ${op.type} operation of that name)`, workflow };
+  },
+
+  /** A condition's operator type set to one under which n8n's filter code has no such operation (same oracle). */
+  filter_operator_type_wrong(wf, oracle, r) {
+    const candidates = live(wf).flatMap(({ node, i }) =>
+      filterValues(node.parameters ?? {}).flatMap((f) =>
+        f.value.conditions
+          .map((c, ci) => ({ node, i, path: [...f.path, 'conditions', ci, 'operator'], op: c.operator }))
+          // exists / notExists are evaluated whatever the type: a wrong type there changes nothing.
+          .filter((c) => oracle.filterOperatorKnown(c.op.type, c.op.operation) && !oracle.filterOperatorKnown(NO_SUCH_TYPE, c.op.operation)),
+      ),
+    );
+    if (candidates.length === 0) return null;
+    const { node, i, path, op } = pick(candidates, r);
+    const wrong = wrongValue(op.type, TYPES_MADE_UP, (v) => oracle.filterOperatorKnown(v, op.operation), r);
+    if (!wrong) return null;
+    const workflow = clone(wf);
+    const operator = atPath(workflow.nodes[i]!.parameters, path) as Record<string, unknown>;
+    operator.type = wrong.value;
+    return { node: node.name, description: `parameters${showPath(path)}.type: "${op.type}" → "${wrong.value}" (${wrong.how}; n8n's filter evaluates no "${wrong.value}:${op.operation}")`, workflow };
+  },
+
+  /** A filter's combinator set to neither "and" nor "or": executeFilter warns and answers false for every item. */
+  filter_combinator_wrong(wf, oracle, r) {
+    const candidates = live(wf).flatMap(({ node, i }) =>
+      filterValues(node.parameters ?? {})
+        .filter((f) => typeof f.value.combinator === 'string' && oracle.filterCombinatorKnown(f.value.combinator))
+        .map((f) => ({ node, i, f })),
+    );
+    if (candidates.length === 0) return null;
+    const { node, i, f } = pick(candidates, r);
+    const before = f.value.combinator as string;
+    const wrong = wrongValue(before, COMBINATORS_MADE_UP, (v) => oracle.filterCombinatorKnown(v), r);
+    if (!wrong) return null;
+    const workflow = clone(wf);
+    (atPath(workflow.nodes[i]!.parameters, f.path) as Record<string, unknown>).combinator = wrong.value;
+    return { node: node.name, description: `parameters${showPath([...f.path, 'combinator'])}: "${before}" → "${wrong.value}" (${wrong.how}; n8n's filter knows "and" and "or")`, workflow };
+  },
+
+  /**
+   * An assignment's type (Edit Fields 3.3+, assignmentCollection) set to one validateFieldType does not
+   * know: n8n neither converts nor checks the value, so "12.5" stays text where a number was meant.
+   */
+  assignment_type_wrong(wf, oracle, r) {
+    const candidates = live(wf).flatMap(({ node, i }) => assignments(node.parameters ?? {}).filter((a) => oracle.assignmentTypeKnown(a.type)).map((a) => ({ node, i, a })));
+    if (candidates.length === 0) return null;
+    const { node, i, a } = pick(candidates, r);
+    const wrong = wrongValue(a.type, ASSIGNMENT_TYPES_MADE_UP, (v) => oracle.assignmentTypeKnown(v), r);
+    if (!wrong) return null;
+    const workflow = clone(wf);
+    (atPath(workflow.nodes[i]!.parameters, a.path) as Record<string, unknown>).type = wrong.value;
+    return { node: node.name, description: `parameters${showPath(a.path)} ("${a.name}").type: "${a.type}" → "${wrong.value}" (${wrong.how}; n8n's validateFieldType neither converts nor checks it)`, workflow };
+  },
+
+  /**
+   * A sub-field of a fixed-collection entry renamed to a name its option does not list: n8n's
+   * getNodeParameters (which the Workflow runs on every node) keeps only the listed ones, so the value is lost.
+   */
+  fixed_collection_unknown_subfield(wf, oracle, r) {
+    const candidates = live(wf).flatMap(({ node, i }) =>
+      oracle.fixedCollectionEntries(node).flatMap((e) => {
+        const entry = atPath(node.parameters, e.path);
+        return isObj(entry) ? Object.keys(entry).filter((k) => e.subFields.includes(k)).map((key) => ({ node, i, e, key })) : [];
+      }),
+    );
+    if (candidates.length === 0) return null;
+    const { node, i, e, key } = pick(candidates, r);
+    const known = new Set(e.subFields);
+    const wrong = wrongValue(key, SUBFIELDS_MADE_UP, (v) => known.has(v), r);
+    if (!wrong) return null;
+    const workflow = clone(wf);
+    const entry = atPath(workflow.nodes[i]!.parameters, e.path) as Record<string, unknown>;
+    // Renamed in place, the other keys keep their order.
+    const renamed = Object.fromEntries(Object.entries(entry).map(([k, v]) => [k === key ? wrong.value : k, v]));
+    setAtPath(workflow.nodes[i]!.parameters!, e.path, renamed);
+    return { node: node.name, description: `parameters${showPath(e.path)}: sub-field "${key}" → "${wrong.value}" (${wrong.how}; n8n reads ${e.subFields.map((f) => `"${f}"`).join(', ')} there and drops the rest)`, workflow };
+  },
+
+  /** A set sub-field of a fixed-collection entry removed where getNodeParametersIssues then flags the node. */
+  fixed_collection_required_subfield_removed(wf, oracle, r) {
+    const candidates = live(wf).flatMap(({ node, i }) => oracle.removableRequiredSubFields(node).map((s) => ({ node, i, s })));
+    if (candidates.length === 0) return null;
+    const { node, i, s } = pick(candidates, r);
+    const workflow = clone(wf);
+    const entry = atPath(workflow.nodes[i]!.parameters, s.path) as Record<string, unknown>;
+    const before = entry[s.name];
+    delete entry[s.name];
+    return { node: node.name, description: `parameters${showPath(s.path)}: required sub-field "${s.name}" removed (was ${JSON.stringify(before)?.slice(0, 80)})`, workflow };
+  },
+
+  /**
+   * No oracle: the rule is the Webhook node's own output (its webhook method puts the request's fields
+   * under `body`, beside headers, params, query, webhookUrl and executionMode, unless binaryData is on).
+   * ".body" dropped from a read of a body field: `$json` in a node whose every main input is the Webhook,
+   * or `$('Webhook').item|first()|last().json` / `$node["Webhook"].json` anywhere.
+   */
+  webhook_json_without_body(wf, _oracle, r) {
+    const incoming = edges(wf.connections).filter((e) => e.type === 'main');
+    const webhooks = live(wf).filter(({ node }) => node.type === WEBHOOK && !(isObj(node.parameters?.options) && node.parameters.options.binaryData === true));
+    const candidates = webhooks.flatMap(({ node: hook }) => {
+      // Right after the Webhook (every main input from it), $json is its item; further on, only $('Webhook') is.
+      const next = new Set(incoming.filter((e) => e.from === hook.name).map((e) => e.to));
+      const onlyFromHook = (name: string) => next.has(name) && incoming.filter((e) => e.to === name).every((e) => e.from === hook.name);
+      const named = `\\$\\(\\s*(?<q1>['"\`])${escapeRegExp(hook.name)}\\k<q1>\\s*\\)\\.(?:item|first\\(\\)|last\\(\\))\\.json|\\$node\\[\\s*(?<q2>['"])${escapeRegExp(hook.name)}\\k<q2>\\s*\\]\\.json`;
+      // $('Webhook') names the Webhook's item wherever it is read, connected or not.
+      return live(wf).flatMap(({ node, i }) => {
+        const prefix = onlyFromHook(node.name) ? `\\$json|${named}` : named;
+          const pattern = new RegExp(`(?<![\\w$])(?<prefix>${prefix})(?<body>\\.body|\\[\\s*(?<q3>['"])body\\k<q3>\\s*\\])(?:\\.(?<dot>[A-Za-z_$][\\w$]*)|\\[\\s*(?<q4>['"])(?<bracket>(?:(?!\\k<q4>).)+)\\k<q4>\\s*\\])`, 'g');
+          return strings(node.parameters ?? {}, [])
+            .filter((s) => s.value.startsWith('='))
+            .flatMap((s) =>
+              [...s.value.matchAll(pattern)]
+                .filter((m) => !WEBHOOK_ITEM_FIELDS.has(m.groups!.dot ?? m.groups!.bracket!))
+                .map((m) => ({ hook: hook.name, node, i, s, at: m.index! + m.groups!.prefix!.length, body: m.groups!.body!, field: m.groups!.dot ?? m.groups!.bracket! })),
+            );
+      });
+    });
+    if (candidates.length === 0) return null;
+    const { hook, node, i, s, at, body, field } = pick(candidates, r);
+    const workflow = clone(wf);
+    setAtPath(workflow.nodes[i]!.parameters!, s.path, s.value.slice(0, at) + s.value.slice(at + body.length));
+    return { node: node.name, description: `parameters${showPath(s.path)}: "${body}" dropped before "${field}": ${hook}'s item has ${field} under body, not at the top`, workflow };
+  },
+
+  /**
+   * No oracle: the rule is n8n's execution order (a node runs only when an item reaches it). A Respond to
+   * Webhook that a Webhook in responseNode mode reaches loses every main connection into it.
+   */
+  respond_to_webhook_unreachable(wf, _oracle, r) {
+    const byName = new Map(wf.nodes.map((n) => [n.name, n]));
+    const candidates = live(wf)
+      .filter(({ node }) => node.type === WEBHOOK && node.parameters?.responseMode === 'responseNode')
+      .flatMap(({ node }) => [...reachable(wf, node.name)].filter((name) => byName.get(name)?.type === RESPOND && byName.get(name)!.disabled !== true).map((respond) => ({ hook: node.name, respond })));
+    if (candidates.length === 0) return null;
+    const { hook, respond } = pick(candidates, r);
+    const workflow = clone(wf);
+    const cut: string[] = [];
+    for (const [from, byType] of Object.entries(workflow.connections)) {
+      const outputs = byType.main;
+      if (!outputs) continue;
+      outputs.forEach((list, o) => {
+        if (!list) return;
+        const kept = list.filter((c) => c.node !== respond);
+        if (kept.length !== list.length) cut.push(`${from}[${o}]`);
+        outputs[o] = kept;
+      });
+    }
+    return { node: respond, description: `main connection(s) into ${respond} removed (from ${cut.join(', ')}): no path reaches it, though ${hook} waits for a Respond to Webhook node`, workflow };
+  },
+
+  /**
+   * A boolean or options parameter (top level or in `options`) changed so that getNodeOutputs gives the
+   * node fewer main outputs (Switch's fallback output, Respond to Webhook's response output, a Text
+   * Classifier's "other", a Webhook's second method…) while a connection from a removed output stays.
+   */
+  removed_output_wired(wf, oracle, r) {
+    const out = edges(wf.connections).filter((e) => e.type === 'main');
+    const changes = live(wf)
+      .filter(({ node }) => node.onError !== 'continueErrorOutput')
+      .flatMap(({ node, i }) => oracle.outputReducingChanges(node).map((c) => ({ node, i, c, cut: out.filter((e) => e.from === node.name && e.output >= c.outputs) })));
+    if (changes.length === 0) return null;
+    // Where the output to be removed is wired already, only the option changes; where it is not, it is
+    // first wired (to a node this one already feeds, else to any node with an input), as a builder does
+    // who connects the fallback output before turning the option off.
+    const wired = changes.filter((c) => c.cut.length > 0);
+    const { node, i, c, cut } = pick(wired.length ? wired : changes, r);
+    const workflow = clone(wf);
+    if (cut.length === 0) {
+      const fed = out.filter((e) => e.from === node.name).map((e) => e.to);
+      const targets = fed.length ? fed : live(wf).filter(({ node: n }) => n.name !== node.name && (oracle.mainInputs(n) ?? 0) >= 1).map(({ node: n }) => n.name);
+      if (targets.length === 0) return null;
+      const to = pick(targets, r);
+      addConnection(workflow, node.name, 'main', c.outputs, { node: to, type: 'main', index: 0 });
+      cut.push({ from: node.name, type: 'main', output: c.outputs, to, toType: 'main', input: 0 });
+    }
+    const params = (workflow.nodes[i]!.parameters ??= {});
+    const before = atPath(params, c.path);
+    if (c.value === undefined) delete (atPath(params, c.path.slice(0, -1)) as Record<string, unknown>)[c.path.at(-1)!];
+    else if (c.path.length > 1 && !isObj(atPath(params, c.path.slice(0, -1)))) params[c.path[0] as string] = { [c.path[1]!]: c.value };
+    else setAtPath(params, c.path, c.value);
+    return {
+      node: node.name,
+      description: `parameters${showPath(c.path)}: ${JSON.stringify(before) ?? '(default)'} → ${c.value === undefined ? '(removed)' : JSON.stringify(c.value)}: ${c.outputs} main output(s) left, output ${[...new Set(cut.map((e) => e.output))].join(', ')} still connected (to ${[...new Set(cut.map((e) => e.to))].join(', ')})${wired.length ? '' : '; that connection added first'}`,
+      workflow,
+    };
+  },
+
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -453,6 +795,43 @@ export function loadN8nOracle(root = '.'): MutationOracle & { describe(type: str
   };
   const issues = (node: WfNode, desc: RawDescription, parameters?: Record<string, unknown>): Record<string, unknown> =>
     NodeHelpers.getNodeParametersIssues(desc.properties, asNode(node, desc, parameters), desc)?.parameters ?? {};
+  /** n8n's warnings while `run` runs (its filter code warns, and returns false, on what it cannot evaluate). */
+  const warnings: string[] = [];
+  const quiet = () => {};
+  nw.LoggerProxy.init({ error: quiet, info: quiet, debug: quiet, warn: (message: string) => void warnings.push(message) });
+  const warnsOf = (run: () => unknown): string[] => {
+    warnings.length = 0;
+    try {
+      run();
+    } catch {
+      // A thrown error is not the warning asked about.
+    }
+    return [...warnings];
+  };
+  const displayedTopLevel = (node: WfNode, desc: RawDescription) => {
+    const values = full(node, desc);
+    const n = asNode(node, desc);
+    return desc.properties.filter((p) => (node.parameters ?? {})[p.name] !== undefined && NodeHelpers.displayParameter(values, p, n, desc));
+  };
+  /** Fixed-collection entries under these properties (nested ones too), with the sub-field names n8n reads and those marked required. */
+  const entriesOf = (props: RawProperty[], values: unknown, path: ParamPath): { path: ParamPath; subFields: string[]; required: string[] }[] => {
+    if (!isObj(values)) return [];
+    return props.flatMap((p) => {
+      const v = values[p.name];
+      if (p.type === 'collection' && isObj(v)) return entriesOf((p.options ?? []) as RawProperty[], v, [...path, p.name]);
+      if (p.type !== 'fixedCollection' || !isObj(v)) return [];
+      return ((p.options ?? []) as { name?: string; values?: RawProperty[] }[]).flatMap((o) => {
+        const list = v[o.name!];
+        const fields = o.values ?? [];
+        const entries: [unknown, ParamPath][] = Array.isArray(list) ? list.map((e, i) => [e, [...path, p.name, o.name!, i]]) : isObj(list) ? [[list, [...path, p.name, o.name!]]] : [];
+        return entries.flatMap(([e, at]) =>
+          isObj(e)
+            ? [{ path: at, subFields: [...new Set(fields.map((f) => f.name))], required: [...new Set(fields.filter((f) => f.required === true).map((f) => f.name))] }, ...entriesOf(fields, e, at)]
+            : [],
+        );
+      });
+    });
+  };
 
   return {
     describe,
@@ -505,6 +884,69 @@ export function loadN8nOracle(root = '.'): MutationOracle & { describe(type: str
       const inp = ports(node, 'inputs') ?? [];
       return inp.some((p) => isObj(p) && p.type === 'ai_languageModel' && p.required === true);
     },
+    filterOperatorKnown(type, operation) {
+      // dateTime gives up on missing values before it looks at the operation; the others look first.
+      const probe = type === 'dateTime' ? { leftValue: '2024-01-01', rightValue: '2024-01-02' } : { leftValue: undefined, rightValue: undefined };
+      return !warnsOf(() => nw.executeFilterCondition({ id: 'probe', ...probe, operator: { type, operation } }, { caseSensitive: true, typeValidation: 'loose', version: 2 })).some((w) =>
+        w.startsWith('Unknown filter parameter operator'),
+      );
+    },
+    filterCombinatorKnown(combinator) {
+      return !warnsOf(() => nw.executeFilter({ combinator, conditions: [], options: { caseSensitive: true, typeValidation: 'loose', version: 2 } })).some((w) => w.startsWith('Unknown filter combinator'));
+    },
+    assignmentTypeKnown(type) {
+      // validateFieldType's default branch hands every value back unchecked; each type it knows converts or refuses one of these.
+      return [{}, 'text', 1].some((value) => {
+        const got = nw.validateFieldType('probe', value, type);
+        return !got.valid || got.newValue !== value;
+      });
+    },
+    fixedCollectionEntries(node) {
+      const desc = describe(node.type, node.typeVersion ?? 1);
+      if (!desc || node.disabled) return [];
+      return displayedTopLevel(node, desc).flatMap((p) => entriesOf([p], node.parameters ?? {}, []));
+    },
+    removableRequiredSubFields(node) {
+      const desc = describe(node.type, node.typeVersion ?? 1);
+      if (!desc || node.disabled) return [];
+      const before = JSON.stringify(issues(node, desc));
+      const out: { path: ParamPath; name: string }[] = [];
+      for (const e of displayedTopLevel(node, desc).flatMap((p) => entriesOf([p], node.parameters ?? {}, []))) {
+        const entry = atPath(node.parameters, e.path) as Record<string, unknown>;
+        for (const field of e.required) {
+          if (!(field in entry) || isEmptyDefault(entry[field])) continue;
+          const parameters = structuredClone(node.parameters ?? {});
+          delete (atPath(parameters, e.path) as Record<string, unknown>)[field];
+          if (JSON.stringify(issues(node, desc, parameters)) !== before) out.push({ path: e.path, name: field });
+        }
+      }
+      return out;
+    },
+    outputReducingChanges(node) {
+      const desc = describe(node.type, node.typeVersion ?? 1);
+      if (!desc || node.disabled || typeof desc.outputs !== 'string') return [];
+      const now = this.mainOutputs(node);
+      if (now === undefined) return [];
+      const params = node.parameters ?? {};
+      const changes: { path: ParamPath; value: unknown }[] = [];
+      const propose = (p: RawProperty, path: ParamPath, current: unknown) => {
+        if (current !== undefined && path.length > 1) changes.push({ path, value: undefined });
+        if (p.type === 'boolean') changes.push({ path, value: !(current ?? p.default) });
+        if (p.type === 'options' && !p.typeOptions?.loadOptionsMethod) for (const o of p.options ?? []) if (o.value !== (current ?? p.default)) changes.push({ path, value: o.value });
+      };
+      for (const p of displayedTopLevel(node, desc)) {
+        if (p.type === 'boolean') propose(p, [p.name], params[p.name]);
+        if (p.type === 'collection' && p.name === 'options') for (const o of (p.options ?? []) as RawProperty[]) propose(o, [p.name, o.name], isObj(params.options) ? params.options[o.name] : undefined);
+      }
+      return changes.flatMap((c) => {
+        const parameters = structuredClone(params);
+        if (c.value === undefined) delete (parameters.options as Record<string, unknown>)[c.path[1] as string];
+        else if (c.path.length === 1) parameters[c.path[0] as string] = c.value;
+        else parameters.options = { ...(isObj(parameters.options) ? parameters.options : {}), [c.path[1] as string]: c.value };
+        const outputs = this.mainOutputs({ ...node, parameters });
+        return outputs !== undefined && outputs < now ? [{ ...c, outputs }] : [];
+      });
+    },
   };
 }
 
@@ -540,7 +982,7 @@ if (import.meta.main) {
     }
   }
   console.warn = warn;
-  const perKind = Object.fromEntries(MUTANT_KINDS.map((k) => [k, entries.filter((e) => e.kind === k).length]));
+  const perKind = Object.fromEntries(ALL_MUTANT_KINDS.map((k) => [k, entries.filter((e) => e.kind === k).length]));
   writeFileSync(join(outDir, 'manifest.json'), JSON.stringify({ date: new Date().toISOString(), seed: values.seed, workflows: manifest.workflows.length, perKind, mutants: entries }, null, 2));
   console.log(`${entries.length} mutants of ${manifest.workflows.length} workflows (seed ${values.seed}):`);
   for (const [k, n] of Object.entries(perKind)) console.log(`  ${k.padEnd(28)} ${n}`);
