@@ -12,8 +12,8 @@ export interface GuardedResources {
 }
 
 /**
- * Scopes on an SDK server's resources, as guardTools does for tools: lists show the guarded resources
- * and template only to a caller whose scopes allow them, and reading one or completing its template is
+ * Scopes on an SDK server's resources, as guardTools does for tools: the template list shows the guarded
+ * template only to a caller whose scopes allow it, and reading one or completing its template is
  * refused with an error naming the scope. `caller` is read per request: a session's server is built
  * once, and a refreshed token may carry fewer scopes than the one it was built for.
  */
@@ -23,11 +23,6 @@ export function guardResources(server: McpServer, guarded: GuardedResources, cal
     throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `Forbidden: ${guarded.uriPrefix} resources need the scope "${guarded.scope}", which this credential does not have`);
   };
 
-  wrapRequestHandler(server, 'resources/list', (list) => async (request, ctx) => {
-    const result = await list(request, ctx);
-    if (allowed()) return result;
-    return { ...result, resources: (result.resources as { uri: string }[]).filter((r) => !r.uri.startsWith(guarded.uriPrefix)) };
-  });
   wrapRequestHandler(server, 'resources/templates/list', (list) => async (request, ctx) => {
     const result = await list(request, ctx);
     if (allowed()) return result;

@@ -35,6 +35,8 @@ export const EXPRESSION_GUIDE = `# Writing n8n expressions
 ## Dates (Luxon)
 - \`$now\`: the current time as a Luxon DateTime; \`$today\`: today at midnight. \`DateTime\` is available: \`DateTime.fromISO($json.body.date)\`.
 - \`$now.toISO()\`, \`$now.toFormat('yyyy-MM-dd')\`, \`$now.minus({ days: 7 })\`, \`$today.plus({ hours: 1 }).toISO()\`.
+- Between two dates: \`DateTime.fromISO(b).diff(DateTime.fromISO(a), 'days').days\` (a number; \`Math.round\` it across a daylight-saving change, or parse with \`{ zone: 'utc' }\`). The weekday's name: \`DateTime.fromISO(d).toFormat('cccc')\` ("Friday"); its number (Monday 1): \`.weekday\`.
+- The instance's timezone (America/New_York unless set) applies to \`$now\`, \`$today\` and dates parsed without an offset; a workflow can set its own ("timezone" in its settings).
 - Dates pass between nodes as strings: parse them (\`DateTime.fromISO(…)\`, or n8n's \`"2024-05-01".toDateTime()\`) before date arithmetic.
 
 ## Helpers

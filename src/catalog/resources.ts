@@ -21,7 +21,9 @@ const startsWith = (value: string) => (candidate: string) => candidate.toLowerCa
 
 /**
  * The catalog as MCP resources: `node-spec://{node_type}/{subtype}` (subtype may contain `/`, as in
- * `@n8n/n8n-nodes-langchain.agent`), listed, readable as full JSON specs, with completions for both parts.
+ * `@n8n/n8n-nodes-langchain.agent`), readable as full JSON specs, with completions for both parts. Not
+ * listed: ~850 entries (188 kB) in resources/list buried the guides for agents that list resources
+ * (search_nodes and get_node_types find nodes; the template and its completions name them).
  * Node types and subtypes are the caller's words: looked up as own keys only.
  */
 export function installCatalogResources(server: McpServer, env: Env): void {
@@ -29,19 +31,7 @@ export function installCatalogResources(server: McpServer, env: Env): void {
   server.registerResource(
     'node-spec',
     new ResourceTemplate(NODE_SPEC_RESOURCES.uriTemplate, {
-      list: async () => {
-        const types = await catalog.types();
-        return {
-          resources: Object.entries(types).flatMap(([nodeType, subtypes]) =>
-            (subtypes ?? []).map((subtype) => ({
-              uri: `node-spec://${nodeType}/${subtype}`,
-              name: subtype,
-              description: `${nodeType} specification`,
-              mimeType: 'application/json',
-            })),
-          ),
-        };
-      },
+      list: undefined,
       complete: {
         node_type: (value) => NODE_TYPES.filter(startsWith(value)),
         subtype: async (value, context) => {

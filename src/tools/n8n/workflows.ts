@@ -33,7 +33,7 @@ const workflowInput = z
     name: z.string().min(1).describe('Workflow name'),
     nodes: z.array(z.looseObject({})).describe('Nodes: name, type, typeVersion, position, parameters, credentials…'),
     connections: NamedObject.describe('Connections keyed by source node name'),
-    settings: z.looseObject({}).optional().describe('Workflow settings (executionOrder, timezone, errorWorkflow…)'),
+    settings: z.looseObject({}).optional().describe('Workflow settings, e.g. {"executionOrder": "v1"} (what n8n\'s editor sets on a new workflow: each branch runs to its end before the next), "timezone": "Europe/Berlin", "errorWorkflow": "<workflow id>"'),
   })
   .describe('The workflow; what get_workflow returns is accepted as is, read-only fields are dropped');
 

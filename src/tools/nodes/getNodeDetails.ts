@@ -84,11 +84,13 @@ export const getNodeDetails = defineTool({
         if (unknown) return { node_type, subtype, error: unknown };
         const scope = { typeVersion: version, resource, operation };
         const n8n = releaseNote(release, subtype, nodes[i]!.version);
-        const answer = { ...atVersion(serializeSpec(spec, { ...options, ...scope, detail }), subtype, version), n8n };
+        // `version` names the typeVersion described, not the newest its description covers (agents read it so).
+        const described = version === undefined ? {} : { version: String(version) };
+        const answer = { ...atVersion(serializeSpec(spec, { ...options, ...scope, detail }), subtype, version), ...described, n8n };
         if (detail === 'essentials' || JSON.stringify(answer).length <= remaining) return answer;
         // A full spec too big for one response: the essentials, and how to read the rest (per
         // operation; the resource holds the newest description whole, an older one is asked for again on its own).
-        const essentials = { ...atVersion(serializeSpec(spec, { ...options, ...scope, detail: 'essentials' }), subtype, version), n8n };
+        const essentials = { ...atVersion(serializeSpec(spec, { ...options, ...scope, detail: 'essentials' }), subtype, version), ...described, n8n };
         const newest = !spec.type_versions || spec.version === spec.node_versions?.map(String).at(-1);
         const perOperation = spec.parameters.some((p) => p.name === 'operation') && operation === undefined;
         return {
