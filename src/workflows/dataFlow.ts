@@ -64,7 +64,7 @@ interface Source {
  * The shape of each node's output, computed in the order data flows (Kahn's order over main
  * connections, no recursion); a node in a loop, or fed by a node of unknown shape, has none.
  */
-function outputShapes(connections: Connection[], byName: Map<string, Endpoint>, shaped: Map<string, ShapedNode>, pinned: Set<string>): { output: Map<string, Source | null>; input: Map<string, Source | null> } {
+function outputShapes(connections: Connection[], byName: Map<string, Endpoint>, shaped: Map<string, ShapedNode>, pinned: Map<string, unknown>): { output: Map<string, Source | null>; input: Map<string, Source | null> } {
   const main = connections.filter((c) => c.outputType === 'main' && c.inputType === 'main' && byName.has(c.source) && byName.has(c.target));
   const parents = new Map<string, string[]>();
   const children = new Map<string, string[]>();
@@ -83,8 +83,8 @@ function outputShapes(connections: Connection[], byName: Map<string, Endpoint>, 
     const inShape = from.length === 0 ? null : union(from.map((p) => output.get(p) ?? null));
     input.set(name, inShape);
     const node = shaped.get(name);
-    // Pinned data stands in for a node's output in test runs: its items can hold anything.
-    const shape = node && !byName.get(name)!.node.disabled && !pinned.has(name) ? outputShape(node, inShape?.shape ?? null) : null;
+    const computed = node && !byName.get(name)!.node.disabled ? outputShape(node, inShape?.shape ?? null) : null;
+    const shape = computed && (!pinned.has(name) || pinnedFits(pinned.get(name), computed)) ? computed : null;
     output.set(name, shape ? { names: shape === inShape?.shape ? inShape.names : [name], shape } : null);
     for (const child of new Set(children.get(name) ?? [])) {
       const left = waiting.get(child)! - 1;
@@ -93,6 +93,18 @@ function outputShapes(connections: Connection[], byName: Map<string, Endpoint>, 
     }
   }
   return { output, input };
+}
+
+/**
+ * Pinned data stands in for a node's output in test runs (production runs ignore it): the shape holds
+ * for both only when every pinned item's fields are the shape's (a Webhook's pinned `{body, headers}`).
+ */
+function pinnedFits(items: unknown, shape: OutputShape): boolean {
+  if (!Array.isArray(items)) return false;
+  return items.every((item) => {
+    const json = isPlainObject(item) && isPlainObject(item.json) ? item.json : item;
+    return isPlainObject(json) && Object.keys(json).every((field) => shape.fields.has(field));
+  });
 }
 
 /** Items from several nodes: the fields any of them has; closed only when all are. Unknown if any is. */
@@ -128,7 +140,7 @@ const listFields = (fields: Map<string, string>) => {
 
 /** Reads of fields that the items read cannot have: errors, each naming the likely path. `pinData` is the workflow's. */
 export function checkDataFlow(connections: Connection[], byName: Map<string, Endpoint>, shaped: Map<string, ShapedNode>, pinData: unknown, out: Findings): void {
-  const pinned = new Set(isPlainObject(pinData) ? Object.keys(pinData) : []);
+  const pinned = new Map(isPlainObject(pinData) ? Object.entries(pinData) : []);
   const { output, input } = outputShapes(connections, byName, shaped, pinned);
   for (const [name, { node }] of byName) {
     if (node.disabled) continue;

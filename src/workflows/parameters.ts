@@ -70,7 +70,7 @@ function checkLevel(level: Level, identity: NodeIdentity, spec: NodeSpec, nodeNa
     const candidates = named.get(name) ?? [];
     if (candidates.length === 0) {
       if (level.path === 'parameters') out.warning(nodeName, 'unknown_parameter', `${quote(name)} is not a parameter here in ${spec.display_name} v${identity.typeVersion}${knownNames(level.parameters)}.`, path);
-      else reportUnknown(name, [...named.keys()], `a field of ${clip(level.path)}`, path, Object.keys(level.given), nodeName, out);
+      else reportUnknown(name, [...named.keys()], `a field of ${clip(level.path)}`, path, Object.keys(level.given), level.checkRequired, nodeName, out);
       continue;
     }
     const shown = candidates.filter((p) => visibility(p.display_options, ctx) !== 'hidden');
@@ -119,7 +119,7 @@ function checkFixedCollection(p: Parameter, value: Values, path: string, level: 
     const group = groups.find((g) => g.name === groupName);
     const groupPath = `${path}.${groupName}`;
     if (!group) {
-      reportUnknown(groupName, groupNames, `one of ${p.name}'s groups`, groupPath, Object.keys(value), nodeName, out);
+      reportUnknown(groupName, groupNames, `one of ${p.name}'s groups`, groupPath, Object.keys(value), true, nodeName, out);
       continue;
     }
     if (isExpression(groupValue)) continue;
@@ -159,12 +159,17 @@ function checkEntryNamesSomething(children: Parameter[], values: Dict<unknown>, 
 
 /**
  * A key a level does not have: an error when it is a misspelling of one the level has that the entry
- * does not set (what was meant is then left unset), a warning otherwise (n8n ignores it).
+ * does not set (what was meant is then left unset), and any key of a fixed collection's entry (n8n
+ * reads only the fields its description lists there and drops the rest with what they hold: real
+ * workflows never carry one, 0 in 1,556); a warning otherwise (a plain collection's options, which
+ * old workflows keep from other versions).
  */
-function reportUnknown(name: string, known: string[], what: string, path: string, given: string[], nodeName: string, out: Findings): void {
+function reportUnknown(name: string, known: string[], what: string, path: string, given: string[], fixedEntry: boolean, nodeName: string, out: Findings): void {
   const meant = nearestName(name, known);
   if (meant !== undefined && !given.includes(meant)) {
     out.error(nodeName, 'unknown_parameter', `${quote(name)} is not ${what}: did you mean ${quote(meant)}? (n8n ignores ${quote(name)} and leaves ${quote(meant)} unset.)`, path);
+  } else if (fixedEntry) {
+    out.error(nodeName, 'unknown_parameter', `${quote(name)} is not ${what}, which takes ${known.map(quote).join(', ')}: n8n drops ${quote(name)} and what it holds.`, path);
   } else {
     out.warning(nodeName, 'unknown_parameter', `${quote(name)} is not ${what} (${known.join(', ')}).`, path);
   }

@@ -79,9 +79,13 @@ export function checkWebhookAnswers(connections: Connection[], byName: Map<strin
   // Per Respond node: what is upstream of it (read once, for every webhook that reaches it).
   const above = new Map<string, Set<string>>();
   const upstream = (respond: string) => above.get(respond) ?? above.set(respond, reach([respond], flow.parents)).get(respond)!;
+  const waiting = [...byName].find(([name, { node }]) => !node.disabled && (node.type === WEBHOOK || node.type === FORM_TRIGGER) && value(shaped.get(name), 'responseMode') === 'responseNode')?.[0];
   for (const [name, { node }] of byName) {
     if (node.disabled) continue;
-    if (node.type === RESPOND && [...upstream(name)].some((n) => starters.has(n))) checkRespond(name, node.typeVersion, upstream(name), flow, out);
+    if (node.type === RESPOND) {
+      if ([...upstream(name)].some((n) => starters.has(n))) checkRespond(name, node.typeVersion, upstream(name), flow, out);
+      else if (waiting !== undefined) respondNeverRuns(name, waiting, out);
+    }
     if (node.type !== WEBHOOK && node.type !== FORM_TRIGGER) continue;
     const mode = value(shaped.get(name), 'responseMode') ?? 'onReceived';
     const below = reach([name], flow.children);
@@ -98,6 +102,18 @@ export function checkWebhookAnswers(connections: Connection[], byName: Map<strin
     if (mode === 'responseNode') checkItemsReachRespond(name, below, flow, out);
     checkUnusedRespond(name, node.typeVersion, node.type, String(mode), responders.filter((r) => !ownedByWait(upstream(r), below, flow, shaped)), out);
   }
+}
+
+/**
+ * A Respond node no run reaches, in a workflow whose webhook waits for one: the answer it was placed
+ * to give is never sent (the calls it was for get another node's answer, or an empty 200).
+ */
+function respondNeverRuns(name: string, webhook: string, out: Findings): void {
+  out.error(
+    name,
+    'respond_node_unreachable',
+    `No path reaches ${quote(name)}, so it never answers: ${quote(webhook)} waits for a Respond to Webhook node, and the calls this one was placed for get another node's answer or an empty 200. Connect it after the node whose items it should answer, or remove it.`,
+  );
 }
 
 function checkRespond(name: string, typeVersion: number, above: Set<string>, flow: Flow, out: Findings): void {

@@ -70,10 +70,17 @@ describe('data flow', () => {
     expect(findings(w).map((e) => e.message.match(/reads (\S+),/)![1])).toEqual(['$json.nowhere']);
   });
 
-  it("takes a node with pinned data as unknown: its test runs' items can hold anything", () => {
+  it("takes a node's pinned data, which its test runs use, as unknown when it holds other fields than the node's", () => {
     const w = { nodes: [node('Manual', 'manualTrigger', 1), slack('Tell', '={{ $json.name }}')], connections: connect(['Manual', 'Tell']), pinData: {} as Record<string, unknown> };
     expect(findings(w).map((e) => e.message)).toEqual([expect.stringContaining('"Manual" sends have no fields at all')]);
     w.pinData = { Manual: [{ json: { name: 'Ada' } }] };
     expect(findings(w)).toEqual([]);
+  });
+
+  it("keeps the node's shape when its pinned items are of that shape (a Webhook's pinned request): both kinds of run lack the field", () => {
+    const w = { nodes: [webhook, slack('Tell', '={{ $json.email }}')], connections: connect(['Webhook', 'Tell']), pinData: { Webhook: [{ json: { body: { email: 'a@example.com' }, headers: {} } }] } };
+    expect(findings(w).map((e) => e.message)).toEqual([expect.stringContaining('$json.body.email')]);
+    // Items n8n stored before the `json` wrapper are read the same.
+    expect(findings({ ...w, pinData: { Webhook: [{ body: { email: 'a@example.com' } }] } })).toHaveLength(1);
   });
 });

@@ -13,20 +13,22 @@ describe('fixed collections', () => {
     expect(validateNode(hook({ values: { responseCode: 201 } }), n8nCatalog).errors).toEqual([]);
   });
 
-  it('refuses a misspelt sub-field, naming the one meant; warns of an unknown one that is near none', () => {
+  it('refuses a misspelt sub-field, naming the one meant, and any other key of an entry: n8n drops it with its value', () => {
     const misspelt = validateNode(ifV1({ string: [{ valu1: '={{ $json.a }}', value2: 'b' }] }), n8nCatalog);
     expect(codes(misspelt.errors)).toEqual(['unknown_parameter:parameters.conditions.string[0].valu1']);
     expect(misspelt.errors[0]!.message).toContain('did you mean "value1"?');
     const unknown = validateNode(ifV1({ string: [{ value1: 'a', value2: 'b', comment: 'x' }] }), n8nCatalog);
-    expect(unknown.errors).toEqual([]);
-    expect(codes(unknown.warnings)).toEqual(['unknown_parameter:parameters.conditions.string[0].comment']);
+    expect(codes(unknown.errors)).toEqual(['unknown_parameter:parameters.conditions.string[0].comment']);
+    expect(unknown.errors[0]!.message).toContain('which takes "value1", "operation", "value2": n8n drops "comment"');
   });
 
-  it('refuses a misspelt group name, and a misspelling of a sub-field the entry already sets is only a warning', () => {
+  it('refuses a misspelt group name and a misspelling beside the sub-field it spells; a plain collection’s unknown option is a warning', () => {
     expect(codes(validateNode(ifV1({ strng: [{ value1: 'a' }] }), n8nCatalog).errors)).toEqual(['unknown_parameter:parameters.conditions.strng']);
     const both = validateNode(ifV1({ string: [{ value1: 'a', valu1: 'b' }] }), n8nCatalog);
-    expect(both.errors).toEqual([]);
-    expect(codes(both.warnings)).toContain('unknown_parameter:parameters.conditions.string[0].valu1');
+    expect(codes(both.errors)).toEqual(['unknown_parameter:parameters.conditions.string[0].valu1']);
+    const options = validateNode(node('Hook', 'webhook', 2, { path: 'p', responseMode: 'onReceived', options: { noteToSelf: true } }), n8nCatalog);
+    expect(options.errors).toEqual([]);
+    expect(codes(options.warnings)).toContain('unknown_parameter:parameters.options.noteToSelf');
   });
 
   it('warns of a list entry that sets none of the text fields it always has', () => {

@@ -10,7 +10,7 @@ const check = node('Big?', 'if', 2.3, {
 const keep = node('Keep', 'filter', 2.3, {
   conditions: { options: { caseSensitive: true, leftValue: '', typeValidation: 'strict', version: 2 }, conditions: [{ id: 'f', leftValue: '={{ $json.body.n }}', rightValue: 1, operator: { type: 'number', operation: 'gt' } }], combinator: 'and' },
 });
-const RULES = new Set(['no_respond_node', 'unused_respond_node', 'respond_without_webhook', 'items_may_not_reach_respond']);
+const RULES = new Set(['no_respond_node', 'unused_respond_node', 'respond_without_webhook', 'items_may_not_reach_respond', 'respond_node_unreachable']);
 const found = (w: unknown) => {
   const r = validateWorkflow(w, n8nCatalog);
   return [...r.errors.map((f) => `E ${f.code}@${f.node}`), ...r.warnings.map((f) => `W ${f.code}@${f.node}`)].filter((s) => RULES.has(s.split(' ')[1]!.split('@')[0]!));
@@ -20,6 +20,11 @@ describe('webhook answers', () => {
   it('finds a Webhook waiting for a Respond to Webhook node that no path reaches', () => {
     expect(found({ nodes: [hook('responseNode'), check], connections: connect(['Webhook', 'Big?']) })).toEqual(['E no_respond_node@Webhook']);
     expect(found({ nodes: [hook('responseNode'), respond()], connections: connect(['Webhook', 'Answer']) })).toEqual([]);
+  });
+
+  it('finds a Respond to Webhook no path reaches while a webhook waits for one: the answer it was placed for is never sent', () => {
+    const cut = { nodes: [hook('responseNode'), check, respond(), respond('Refusal')], connections: connect(['Webhook', 'Big?'], ['Big?', 'Answer', 0]) };
+    expect(found(cut)).toEqual(['E respond_node_unreachable@Refusal', 'W items_may_not_reach_respond@Big?']);
   });
 
   it('finds a Respond to Webhook no waiting webhook is upstream of, and one after a webhook that answers by itself', () => {
