@@ -61,6 +61,8 @@ export interface Parameter {
   default_value?: unknown;
   description: string;
   enum_values?: OptionValue[] | null;
+  /** What each choice does, as n8n's description says it: one per enum_values entry ('' where n8n says nothing). */
+  enum_descriptions?: string[];
   /** The choices come from the service at edit time (n8n's loadOptions): enum_values, if any, are not all. */
   dynamic_options?: boolean;
   /** Choices n8n 1.x had for this typeVersion that n8n 2 removed. */
@@ -105,6 +107,7 @@ export const ParameterSchema: z.ZodType<Parameter> = z.lazy(() =>
       default_value: z.unknown().optional(),
       description: z.string(),
       enum_values: z.array(z.union([z.string(), z.number(), z.boolean()])).nullable().optional(),
+      enum_descriptions: z.array(z.string()).optional(),
       dynamic_options: z.boolean().optional(),
       legacy_values: z.array(z.union([z.string(), z.number(), z.boolean()])).optional(),
       multiple_values: z.boolean().optional(),

@@ -81,6 +81,11 @@ function fieldsShape(fields: Parameter[]): Record<string, unknown> {
 }
 
 /** `required enum "text" | "html" = "text" (when returnValue=attribute)`: one line an agent can write a value from. */
+/** Characters of a field's description its line keeps. */
+const FIELD_DESCRIPTION = 70;
+
+const clipped = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : text);
+
 export function fieldLine(f: Parameter): string {
   const parts: string[] = [];
   if (f.required) parts.push('required');
@@ -97,8 +102,10 @@ export function fieldLine(f: Parameter): string {
   const show = f.display_options?.show;
   const when = show ? Object.entries(show).filter(([name]) => !name.startsWith('@')) : [];
   if (when.length) parts.push(`(when ${when.map(([name, values]) => `${name}=${values.map((v) => String(v)).join('|')}`).join(', ')})`);
-  // n8n's hint to its own builder often names what a run-time list holds (Switch's fallbackOutput).
-  if (f.hint) parts.push(`— ${f.hint}`);
+  // n8n's hint to its own builder often names what a run-time list holds (Switch's fallbackOutput);
+  // else the start of its description says what the field does.
+  const about = f.hint ?? (f.description && f.description !== f.display_name && f.description !== f.name ? clipped(f.description, FIELD_DESCRIPTION) : undefined);
+  if (about) parts.push(`— ${about}`);
   return parts.join(' ');
 }
 

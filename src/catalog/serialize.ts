@@ -38,6 +38,8 @@ interface EssentialParameter {
   common_fields?: string[];
   /** When it applies, e.g. "resource=message, operation=post|update"; several when it recurs. */
   when?: string | string[];
+  /** Choices with what each does, in place of enum_values, where n8n describes them. */
+  choices?: { value: OptionValue; description?: string }[];
   /** n8n's own hint to AI builders about this parameter. */
   hint?: string;
   /** A structured parameter's value as it is written (src/catalog/parameterShape.ts). */
@@ -206,13 +208,20 @@ function commonPaths(common: NodeSpec['common_parameters'], scope: Scope): strin
   return [...common.parameters, ...operations.flatMap(([, paths]) => paths)];
 }
 
+/** Up to this many choices are listed with what each does (Respond to Webhook's respondWith: 8). */
+const DESCRIBED_CHOICES = 12;
+
+const describedChoices = (values: OptionValue[], descriptions: string[]) =>
+  values.map((value, i) => (descriptions[i] ? { value, description: descriptions[i]! } : { value }));
+
 /** One essential parameter, with the fields of it real workflows set. */
 function essentialEntry(p: Parameter, common: NodeSpec['common_parameters']): EssentialParameter {
   const e: EssentialParameter = { name: p.name, type: p.type, required: p.required };
   // A long default is a template (an HTML page, a JSON sample): the full detail has it.
   const shortDefault = typeof p.default_value !== 'string' || p.default_value.length <= LONG_DEFAULT;
   if (p.default_value !== undefined && p.default_value !== null && typeof p.default_value !== 'object' && shortDefault) e.default_value = p.default_value;
-  if (p.enum_values?.length) e.enum_values = p.enum_values;
+  if (p.enum_values?.length && p.enum_descriptions && p.enum_values.length <= DESCRIBED_CHOICES) e.choices = describedChoices(p.enum_values, p.enum_descriptions);
+  else if (p.enum_values?.length) e.enum_values = p.enum_values;
   else if (p.options?.length) e.enum_values = [...new Set(p.options.map((o) => o.name))];
   const fields = [...new Set((common?.parameters ?? []).concat(Object.values(common?.operations ?? {}).flat()))]
     .filter((path) => path.startsWith(`${p.name}.`))
@@ -228,7 +237,7 @@ function essentialEntry(p: Parameter, common: NodeSpec['common_parameters']): Es
 function merged(entries: EssentialParameter[]): EssentialParameter[] {
   const byKey = new Map<string, EssentialParameter>();
   for (const e of entries) {
-    const key = JSON.stringify([e.name, e.type, e.required, e.enum_values ?? null]);
+    const key = JSON.stringify([e.name, e.type, e.required, e.enum_values ?? e.choices ?? null]);
     const seen = byKey.get(key);
     if (!seen) byKey.set(key, e);
     else if (e.when) seen.when = [...[seen.when ?? []].flat(), ...[e.when].flat()];

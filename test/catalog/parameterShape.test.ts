@@ -24,8 +24,8 @@ describe('structured parameter shapes', () => {
     const shape = parameterShape(parameterOf('n8n-nodes-base.if', 1, 'conditions')) as Record<string, Record<string, string>[]>;
     expect(Object.keys(shape)).toEqual(['boolean', 'dateTime', 'number', 'string']);
     expect(shape.string).toHaveLength(1);
-    expect(shape.string![0]!.value1).toBe('string');
-    expect(shape.string![0]!.operation).toMatch(/^"contains" \| .*"regex".* = "equal"$/);
+    expect(shape.string![0]!.value1).toBe('string — The value to compare with the second one');
+    expect(shape.string![0]!.operation).toMatch(/^"contains" \| .*"regex".* = "equal" — Operation to decide/);
     const single = parameterShape(parameterOf('n8n-nodes-base.webhook', 2, 'options')) as Record<string, unknown>;
     expect(single.responseCode).toEqual({ values: { responseCode: expect.stringContaining('= 200'), customCode: expect.stringContaining('(when responseCode=customCode)') } });
   });

@@ -138,12 +138,21 @@ describe('serializeSpec', () => {
     const essentials = serializeSpec(spec, { ...options, detail: 'essentials' });
     const listed = essentials.parameters as { name: string; shape?: unknown }[];
     expect(listed.find((p) => p.name === 'conditions')!.shape).toMatchObject({ value: { combinator: 'and', options: { version: 2 } } });
-    expect(listed.find((p) => p.name === 'rules')!.shape).toMatchObject({ values: [{ conditions: { value: { combinator: 'and' } }, outputKey: 'string' }] });
+    expect(listed.find((p) => p.name === 'rules')!.shape).toMatchObject({ values: [{ conditions: { value: { combinator: 'and' } }, outputKey: expect.stringMatching(/^string — The outputKey parameter/) }] });
     expect(Object.keys(essentials.structured_types as object)).toEqual(['filter']);
     const full = serializeSpec(spec, { ...options, detail: 'full' });
     expect((full.parameters as { name: string; shape?: unknown }[]).find((p) => p.name === 'conditions')!.shape).toBeDefined();
     expect(JSON.stringify(full).match(/"structured_types"/g)).toHaveLength(1);
     expect(serializeSpec(big, { ...options, detail: 'essentials' }).structured_types).toBeUndefined();
+  });
+});
+
+describe('choices', () => {
+  it('says what each choice does where n8n describes them, in place of the bare values', () => {
+    const respondWith = param('respondWith', { type: 'enum', required: true, enum_values: ['json', 'noData'], enum_descriptions: ['Respond with a custom JSON body', ''] });
+    const [entry] = serializeSpec({ ...big, parameters: [respondWith] }, { ...options, detail: 'essentials' }).parameters as Record<string, unknown>[];
+    expect(entry!.choices).toEqual([{ value: 'json', description: 'Respond with a custom JSON body' }, { value: 'noData' }]);
+    expect(entry).not.toHaveProperty('enum_values');
   });
 });
 

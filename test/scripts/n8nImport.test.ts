@@ -145,7 +145,13 @@ describe('builder hints', () => {
         relatedNodes: [{ nodeType: 'n8n-nodes-base.webhook', relationHint: 'Required trigger' }],
       },
       properties: [
-        { name: 'respondWith', type: 'options', default: 'json', options: [{ name: 'JSON', value: 'json' }], builderHint: { propertyHint: 'Pick json for  objects' } },
+        {
+          name: 'respondWith',
+          type: 'options',
+          default: 'json',
+          options: [{ name: 'JSON', value: 'json', description: 'Respond with a custom JSON body' }, { name: 'No Data', value: 'noData' }],
+          builderHint: { propertyHint: 'Pick json for  objects' },
+        },
         { name: 'plain', type: 'string', default: '' },
       ],
     };
@@ -154,6 +160,8 @@ describe('builder hints', () => {
     expect(mapped.builder_hint).toBe('Only works with a webhook node');
     expect(mapped.related_nodes).toEqual([{ subtype: 'n8n-nodes-base.webhook', hint: 'Required trigger' }]);
     expect(mapped.parameters.map((p) => [p.name, p.hint])).toEqual([['respondWith', 'Pick json for objects'], ['plain', undefined]]);
+    // What each choice does, where n8n says it.
+    expect(mapped.parameters[0]!.enum_descriptions).toEqual(['Respond with a custom JSON body', '']);
   });
 });
 

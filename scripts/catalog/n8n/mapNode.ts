@@ -308,6 +308,8 @@ function parameter(p: N8nProperty, report: MapReport, typeVersions: number[]): P
   if (p.builderHint?.propertyHint) result.hint = text(p.builderHint.propertyHint);
   if ((type === 'enum' || type === 'multi_enum') && p.options) {
     result.enum_values = [...new Set((p.options as N8nOption[]).map((o) => (o.value ?? o.name) as OptionValue))];
+    const described = result.enum_values.map((v) => text((p.options as N8nOption[]).find((o) => (o.value ?? o.name) === v)?.description));
+    if (described.some((d) => d !== '')) result.enum_descriptions = described;
   }
   if ((type === 'enum' || type === 'multi_enum') && (p.typeOptions?.loadOptionsMethod || p.typeOptions?.loadOptions)) result.dynamic_options = true;
   if (p.typeOptions?.multipleValues) result.multiple_values = true;
