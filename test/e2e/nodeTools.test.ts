@@ -3,6 +3,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { withKey } from './auth';
 
+/** A parameter's choices, bare (enum_values) or with what each does (choices). */
+const choiceValues = (p: { enum_values?: unknown[]; choices?: { value: unknown }[] }) => p.enum_values ?? p.choices?.map((c) => c.value);
+
 /** The node knowledge tools through the real SDK client, against `npm run dev` (which loads the catalog). */
 const client = new Client({ name: 'e2e-nodes', version: '1.0.0' });
 
@@ -43,7 +46,7 @@ describe('node knowledge tools', () => {
         arguments: { nodes: [{ node_type: 'FLOW_NODE', subtype: 'n8n-nodes-base.wait' }, { node_type: 'FLOW_NODE', subtype: 'GOTO' }] },
       }),
     );
-    expect(details[0].parameters.find((p: { name: string }) => p.name === 'resume').enum_values).toContain('webhook');
+    expect(choiceValues(details[0].parameters.find((p: { name: string }) => p.name === 'resume'))).toContain('webhook');
     expect(details[1]).toEqual({ node_type: 'FLOW_NODE', subtype: 'GOTO', error: 'Node specification not found' });
   });
 
@@ -66,7 +69,7 @@ describe('search_nodes over the default catalog', () => {
     const full = (await ask('full')).content as { text: string }[];
     expect(essentials[0]!.text.length).toBeLessThan(full[0]!.text.length);
     const [spec] = JSON.parse(essentials[0]!.text);
-    expect(spec.parameters.find((p: { name: string }) => p.name === 'resource').enum_values).toContain('message');
+    expect(choiceValues(spec.parameters.find((p: { name: string }) => p.name === 'resource'))).toContain('message');
   });
 });
 
