@@ -27,15 +27,7 @@ export function checkGraph(connections: Connection[], byName: Map<string, Endpoi
   const edges = connections.filter((c) => byName.has(c.source) && byName.has(c.target) && !byName.get(c.source)!.node.disabled);
   // Data flows along connections from the triggers; a sub-node is reached when what it serves is.
   const flow = adjacency(edges.map((c) => (c.outputType === 'main' ? [c.source, c.target] : [c.target, c.source])));
-  const reached = new Set(starters);
-  const queue = [...starters];
-  for (let i = 0; i < queue.length; i++) {
-    for (const next of flow.get(queue[i]!) ?? []) {
-      if (reached.has(next)) continue;
-      reached.add(next);
-      queue.push(next);
-    }
-  }
+  const reached = new Set([...starters, ...reach(starters, flow)]);
   for (const name of active) {
     if (!reached.has(name)) out.warning(name, 'unreachable_node', `No trigger reaches ${quote(name)}: it never runs. Connect it to the flow or remove it.`);
   }
@@ -44,6 +36,20 @@ export function checkGraph(connections: Connection[], byName: Map<string, Endpoi
     const members = loop.length > LOOP_NAMES_SHOWN ? `${shown} → … (${loop.length.toLocaleString('en-US')} nodes)` : shown;
     out.warning(loop[0]!, 'loop_without_exit', `${members} form a loop with no connection out of it: it ends only when a node in it outputs no items.`);
   }
+}
+
+/** Every node reachable from `starts` along `next`, breadth first (a start itself only when on a loop back to one). */
+export function reach(starts: Iterable<string>, next: Map<string, string[]>): Set<string> {
+  const seen = new Set<string>();
+  const queue = [...starts];
+  for (let i = 0; i < queue.length; i++) {
+    for (const n of next.get(queue[i]!) ?? []) {
+      if (seen.has(n)) continue;
+      seen.add(n);
+      queue.push(n);
+    }
+  }
+  return seen;
 }
 
 function adjacency(pairs: [string, string][]): Map<string, string[]> {

@@ -8,6 +8,7 @@
 import { own } from '../lib/ownKeys';
 import type { Connection, Endpoint } from './connections';
 import { quote, type Findings } from './findings';
+import { reach } from './graph';
 import type { ShapedNode } from './outputShapes';
 
 const WEBHOOK = 'n8n-nodes-base.webhook';
@@ -20,20 +21,6 @@ const ANSWERED = new Set([WEBHOOK, FORM_TRIGGER, '@n8n/n8n-nodes-langchain.chatT
 const DROPS_ITEMS = new Set(['n8n-nodes-base.filter']);
 
 type Graph = Map<string, string[]>;
-
-/** Every node reachable from `starts` along `next` (a start itself only when on a loop back to one). */
-function reach(starts: Iterable<string>, next: Graph): Set<string> {
-  const seen = new Set<string>();
-  const queue = [...starts];
-  for (let i = 0; i < queue.length; i++) {
-    for (const n of next.get(queue[i]!) ?? []) {
-      if (seen.has(n)) continue;
-      seen.add(n);
-      queue.push(n);
-    }
-  }
-  return seen;
-}
 
 const value = (shaped: ShapedNode | undefined, name: string): unknown => (shaped ? own(shaped.values, name) : undefined);
 

@@ -337,6 +337,20 @@ const COMBINATORS_MADE_UP = ['all', 'any', 'AND', 'OR', 'both', 'either', 'xor',
 const ASSIGNMENT_TYPES_MADE_UP = ['text', 'integer', 'float', 'date', 'json', 'list', 'bool', 'int', 'str', 'dict'];
 const SUBFIELDS_MADE_UP = ['name', 'value', 'key', 'field', 'label', 'data', 'type', 'path', 'text', 'column', 'property'];
 
+/**
+ * Every filter condition of the enabled nodes whose operator n8n's filter code evaluates by its type:
+ * exists / notExists are evaluated whatever the type, so a wrong type or operation there changes nothing.
+ */
+function typedConditions(wf: Wf, oracle: MutationOracle) {
+  return live(wf).flatMap(({ node, i }) =>
+    filterValues(node.parameters ?? {}).flatMap((f) =>
+      f.value.conditions
+        .map((c, ci) => ({ node, i, path: [...f.path, 'conditions', ci, 'operator'], op: c.operator }))
+        .filter((c) => oracle.filterOperatorKnown(c.op.type, c.op.operation) && !oracle.filterOperatorKnown(NO_SUCH_TYPE, c.op.operation)),
+    ),
+  );
+}
+
 const MAKERS: Record<MutantKind, Maker> = {
   unknown_node_type(wf, oracle, r) {
     const candidates = live(wf).filter(({ node }) => oracle.maxVersion(node.type) !== undefined);
@@ -511,13 +525,7 @@ const MAKERS: Record<MutantKind, Maker> = {
    * Conditions whose operation is evaluated whatever the type (exists, notExists) are left alone.
    */
   filter_operation_wrong(wf, oracle, r) {
-    const candidates = live(wf).flatMap(({ node, i }) =>
-      filterValues(node.parameters ?? {}).flatMap((f) =>
-        f.value.conditions
-          .map((c, ci) => ({ node, i, path: [...f.path, 'conditions', ci, 'operator'], op: c.operator }))
-          .filter((c) => oracle.filterOperatorKnown(c.op.type, c.op.operation) && !oracle.filterOperatorKnown(NO_SUCH_TYPE, c.op.operation)),
-      ),
-    );
+    const candidates = typedConditions(wf, oracle);
     if (candidates.length === 0) return null;
     const { node, i, path, op } = pick(candidates, r);
     const wrong = wrongValue(op.operation, OPERATIONS_MADE_UP, (v) => oracle.filterOperatorKnown(op.type, v), r);
@@ -529,14 +537,7 @@ const MAKERS: Record<MutantKind, Maker> = {
 
   /** A condition's operator type set to one under which n8n's filter code has no such operation (same oracle). */
   filter_operator_type_wrong(wf, oracle, r) {
-    const candidates = live(wf).flatMap(({ node, i }) =>
-      filterValues(node.parameters ?? {}).flatMap((f) =>
-        f.value.conditions
-          .map((c, ci) => ({ node, i, path: [...f.path, 'conditions', ci, 'operator'], op: c.operator }))
-          // exists / notExists are evaluated whatever the type: a wrong type there changes nothing.
-          .filter((c) => oracle.filterOperatorKnown(c.op.type, c.op.operation) && !oracle.filterOperatorKnown(NO_SUCH_TYPE, c.op.operation)),
-      ),
-    );
+    const candidates = typedConditions(wf, oracle);
     if (candidates.length === 0) return null;
     const { node, i, path, op } = pick(candidates, r);
     const wrong = wrongValue(op.type, TYPES_MADE_UP, (v) => oracle.filterOperatorKnown(v, op.operation), r);
