@@ -55,7 +55,7 @@ describe('create, edit, activate and test-run a workflow on a real n8n', () => {
     const result = await call('edit_workflow', {
       id,
       operations: [
-        { type: 'addNode', node: { name: 'Route', type: 'n8n-nodes-base.switch', typeVersion: 3.2, parameters: { mode: 'expression', numberOutputs: 2, output: '={{ $json.size === "big" ? 0 : 1 }}' } } },
+        { type: 'addNode', node: { name: 'Route', type: 'n8n-nodes-base.switch', typeVersion: 3.2, parameters: { mode: 'expression', numberOutputs: 2, output: '={{ $json.body.size === "big" ? 0 : 1 }}' } } },
         { type: 'rewireConnection', source: 'Is big', from: 'Small', to: 'Route', branch: 'false' },
         { type: 'addConnection', source: 'Route', target: 'Small', case: 1 },
         { type: 'updateNode', name: 'Big', changes: { parameters: { options: { ignoreConversionErrors: true } }, notes: 'orders over 100' } },
