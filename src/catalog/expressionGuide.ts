@@ -14,6 +14,7 @@ export const EXPRESSION_GUIDE = `# Writing n8n expressions
 - Each \`{{ … }}\` holds ONE JavaScript expression, evaluated per input item. Text around it is kept: \`"=Order {{ $json.body.id }} received"\`.
 - A value that is a single \`{{ … }}\` keeps its type (number, boolean, object, array): \`"={{ $json.body.total * 1.2 }}"\`.
 - No statements inside: no \`const\`, \`if\`, \`for\`, \`return\`. Use the ternary \`a ? b : c\`, \`??\`, \`?.\`, array methods; for more, an IIFE \`{{ (() => { …; return x })() }}\` or a Code node.
+- A JSON parameter (Respond to Webhook's \`responseBody\`, HTTP Request's \`jsonBody\`) takes JSON text, or an expression that returns an object: \`"={{ { greeting: 'Hi ' + $json.body.name } }}"\`.
 - A \`{{ … }}\` ends at the first \`}}\`: write object literals as \`{ a: 1 }\` with spaces, never \`}}\` inside.
 
 ## The current item

@@ -80,6 +80,8 @@ export function outputShape(node: ShapedNode, input: OutputShape | null): Output
       return node.typeVersion >= 3 ? editFieldsShape(node, input) : oldSetShape(node, input);
     case `${BASE}summarize`:
       return summarizeShape(node);
+    case `${BASE}html`:
+      return htmlShape(node);
     default:
       return null;
   }
@@ -183,6 +185,22 @@ function summarizeShape(node: ShapedNode): OutputShape | null {
     fields.push([`${prefix}${field}`.replace(/[\]["]/g, '').replace(/[ .]/g, '_'), `the ${kind} of ${field || 'the items'}`]);
   }
   return closed(fields);
+}
+
+/**
+ * HTML's "Extract HTML Content" (v1.x): a new item per HTML document holding only the extraction
+ * values' keys, each the first match's value or, with returnArray, every match's ([] when none).
+ */
+function htmlShape(node: ShapedNode): OutputShape | null {
+  if (value(node, 'operation') !== 'extractHtmlContent') return null;
+  const fields: [string, string][] = [];
+  for (const extraction of list(value(node, 'extractionValues'), 'values')) {
+    const key = isPlainObject(extraction) ? own(extraction, 'key') : undefined;
+    if (typeof key !== 'string' || key === '' || key.startsWith('=')) return null;
+    const selector = String(own(extraction as object, 'cssSelector') ?? '');
+    fields.push([key, own(extraction as object, 'returnArray') === true ? `every match of ${selector} as a list ([] when none)` : `the first match of ${selector}`]);
+  }
+  return fields.length > 0 ? closed(fields) : null;
 }
 
 /** A shape as an answer shows it (get_node_details): field → what it holds, and whether there are others. */

@@ -54,6 +54,16 @@ describe('output shapes', () => {
     expect(set(3.4, { mode: 'raw', jsonOutput: '{}' })).toBeNull();
   });
 
+  it("gives HTML's extraction items only their keys (the input's fields are not kept); nothing for a key n8n computes", () => {
+    const html = (values: unknown[], operation = 'extractHtmlContent') => outputShape({ type: 'n8n-nodes-base.html', typeVersion: 1.2, values: { operation, extractionValues: { values } } }, null);
+    const shape = html([{ key: 'title', cssSelector: 'title' }, { key: 'links', cssSelector: 'a', returnArray: true }])!;
+    expect([...shape.fields.keys()]).toEqual(['title', 'links']);
+    expect(shape.closed).toBe(true);
+    expect(shape.fields.get('links')).toContain('[] when none');
+    expect(html([{ key: '={{ $json.name }}', cssSelector: 'h1' }])).toBeNull();
+    expect(html([{ key: 'title', cssSelector: 'title' }], 'generateHtmlTemplate')).toBeNull();
+  });
+
   it("names Summarize's fields as n8n does (sum_amount), and passes shapes through IF, Filter, Switch; nothing for Code", () => {
     expect(fieldsOf('summarize', 1.1, { fieldsToSplitBy: 'customer, region', fieldsToSummarize: { values: [{ aggregation: 'sum', field: 'amount' }, { field: 'order id' }] } })).toEqual([
       'customer',
