@@ -8,6 +8,7 @@
 import type { Connection, Endpoint } from './connections';
 import { expressionParts, liveCode, strings } from './expressions';
 import { clip, quote, type Findings } from './findings';
+import { adjacency } from './graph';
 import { outputShape, type OutputShape, type ShapedNode } from './outputShapes';
 import { isExpression, isPlainObject } from './values';
 
@@ -66,13 +67,8 @@ interface Source {
  */
 function outputShapes(connections: Connection[], byName: Map<string, Endpoint>, shaped: Map<string, ShapedNode>, pinned: Map<string, unknown>): { output: Map<string, Source | null>; input: Map<string, Source | null> } {
   const main = connections.filter((c) => c.outputType === 'main' && c.inputType === 'main' && byName.has(c.source) && byName.has(c.target));
-  const parents = new Map<string, string[]>();
-  const children = new Map<string, string[]>();
-  const add = (graph: Map<string, string[]>, from: string, to: string) => (graph.get(from) ?? graph.set(from, []).get(from)!).push(to);
-  for (const c of main) {
-    add(parents, c.target, c.source);
-    add(children, c.source, c.target);
-  }
+  const parents = adjacency(main.map((c) => [c.target, c.source]));
+  const children = adjacency(main.map((c) => [c.source, c.target]));
   const waiting = new Map([...byName.keys()].map((n) => [n, new Set(parents.get(n) ?? []).size]));
   const queue = [...waiting].filter(([, n]) => n === 0).map(([name]) => name);
   const output = new Map<string, Source | null>();

@@ -52,7 +52,8 @@ export function reach(starts: Iterable<string>, next: Map<string, string[]>): Se
   return seen;
 }
 
-function adjacency(pairs: [string, string][]): Map<string, string[]> {
+/** Each node's next nodes, in the order of the pairs. */
+export function adjacency(pairs: [string, string][]): Map<string, string[]> {
   const next = new Map<string, string[]>();
   for (const [from, to] of pairs) {
     const list = next.get(from);

@@ -8,7 +8,7 @@
 import { own } from '../lib/ownKeys';
 import type { Connection, Endpoint } from './connections';
 import { quote, type Findings } from './findings';
-import { reach } from './graph';
+import { adjacency, reach } from './graph';
 import type { ShapedNode } from './outputShapes';
 
 const WEBHOOK = 'n8n-nodes-base.webhook';
@@ -24,17 +24,11 @@ type Graph = Map<string, string[]>;
 
 const value = (shaped: ShapedNode | undefined, name: string): unknown => (shaped ? own(shaped.values, name) : undefined);
 
-function add(graph: Graph, from: string, to: string): void {
-  const list = graph.get(from);
-  if (list) list.push(to);
-  else graph.set(from, [to]);
-}
-
 /** The workflow's main connections between enabled nodes, both ways, and what the rules ask of them. */
 class Flow {
-  readonly children: Graph = new Map();
-  readonly parents: Graph = new Map();
-  readonly from = new Map<string, Connection[]>();
+  readonly children: Graph;
+  readonly parents: Graph;
+  readonly from: Map<string, Connection[]>;
   /** Respond nodes and every node with a path to one: computed once, whatever the number of webhooks. */
   readonly toRespond: Set<string>;
 
@@ -43,14 +37,10 @@ class Flow {
     readonly byName: Map<string, Endpoint>,
   ) {
     const active = (name: string) => byName.has(name) && !byName.get(name)!.node.disabled;
-    for (const c of connections) {
-      if (c.outputType !== 'main' || !active(c.source) || !active(c.target)) continue;
-      add(this.children, c.source, c.target);
-      add(this.parents, c.target, c.source);
-      const list = this.from.get(c.source);
-      if (list) list.push(c);
-      else this.from.set(c.source, [c]);
-    }
+    const main = connections.filter((c) => c.outputType === 'main' && active(c.source) && active(c.target));
+    this.children = adjacency(main.map((c) => [c.source, c.target]));
+    this.parents = adjacency(main.map((c) => [c.target, c.source]));
+    this.from = Map.groupBy(main, (c) => c.source);
     const responders = [...byName.keys()].filter((n) => active(n) && this.typeOf(n) === RESPOND);
     this.toRespond = new Set([...responders, ...reach(responders, this.parents)]);
   }

@@ -3,7 +3,7 @@ import { Catalog } from '../../catalog/catalog';
 import { EXPRESSION_GUIDE_URI } from '../../catalog/expressionGuide';
 import { withinBudget } from '../../catalog/budget';
 import type { NodeSpec } from '../../catalog/nodeSpec';
-import { serializeSpec } from '../../catalog/serialize';
+import { serializeSpec, type Detail } from '../../catalog/serialize';
 import { instanceRelease, type InstanceRelease } from '../../n8n/release';
 import { newestRelease, ReleaseNodes } from '../../n8n/releaseTable';
 import { isPlainObject } from '../../workflows/values';
@@ -86,11 +86,12 @@ export const getNodeDetails = defineTool({
         const n8n = releaseNote(release, subtype, nodes[i]!.version);
         // `version` names the typeVersion described, not the newest its description covers (agents read it so).
         const described = version === undefined ? {} : { version: String(version) };
-        const answer = { ...atVersion(serializeSpec(spec, { ...options, ...scope, detail }), subtype, version), ...described, n8n };
+        const at = (level: Detail) => ({ ...atVersion(serializeSpec(spec, { ...options, ...scope, detail: level }), subtype, version), ...described, n8n });
+        const answer = at(detail);
         if (detail === 'essentials' || JSON.stringify(answer).length <= remaining) return answer;
         // A full spec too big for one response: the essentials, and how to read the rest (per
         // operation; the resource holds the newest description whole, an older one is asked for again on its own).
-        const essentials = { ...atVersion(serializeSpec(spec, { ...options, ...scope, detail: 'essentials' }), subtype, version), ...described, n8n };
+        const essentials = at('essentials');
         const newest = !spec.type_versions || spec.version === spec.node_versions?.map(String).at(-1);
         const perOperation = spec.parameters.some((p) => p.name === 'operation') && operation === undefined;
         return {
