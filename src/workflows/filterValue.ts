@@ -14,7 +14,7 @@ export function checkFilterValue(value: Values, path: string, nodeName: string, 
   const { combinators, operators } = types.filter;
   const { combinator } = value;
   if (combinator !== undefined && !isExpression(combinator) && !(typeof combinator === 'string' && combinators.includes(combinator))) {
-    out.error(nodeName, 'invalid_filter_combinator', `${clip(path)}.combinator is ${shown(combinator)}; n8n takes ${choiceList(combinators)}.${didYouMean(String(combinator), combinators)}`, `${path}.combinator`);
+    out.error(nodeName, 'invalid_filter_combinator', `${clip(path)}.combinator is ${shown(combinator)}; n8n takes ${choiceList(combinators)}.${typeof combinator === 'string' ? didYouMean(combinator, combinators) : ''}`, `${path}.combinator`);
   }
   if (!Array.isArray(value.conditions)) return;
   for (const [i, condition] of value.conditions.entries()) {

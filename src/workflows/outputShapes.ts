@@ -197,7 +197,8 @@ function htmlShape(node: ShapedNode): OutputShape | null {
   for (const extraction of list(value(node, 'extractionValues'), 'values')) {
     const key = isPlainObject(extraction) ? own(extraction, 'key') : undefined;
     if (typeof key !== 'string' || key === '' || key.startsWith('=')) return null;
-    const selector = String(own(extraction as object, 'cssSelector') ?? '');
+    const cssSelector = own(extraction as object, 'cssSelector');
+    const selector = typeof cssSelector === 'string' ? cssSelector : '';
     fields.push([key, own(extraction as object, 'returnArray') === true ? `every match of ${selector} as a list ([] when none)` : `the first match of ${selector}`]);
   }
   return fields.length > 0 ? closed(fields) : null;

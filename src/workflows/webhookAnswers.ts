@@ -77,7 +77,8 @@ export function checkWebhookAnswers(connections: Connection[], byName: Map<strin
     }
     if (responders.length === 0) continue;
     if (mode === 'responseNode') checkItemsReachRespond(name, below, flow, out);
-    checkUnusedRespond(name, node.typeVersion, node.type, String(mode), responders.filter((r) => !ownedByWait(upstream(r), below, flow, shaped)), out);
+    // A mode that is no string is the parameters' finding; String() of an object can throw.
+    checkUnusedRespond(name, node.typeVersion, node.type, typeof mode === 'string' ? mode : JSON.stringify(mode), responders.filter((r) => !ownedByWait(upstream(r), below, flow, shaped)), out);
   }
 }
 
@@ -103,7 +104,7 @@ function checkRespond(name: string, typeVersion: number, above: Set<string>, flo
 /** A Respond node after a Wait (below the webhook) that resumes on a webhook or form and waits for it answers that call, not the webhook's. */
 function ownedByWait(upstream: Set<string>, below: Set<string>, flow: Flow, shaped: Map<string, ShapedNode>): boolean {
   return [...upstream].some(
-    (n) => below.has(n) && flow.typeOf(n) === WAIT && ['webhook', 'form'].includes(String(value(shaped.get(n), 'resume'))) && value(shaped.get(n), 'responseMode') === 'responseNode',
+    (n) => below.has(n) && flow.typeOf(n) === WAIT && (['webhook', 'form'] as unknown[]).includes(value(shaped.get(n), 'resume')) && value(shaped.get(n), 'responseMode') === 'responseNode',
   );
 }
 

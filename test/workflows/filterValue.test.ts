@@ -33,6 +33,9 @@ describe('filter values', () => {
     const result = validateNode(ifNode([condition('string', 'equals')], 'andd'), n8nCatalog);
     expect(result.errors.map((f) => `${f.code}:${f.path}`)).toEqual(['invalid_filter_combinator:parameters.conditions.combinator']);
     expect(result.errors[0]!.message).toContain('Did you mean "and"?');
+    // An object whose toString is no function: refused like any other, not thrown on.
+    const odd = validateNode(ifNode([condition('string', 'equals')], { toString: { x: 0 } }), n8nCatalog);
+    expect(odd.errors.map((f) => f.code)).toEqual(['invalid_filter_combinator']);
   });
 
   it('takes every operation of every type n8n runs, and expressions as combinator', () => {

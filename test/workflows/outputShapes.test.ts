@@ -62,6 +62,8 @@ describe('output shapes', () => {
     expect(shape.fields.get('links')).toContain('[] when none');
     expect(html([{ key: '={{ $json.name }}', cssSelector: 'h1' }])).toBeNull();
     expect(html([{ key: 'title', cssSelector: 'title' }], 'generateHtmlTemplate')).toBeNull();
+    // A selector that is no string (an object whose toString is no function) is shown as none, not thrown on.
+    expect(html([{ key: 'title', cssSelector: { toString: { x: 0 } } }])!.fields.get('title')).toBe('the first match of ');
   });
 
   it("names Summarize's fields as n8n does (sum_amount), and passes shapes through IF, Filter, Switch; nothing for Code", () => {

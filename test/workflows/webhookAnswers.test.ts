@@ -38,6 +38,13 @@ describe('webhook answers', () => {
     expect(found({ nodes: [hook('streaming'), respond()], connections: connect(['Webhook', 'Answer']) })).toEqual([]);
   });
 
+  it('judges a responseMode or resume that is an object whose toString is no function without throwing (the fuzzer found it)', () => {
+    const odd = { toString: { x: 0 } };
+    expect(found({ nodes: [hook(odd as never), respond()], connections: connect(['Webhook', 'Answer']) })).toEqual(['E unused_respond_node@Webhook']);
+    const wait = node('Wait', 'wait', 1.1, { resume: odd, responseMode: 'responseNode' });
+    expect(() => found({ nodes: [hook('onReceived'), wait, respond()], connections: connect(['Webhook', 'Wait'], ['Wait', 'Answer']) })).not.toThrow();
+  });
+
   it('warns where items can stop before the Respond node: an IF branch that leads to none, a Filter without Always Output Data', () => {
     const branch = { nodes: [hook('responseNode'), check, respond()], connections: connect(['Webhook', 'Big?'], ['Big?', 'Answer', 0]) };
     expect(found(branch)).toEqual(['W items_may_not_reach_respond@Big?']);
