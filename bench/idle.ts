@@ -7,7 +7,7 @@
  *
  *   npm run bench:idle -- [--seconds 35] [--ttl 10]
  *
- * The object holds no client stream (the Worker does, src/http/heldStream.ts), so it is active only
+ * The object holds no client stream (the Worker does, src/sessions/handoff/heldStream.ts), so it is active only
  * while it handles an event: active wall time per idle client per hour = its events per hour × their
  * duration. An idle client sends no event; the object's own alarm wakes it once per idle TTL (a legacy
  * SSE session is extended, a Streamable HTTP one ends). Before, the object served the client's open

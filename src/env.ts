@@ -1,11 +1,11 @@
-import type { SessionObject } from './durable/SessionObject';
-import type { TaskObject } from './durable/TaskObject';
+import type { SessionObject } from './sessions/SessionObject';
+import type { TaskObject } from './tasks/TaskObject';
 import type { ToolCallMessage } from './queues/message';
 
 /** Bindings and variables of the Worker (wrangler.toml). */
 export interface Env {
   SESSIONS: DurableObjectNamespace<SessionObject>;
-  /** One object per task of the 2026-07-28 tasks extension (src/durable/TaskObject.ts). */
+  /** One object per task of the 2026-07-28 tasks extension (src/tasks/TaskObject.ts). */
   TASKS: DurableObjectNamespace<TaskObject>;
   /** The node catalog (src/catalog/keys.ts). */
   SPECS: KVNamespace;

@@ -12,20 +12,20 @@ import { toErrorResponse } from './http/errors';
 import type { WorkerRequest } from './http/request';
 import { assertHeaderSize } from './http/headers';
 import { SSE_HEADERS } from './http/sse';
-import { ProtocolError } from './protocol/errors';
+import { HttpError } from './http/errors';
 import { evictSession, faultsOnly } from './faults/inject';
 import { observe, requestEvent } from './observability/events';
 import { consumeDeadLetters, consumeToolCalls } from './queues/consumer';
 import { ErrorCode } from './protocol/jsonrpc';
-import { catalogSpec, me, searchCatalog } from './routes/catalogApi';
+import { catalogSpec, me, searchCatalog } from './page/catalogApi';
 import { health } from './routes/health';
-import { landing } from './routes/landing';
-import { openSse, postMessages } from './routes/legacySse';
-import { getMcpSse } from './routes/sseQuery';
-import { getOrDeleteMcp, postMcp } from './routes/streamableHttp';
+import { landing } from './page/landingRoute';
+import { openSse, postMessages } from './sessions/sse/sseRoute';
+import { getMcpSse } from './sessions/query/queryRoute';
+import { getOrDeleteMcp, postMcp } from './sessions/streamable/streamableRoute';
 
-export { SessionObject } from './durable/SessionObject';
-export { TaskObject } from './durable/TaskObject';
+export { SessionObject } from './sessions/SessionObject';
+export { TaskObject } from './tasks/TaskObject';
 
 type Args = [Env, ExecutionContext];
 
@@ -45,11 +45,11 @@ const readsCatalog: RequestHandler<WorkerRequest, Args> = async (request, env) =
 };
 
 const notFound = () => {
-  throw new ProtocolError(404, ErrorCode.InvalidRequest, 'Not Found');
+  throw new HttpError(404, ErrorCode.InvalidRequest, 'Not Found');
 };
 
 const methodNotAllowed = (allow: string) => () => {
-  throw new ProtocolError(405, ErrorCode.InvalidRequest, 'Method Not Allowed', { Allow: allow });
+  throw new HttpError(405, ErrorCode.InvalidRequest, 'Method Not Allowed', { Allow: allow });
 };
 
 const router = Router<WorkerRequest, Args>({

@@ -1,6 +1,6 @@
 import type { Env } from '../env';
 import { clientAddress } from '../http/clientAddress';
-import { ProtocolError } from '../protocol/errors';
+import { HttpError } from '../http/errors';
 import { ErrorCode } from '../protocol/jsonrpc';
 import { KEY_PREFIX, verifyApiKey } from './apiKeys';
 import { cachedKeyRecords } from './keyCache';
@@ -39,17 +39,17 @@ async function keyPrincipal(env: Env, token: string): Promise<Principal | null> 
 /** RFC 6750 §3.1: the credential is good but lacks `scope` (the page's API; MCP tools refuse with a tool result). */
 export function requireScope(request: Request, principal: Principal, scope: Scope): void {
   if (allows(principal.scopes, scope)) return;
-  throw new ProtocolError(403, ErrorCode.InvalidRequest, `Forbidden: this credential lacks the ${scope} scope`, {
+  throw new HttpError(403, ErrorCode.InvalidRequest, `Forbidden: this credential lacks the ${scope} scope`, {
     'WWW-Authenticate': [...challengeOf(new URL(request.url)), 'error="insufficient_scope"', `scope="${scope}"`].join(', '),
   });
 }
 
 const challengeOf = (url: URL) => [`Bearer realm="n8n-mcp"`, `resource_metadata="${resourceMetadataUrl(url)}"`];
 
-function unauthorized(url: URL, presented: boolean): ProtocolError {
+function unauthorized(url: URL, presented: boolean): HttpError {
   const challenge = challengeOf(url);
   if (presented) challenge.push('error="invalid_token"', 'error_description="The access token is invalid, expired or revoked"');
-  return new ProtocolError(401, ErrorCode.InvalidRequest, 'Unauthorized: send Authorization: Bearer with an API key or an OAuth access token', {
+  return new HttpError(401, ErrorCode.InvalidRequest, 'Unauthorized: send Authorization: Bearer with an API key or an OAuth access token', {
     'WWW-Authenticate': challenge.join(', '),
   });
 }

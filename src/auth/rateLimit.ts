@@ -1,5 +1,5 @@
 import type { Env } from '../env';
-import { ProtocolError } from '../protocol/errors';
+import { HttpError } from '../http/errors';
 import { ErrorCode, isRequest, type JsonRpcMessage } from '../protocol/jsonrpc';
 import type { Principal } from './principal';
 
@@ -29,8 +29,8 @@ export async function limitCalls(env: Env, principal: Principal, messages: reado
 }
 
 /** 429, with the Retry-After the limiters' period guarantees. */
-export const tooManyRequests = (why: string): ProtocolError =>
-  new ProtocolError(429, ErrorCode.InvalidRequest, `Too Many Requests: ${why}`, { 'Retry-After': String(RATE_LIMIT_PERIOD_SECONDS) });
+export const tooManyRequests = (why: string): HttpError =>
+  new HttpError(429, ErrorCode.InvalidRequest, `Too Many Requests: ${why}`, { 'Retry-After': String(RATE_LIMIT_PERIOD_SECONDS) });
 
 /** Counts one use of `key` against `limiter`; false once over. */
 export async function withinLimit(env: Env, limiter: RateLimit | undefined, key: string): Promise<boolean> {

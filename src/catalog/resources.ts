@@ -1,5 +1,5 @@
 import { ResourceNotFoundError, ResourceTemplate, type McpServer } from '@modelcontextprotocol/server';
-import type { GuardedResources } from '../auth/resourceAccess';
+import type { GuardedResources } from '../server/resourceAccess';
 import type { Env } from '../env';
 import { own } from '../lib/ownKeys';
 import { Catalog } from './catalog';

@@ -1,8 +1,8 @@
 import type { RequestHandler } from 'itty-router';
-import { isSessionId, sessionStub } from '../durable/sessionId';
+import { isSessionId, sessionStub } from '../sessions/sessionId';
 import type { Env } from '../env';
 import type { WorkerRequest } from '../http/request';
-import { ProtocolError } from '../protocol/errors';
+import { HttpError } from '../http/errors';
 import { ErrorCode } from '../protocol/jsonrpc';
 
 /**
@@ -15,13 +15,13 @@ export const faultsOn = (env: Env): boolean => env.FAULT_INJECTION === 'on';
 
 /** Mounted before the fault routes: with faults off they do not exist (404), whoever asks. */
 export const faultsOnly: RequestHandler<WorkerRequest, [Env, ExecutionContext]> = (_request, env) => {
-  if (!faultsOn(env)) throw new ProtocolError(404, ErrorCode.InvalidRequest, 'Not Found');
+  if (!faultsOn(env)) throw new HttpError(404, ErrorCode.InvalidRequest, 'Not Found');
 };
 
 /** POST /__faults/evict?sessionId=…: resets that session's object now. */
 export async function evictSession(request: WorkerRequest, env: Env): Promise<Response> {
   const sessionId = new URL(request.url).searchParams.get('sessionId');
-  if (!isSessionId(sessionId)) throw new ProtocolError(400, ErrorCode.InvalidRequest, 'Bad Request: sessionId');
+  if (!isSessionId(sessionId)) throw new HttpError(400, ErrorCode.InvalidRequest, 'Bad Request: sessionId');
   // The call dies with the object it resets.
   await sessionStub(env, sessionId).injectEviction().catch(() => {});
   return new Response(null, { status: 204 });

@@ -1,12 +1,12 @@
 import { MAX_BODY_BYTES } from '../config';
-import { ProtocolError } from '../protocol/errors';
+import { HttpError } from './errors';
 import { ErrorCode } from '../protocol/jsonrpc';
 
 /** Reads a JSON request body: 415 unless it is declared JSON, 413 past MAX_BODY_BYTES (declared or actual). */
 export async function readJsonBody(request: Request): Promise<string> {
   const type = request.headers.get('content-type') ?? '';
   if (!/^application\/json\s*(;|$)/i.test(type)) {
-    throw new ProtocolError(415, ErrorCode.InvalidRequest, 'Unsupported Media Type: Content-Type must be application/json');
+    throw new HttpError(415, ErrorCode.InvalidRequest, 'Unsupported Media Type: Content-Type must be application/json');
   }
   const declared = request.headers.get('content-length');
   if (Number(declared) > MAX_BODY_BYTES) throw tooLarge();
@@ -16,7 +16,7 @@ export async function readJsonBody(request: Request): Promise<string> {
   try {
     return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
   } catch {
-    throw new ProtocolError(400, ErrorCode.ParseError, 'Parse error: body is not valid UTF-8');
+    throw new HttpError(400, ErrorCode.ParseError, 'Parse error: body is not valid UTF-8');
   }
 }
 
@@ -46,4 +46,4 @@ async function readBounded(body: ReadableStream<Uint8Array> | null): Promise<Uin
 }
 
 const tooLarge = () =>
-  new ProtocolError(413, ErrorCode.InvalidRequest, `Payload Too Large: the body limit is ${MAX_BODY_BYTES} bytes`);
+  new HttpError(413, ErrorCode.InvalidRequest, `Payload Too Large: the body limit is ${MAX_BODY_BYTES} bytes`);

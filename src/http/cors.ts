@@ -1,4 +1,4 @@
-import { ProtocolError } from '../protocol/errors';
+import { HttpError } from './errors';
 import { ErrorCode } from '../protocol/jsonrpc';
 import type { Env } from '../env';
 import { isLoopbackHost } from './hosts';
@@ -21,7 +21,7 @@ export function allowedOrigin(request: Request, env: Env): string | null {
   const allowList = (env.ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean);
   if (allowList.includes(origin) || allowList.includes('*')) return origin;
   if (isLoopbackHost(self.hostname) && isLocalOrigin(origin)) return origin;
-  throw new ProtocolError(403, ErrorCode.InvalidRequest, `Forbidden: origin ${JSON.stringify(origin)} is not allowed`);
+  throw new HttpError(403, ErrorCode.InvalidRequest, `Forbidden: origin ${JSON.stringify(origin)} is not allowed`);
 }
 
 function isLocalOrigin(origin: string): boolean {

@@ -1,5 +1,5 @@
 import type { Env } from '../env';
-import { ProtocolError } from '../protocol/errors';
+import { HttpError } from './errors';
 import { ErrorCode } from '../protocol/jsonrpc';
 
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -43,6 +43,6 @@ export function assertAllowedHost(request: Request, env: Env): void {
   if (allowed === null) return;
   const url = new URL(request.url);
   if (!allowed.some(({ hostname, port }) => hostname === url.hostname && (port === undefined || port === portOf(url)))) {
-    throw new ProtocolError(403, ErrorCode.InvalidRequest, `Forbidden: host ${JSON.stringify(url.host)} is not allowed`);
+    throw new HttpError(403, ErrorCode.InvalidRequest, `Forbidden: host ${JSON.stringify(url.host)} is not allowed`);
   }
 }

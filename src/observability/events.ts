@@ -1,4 +1,4 @@
-import { isSessionId } from '../durable/sessionId';
+import { isSessionId } from '../sessions/sessionId';
 import type { Env } from '../env';
 import type { WorkerRequest } from '../http/request';
 

@@ -58,3 +58,8 @@ export type JsonRpcMessage = z.infer<typeof JsonRpcMessageSchema>;
 
 export const isRequest = (m: JsonRpcMessage): m is JsonRpcRequest => 'method' in m && 'id' in m;
 export const isNotification = (m: JsonRpcMessage): m is JsonRpcNotification => 'method' in m && !('id' in m);
+
+/** The one way this server builds a JSON-RPC error object. */
+export function jsonRpcError(id: RequestId | null, code: number, message: string, data?: unknown): JsonRpcErrorResponse {
+  return { jsonrpc: '2.0', id, error: data === undefined ? { code, message } : { code, message, data } };
+}

@@ -13,7 +13,7 @@ import {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { ProtocolError } from './errors';
+import { HttpError } from '../http/errors';
 import { ErrorCode, type JsonRpcRequest } from './jsonrpc';
 
 /** The SDK's own schemas for the client requests an MCP server answers. */
@@ -36,7 +36,7 @@ const SCHEMAS = new Map(
 );
 
 /**
- * Throws ProtocolError(400, -32602) when a known method's params are malformed. The SDK would answer
+ * Throws HttpError(400, -32602) when a known method's params are malformed. The SDK would answer
  * these with -32603 (it lets the schema error escape), which tells the client nothing.
  */
 export function assertValidParams(request: JsonRpcRequest): void {
@@ -46,5 +46,5 @@ export function assertValidParams(request: JsonRpcRequest): void {
   if (result.success) return;
   const issue = result.error.issues[0];
   const where = issue?.path.slice(1).join('.') || 'params';
-  throw new ProtocolError(400, ErrorCode.InvalidParams, `Invalid params for ${request.method}: ${where}: ${issue?.message}`, {}, request.id);
+  throw new HttpError(400, ErrorCode.InvalidParams, `Invalid params for ${request.method}: ${where}: ${issue?.message}`, {}, request.id);
 }

@@ -8,7 +8,7 @@
  * - for a task's run, that it began its side effect (ToolContext.beginSideEffect): a later attempt of
  *   the same message (a retry, a redelivery after the consumer died) finds it and answers "outcome
  *   unknown" instead of making the change again. A session keeps this on the pending call itself
- *   (src/durable/PendingCalls.ts), which it reads anyway.
+ *   (src/sessions/PendingCalls.ts), which it reads anyway.
  *
  * All of it goes when the call is answered (forgetCall).
  */

@@ -1,13 +1,13 @@
 import { isInputRequiredResult, ProtocolError as SdkProtocolError, type CallToolResult, type ServerNotification } from '@modelcontextprotocol/server';
 import type { Env } from '../env';
-import { sessionStub } from '../durable/sessionId';
-import { invokeTool, progressNotification } from '../execution/runTool';
+import { sessionStub } from '../sessions/sessionId';
+import { invokeTool, progressNotification } from '../server/runTool';
 import { taskStub } from '../tasks/taskId';
 import type { TaskOutcome } from '../tasks/task';
 import { injectConsumerFailure } from '../faults/inject';
 import { observe } from '../observability/events';
-import { formatError } from '../protocol/MessageFormatter';
-import { toolsFor } from '../tools/registry';
+import { formatError } from '../server/formatResult';
+import { toolsFor } from '../server/registry';
 import { ToolError, TransientError, type ToolContext, type ToolDefinition } from '../tools/tool';
 import type { CallInput, QueuedCall } from './callStorage';
 import { afterFailure, interruptedChange, invalidArguments } from './failures';

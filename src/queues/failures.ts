@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { formatError } from '../protocol/MessageFormatter';
+import { formatError } from '../server/formatResult';
 import type { TaskOutcome } from '../tasks/task';
 import { TransientError, type ToolDefinition } from '../tools/tool';
 

@@ -2,9 +2,9 @@ import { MissingRequiredClientCapabilityError, ProtocolError, ProtocolErrorCode,
 import { z } from 'zod';
 import type { Principal } from '../auth/principal';
 import type { Env } from '../env';
-import { callTimeoutMs, executionPolicy } from '../execution/policy';
-import { clientCapabilitiesOf } from '../protocol/envelope';
-import { wrapRequestHandler } from '../protocol/requestHandlers';
+import { callTimeoutMs, executionPolicy } from '../server/policy';
+import { clientCapabilitiesOf } from '../stateless/envelope';
+import { wrapRequestHandler } from '../server/sdkInternals';
 import type { ToolDefinition } from '../tools/tool';
 import { callerOf } from '../queues/message';
 import { TASKS_EXTENSION, type TaskRecord } from './task';

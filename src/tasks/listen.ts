@@ -1,8 +1,9 @@
 import { classifyInboundRequest, SUBSCRIPTION_ID_META_KEY } from '@modelcontextprotocol/server';
 import type { Principal } from '../auth/principal';
 import type { Env } from '../env';
-import { OWNER_HEADER } from '../durable/TaskObject';
+import { OWNER_HEADER } from './TaskObject';
 import { SseStream } from '../http/sse';
+import { jsonRpcError } from '../protocol/jsonrpc';
 import { declaresTasks, tasksRequired } from './install';
 import { isTaskId, taskStub } from './taskId';
 
@@ -42,7 +43,7 @@ export function isTaskListen(request: Request, body: unknown): body is ListenBod
 export async function listenToTasks(env: Env, body: ListenBody, principal: Principal): Promise<Response> {
   if (!declaresTasks(body.params._meta)) {
     const { code, message, data } = tasksRequired();
-    return Response.json({ jsonrpc: '2.0', id: body.id, error: { code, message, data } }, { status: 400 });
+    return Response.json(jsonRpcError(body.id, code, message, data), { status: 400 });
   }
   const taskIds = [...new Set(body.params.notifications.taskIds.filter((id): id is string => typeof id === 'string' && isTaskId(id)))].slice(0, MAX_WATCHED);
   const meta = { [SUBSCRIPTION_ID_META_KEY]: body.id };

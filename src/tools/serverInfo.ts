@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { SERVER_NAME, SERVER_VERSION } from '../config';
 import { instanceRelease } from '../n8n/release';
 import { newestRelease } from '../n8n/releaseTable';
-import { MODERN_PROTOCOL_VERSION } from '../protocol/era';
-import { TRANSPORTS } from '../transport/kinds';
+import { MODERN_PROTOCOL_VERSION } from '../server/era';
+import { TRANSPORTS } from '../sessions/kinds';
 import { defineTool } from './tool';
 
 export const serverInfo = defineTool({

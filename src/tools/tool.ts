@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { Principal } from '../auth/principal';
 import type { Scope } from '../auth/scopes';
 import type { Env } from '../env';
-import { rawResult } from '../protocol/MessageFormatter';
+import { rawResult } from '../server/formatResult';
 
 /** Where a tool runs: inside the session object, or through the tool-call queue. */
 export type ExecutionPolicy = 'direct' | 'queued';

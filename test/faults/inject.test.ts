@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { onSession } from '../../src/durable/sessionId';
+import { onSession } from '../../src/sessions/sessionId';
 import worker from '../../src/worker';
 import { call, messagesOf, openSession, ORIGIN, postJson, sessionHeaders, sseReader } from '../support/mcp';
 import { pendingCalls, waitFor } from '../support/sessionStorage';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_BODY_BYTES } from '../../src/config';
 import { readJsonBody } from '../../src/http/body';
-import { ProtocolError } from '../../src/protocol/errors';
+import { HttpError } from '../../src/http/errors';
 
 const json = { 'content-type': 'application/json' };
 
@@ -22,7 +22,7 @@ async function statusOf(read: Promise<unknown>): Promise<number> {
     await read;
     return 200;
   } catch (error) {
-    return (error as ProtocolError).status;
+    return (error as HttpError).status;
   }
 }
 

@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { allowedOrigin } from '../../src/http/cors';
-import { ProtocolError } from '../../src/protocol/errors';
+import { HttpError } from '../../src/http/errors';
 import { loadCatalog } from '../support/catalog';
 import { call, initializeRequest, postJson } from '../support/mcp';
 
@@ -23,14 +23,14 @@ describe('Origin rules', () => {
 
   it('refuses other origins, including localhost when the server is not local (DNS rebinding)', () => {
     for (const origin of ['https://evil.example', 'http://localhost:6274', 'null', 'https://claude.ai.evil.example']) {
-      expect(() => allowedOrigin(request('https://mcp.example/mcp', origin), configured)).toThrow(ProtocolError);
+      expect(() => allowedOrigin(request('https://mcp.example/mcp', origin), configured)).toThrow(HttpError);
     }
   });
 
   it('allows localhost origins when the server itself runs on localhost (dev)', () => {
     expect(allowedOrigin(request('http://localhost:8787/mcp', 'http://localhost:6274'), env)).toBe('http://localhost:6274');
     expect(allowedOrigin(request('http://127.0.0.1:8787/mcp', 'http://127.0.0.1:5173'), env)).toBe('http://127.0.0.1:5173');
-    expect(() => allowedOrigin(request('http://localhost:8787/mcp', 'https://evil.example'), env)).toThrow(ProtocolError);
+    expect(() => allowedOrigin(request('http://localhost:8787/mcp', 'https://evil.example'), env)).toThrow(HttpError);
   });
 });
 

@@ -1,8 +1,8 @@
 import { env } from 'cloudflare:workers';
 import { evictDurableObject, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import type { TaskObject } from '../../src/durable/TaskObject';
-import { sessionStub } from '../../src/durable/sessionId';
+import type { TaskObject } from '../../src/tasks/TaskObject';
+import { sessionStub } from '../../src/sessions/sessionId';
 import { taskStub } from '../../src/tasks/taskId';
 import { inSessionStorage, pendingCalls, pendingStats, waitFor } from '../support/sessionStorage';
 import { call, initializeRequest, messagesOf, openSession, parseSse, postJson, rpc, sessionHeaders, sseReader } from '../support/mcp';

@@ -7,8 +7,8 @@ import { env } from 'cloudflare:workers';
 import { inject } from 'vitest';
 import { z } from 'zod';
 import type { Env } from '../../src/env';
-import { invokeTool } from '../../src/execution/runTool';
-import { toolsFor } from '../../src/tools/registry';
+import { invokeTool } from '../../src/server/runTool';
+import { toolsFor } from '../../src/server/registry';
 import type { ToolContext, ToolDefinition } from '../../src/tools/tool';
 import webhookWorkflow from '../fixtures/workflows/30-webhook-respond-to-webhook.json';
 

@@ -1,8 +1,8 @@
 import { env } from 'cloudflare:workers';
 import { runInDurableObject } from 'cloudflare:test';
-import type { PendingCall, PendingStats } from '../../src/durable/PendingCalls';
-import type { SessionObject } from '../../src/durable/SessionObject';
-import { sessionStub } from '../../src/durable/sessionId';
+import type { PendingCall, PendingStats } from '../../src/sessions/PendingCalls';
+import type { SessionObject } from '../../src/sessions/SessionObject';
+import { sessionStub } from '../../src/sessions/sessionId';
 
 /** Reads a session object's storage from a test. */
 export const inSessionStorage = <T>(sessionId: string, read: (s: DurableObjectStorage) => Promise<T>) =>

@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { createExecutionContext, createMessageBatch, getQueueResult, runInDurableObject } from 'cloudflare:test';
 import type { Env } from '../../src/env';
-import type { TaskObject } from '../../src/durable/TaskObject';
+import type { TaskObject } from '../../src/tasks/TaskObject';
 import { runMessage, type TaskRecord } from '../../src/tasks/task';
 import { newTaskId, taskStub } from '../../src/tasks/taskId';
 import worker from '../../src/worker';

@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { invokeTool } from '../../src/execution/runTool';
-import { toolsFor } from '../../src/tools/registry';
+import { invokeTool } from '../../src/server/runTool';
+import { toolsFor } from '../../src/server/registry';
 import type { ToolDefinition } from '../../src/tools/tool';
 import { loadCatalog, seedSpecs } from '../support/catalog';
 import { n8nSpecs } from '../support/n8nCatalog';

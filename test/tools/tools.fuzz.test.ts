@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { invokeTool } from '../../src/execution/runTool';
-import { toolsFor } from '../../src/tools/registry';
+import { invokeTool } from '../../src/server/runTool';
+import { toolsFor } from '../../src/server/registry';
 import { loadCatalog, seedSpecs } from '../support/catalog';
 import { clippedReport, RUNS } from '../support/fuzz';
 import { hostileString, hostileValue } from '../support/hostileInputs';

@@ -7,7 +7,7 @@ import { PNG_BASE64 } from './tools';
  * the MCP conformance suite exercises. Test-only, like ./tools.ts; these use SDK features no real tool
  * of this server needs, so they are registered on the SDK server directly.
  */
-export function installConformancePack(server: McpServer, era: 'legacy' | 'modern'): void {
+export function installConformancePack(server: McpServer, era: 'sessions' | 'stateless'): void {
   server.registerResource(
     'static-text',
     'test://static-text',
@@ -39,7 +39,7 @@ export function installConformancePack(server: McpServer, era: 'legacy' | 'moder
 
   // 2025-era subscriptions are tracked per session object; no resource here ever changes, so none is
   // notified. The 2026-07-28 revision has no resources/subscribe.
-  if (era === 'legacy') {
+  if (era === 'sessions') {
     const subscribed = new Set<string>();
     server.server.registerCapabilities({ resources: { subscribe: true } });
     server.server.setRequestHandler('resources/subscribe', ({ params }) => (subscribed.add(params.uri), {}));

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { rawResult } from '../../protocol/MessageFormatter';
+import { rawResult } from '../../server/formatResult';
 import { defineTool } from '../tool';
 
 /**

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import { invokeTool } from '../../../src/execution/runTool';
-import { toolsFor } from '../../../src/tools/registry';
+import { invokeTool } from '../../../src/server/runTool';
+import { toolsFor } from '../../../src/server/registry';
 import { loadCatalog } from '../../support/catalog';
 import { directContext, withN8n } from '../../support/hostile';
 import { connect, n8nSpecs, node } from '../../support/n8nCatalog';

@@ -1,8 +1,8 @@
 import { env } from 'cloudflare:workers';
 import { beforeEach, describe, expect, inject, it } from 'vitest';
 import type { Env } from '../../../src/env';
-import { invokeTool } from '../../../src/execution/runTool';
-import { toolsFor } from '../../../src/tools/registry';
+import { invokeTool } from '../../../src/server/runTool';
+import { toolsFor } from '../../../src/server/registry';
 import { loadCatalog } from '../../support/catalog';
 import { directContext } from '../../support/hostile';
 import { n8nSpecs } from '../../support/n8nCatalog';

@@ -1,0 +1,86 @@
+import { McpServer, type CallToolResult } from '@modelcontextprotocol/server';
+import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/server/validators/cf-worker';
+import type { Principal } from '../auth/principal';
+import { guardResources } from './resourceAccess';
+import { guardTools } from './toolAccess';
+import { installCatalogResources, NODE_SPEC_RESOURCES } from '../catalog/resources';
+import { SERVER_NAME, SERVER_TITLE, SERVER_VERSION } from '../config';
+import type { Env } from '../env';
+import { callRequestOf, type CallRequest } from './runTool';
+import type { ToolDefinition } from '../tools/tool';
+import { installConformancePack } from '../tools/conformance/pack';
+import { installMrtrPack, type Round } from '../tools/conformance/mrtrPack';
+import { convertedOnce } from './convertedOnce';
+import { requestStateCodec } from './requestState';
+import { toolsFor } from './registry';
+import { installTasks } from '../tasks/install';
+
+/**
+ * A deployment's tools, resources and prompts never change while it runs (configuration decides them),
+ * so no list is announced as changing: the SDK would otherwise advertise listChanged, and 2026-07-28
+ * clients would hold subscriptions/listen streams waiting for notifications that never come.
+ */
+function declareStaticLists(server: McpServer): void {
+  const capabilities = server.server.getCapabilities();
+  for (const list of ['tools', 'resources', 'prompts'] as const) {
+    if (capabilities[list]) server.server.registerCapabilities({ [list]: { ...capabilities[list], listChanged: false } });
+  }
+}
+
+const INSTRUCTIONS =
+  'Tools for building n8n workflows: look up the nodes that exist and what they take, and manage an n8n instance.';
+
+/** Runs a validated tools/call: directly, through the queue, or as a task (the caller of createMcpServer decides). */
+export type ToolExecutor = (tool: ToolDefinition, args: unknown, call: CallRequest) => Promise<CallToolResult>;
+
+export interface ServerSetup {
+  execute: ToolExecutor;
+  /** Who sent the request being served. */
+  caller: () => Principal;
+  /** A 2025-era session's server, or a 2026-07-28 request's (which also serves the tasks extension). */
+  era: 'sessions' | 'stateless';
+}
+
+/**
+ * The one MCP server definition both protocol eras are served from: a 2025-era session's object
+ * connects it to its transport, and a 2026-07-28 request gets a fresh one in the Worker. The SDK
+ * answers the protocol (initialize or server/discover, ping, listing, tools/call validation, logging);
+ * `caller` (who sent the request being served) decides which tools it lists and runs.
+ */
+export function createMcpServer(env: Env, { execute, caller, era }: ServerSetup): McpServer {
+  const stateCodec = requestStateCodec<Round>(env);
+  const server = new McpServer(
+    { name: SERVER_NAME, version: SERVER_VERSION, title: SERVER_TITLE },
+    {
+      capabilities: { logging: {} },
+      instructions: INSTRUCTIONS,
+      // Ajv compiles schemas with `new Function`, which Workers forbid.
+      jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
+      ...(stateCodec ? { requestState: { verify: stateCodec.verify } } : {}),
+    },
+  );
+  const tools = toolsFor(env);
+  for (const tool of tools) {
+    server.registerTool(
+      tool.name,
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: convertedOnce(tool.input),
+        ...(tool.output ? { outputSchema: convertedOnce(tool.output) } : {}),
+        annotations: tool.annotations,
+      },
+      (args: unknown, ctx) => execute(tool, args, callRequestOf(ctx)),
+    );
+  }
+  if (era === 'stateless') installTasks(server, env, tools, caller);
+  guardTools(server, env, tools, caller);
+  installCatalogResources(server, env);
+  guardResources(server, NODE_SPEC_RESOURCES, caller);
+  if (env.CONFORMANCE_PACK === 'on') {
+    installConformancePack(server, era);
+    if (stateCodec) installMrtrPack(server, stateCodec);
+  }
+  declareStaticLists(server);
+  return server;
+}

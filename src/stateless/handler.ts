@@ -1,0 +1,37 @@
+import { createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
+import type { Principal } from '../auth/principal';
+import { MAX_BODY_BYTES } from '../config';
+import type { Env } from '../env';
+import { createMcpServer } from '../server/createServer';
+import { isTaskListen, listenToTasks } from '../tasks/listen';
+import { modernExecutor } from './execute';
+
+const handlers = new WeakMap<Env, McpHttpHandler>();
+
+/**
+ * The 2026-07-28 leg: the SDK's per-request entry, serving each request from a fresh server built by
+ * the same factory as the sessions' (src/server/createServer.ts), in the Worker isolate. It only ever
+ * sees requests that carry the per-request envelope (routes/streamableHttp.ts routes the rest to the
+ * sessions), so 2025-era traffic it is handed by mistake is refused, never served statelessly.
+ */
+function modernHandler(env: Env): McpHttpHandler {
+  let handler = handlers.get(env);
+  if (!handler) {
+    handler = createMcpHandler(
+      ({ authInfo }) => {
+        const principal = authInfo?.extra?.principal as Principal;
+        return createMcpServer(env, { execute: modernExecutor(env, principal), caller: () => principal, era: 'stateless' });
+      },
+      { legacy: 'reject', maxRequestBodySize: MAX_BODY_BYTES },
+    );
+    handlers.set(env, handler);
+  }
+  return handler;
+}
+
+/** Serves one 2026-07-28 request for a caller the Worker has authenticated and rate-limited. */
+export function serveModern(env: Env, request: Request, body: unknown, principal: Principal): Promise<Response> {
+  if (isTaskListen(request, body)) return listenToTasks(env, body, principal);
+  const authInfo = { token: '', clientId: principal.id, scopes: [...principal.scopes], extra: { principal } };
+  return modernHandler(env).fetch(request, { parsedBody: body, authInfo });
+}

@@ -1,0 +1,40 @@
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { n8nConnection } from '../../src/n8n/client';
+import { toolsFor } from '../../src/server/registry';
+import { rpc, openSession } from '../support/mcp';
+
+describe('the tool registry', () => {
+  it('leaves the n8n tools out of tools/list until an n8n is configured', async () => {
+    const sessionId = await openSession();
+    const { reply } = await rpc(sessionId, 'tools/list');
+    const names = reply?.result.tools.map((t: { name: string }) => t.name);
+    expect(names).toContain('search_nodes');
+    expect(names).not.toContain('list_workflows');
+  });
+
+  it('serves the 33 n8n tools (seed 003’s 31, edit_workflow, test_workflow), queued, once N8N_API_URL and N8N_API_KEY are set', () => {
+    const configured = toolsFor({ ...env, N8N_API_URL: 'https://n8n.example', N8N_API_KEY: 'k' });
+    const n8n = configured.filter((t) => t.annotations.openWorldHint);
+    expect(n8n).toHaveLength(33);
+    expect(new Set(n8n.map((t) => t.execution))).toEqual(new Set(['queued']));
+    expect(toolsFor({ ...env, N8N_API_URL: 'https://n8n.example' }).some((t) => t.name === 'list_workflows')).toBe(false);
+  });
+
+  it('names, for each n8n tool that changes n8n, a tool it serves that shows whether an interrupted call made its change', () => {
+    const configured = toolsFor({ ...env, N8N_API_URL: 'https://n8n.example', N8N_API_KEY: 'k' });
+    const names = new Set(configured.map((t) => t.name));
+    for (const tool of configured.filter((t) => t.annotations.openWorldHint && !t.annotations.readOnlyHint)) {
+      expect(tool.checkWith && names.has(tool.checkWith), tool.name).toBe(true);
+    }
+    expect(configured.find((t) => t.name === 'create_workflow')?.checkWith).toBe('list_workflows');
+    expect(configured.find((t) => t.name === 'test_workflow')).toMatchObject({ checkWith: 'list_executions', annotations: { idempotentHint: false } });
+  });
+
+  it('reads N8N_API_URL as the instance URL or the API URL', () => {
+    for (const url of ['https://n8n.example', 'https://n8n.example/', 'https://n8n.example/api/v1', 'https://n8n.example/api/v1/']) {
+      expect(n8nConnection({ ...env, N8N_API_URL: url, N8N_API_KEY: 'k' })?.apiBase).toBe('https://n8n.example/api/v1');
+    }
+    expect(n8nConnection({ ...env, N8N_API_URL: ' ', N8N_API_KEY: 'k' })).toBeUndefined();
+  });
+});
