@@ -1,4 +1,6 @@
-import { z } from 'zod';
+import type { JSONRPCMessage, JSONRPCNotification, JSONRPCRequest, JSONRPCResponse, RequestId } from '@modelcontextprotocol/server';
+
+export type { RequestId };
 
 /** JSON-RPC 2.0 error codes used across the server (JSON-RPC spec §5.1). */
 export const ErrorCode = {
@@ -9,55 +11,33 @@ export const ErrorCode = {
   InternalError: -32603,
   /** Server-defined: a tool ran and failed (used where the answer must be a JSON-RPC error, e.g. mcp/executeTool). */
   ToolFailed: -32000,
+  /** The same server-defined code as the SDK's Streamable HTTP transport refuses an HTTP request with (wrong Accept, a second GET stream). */
+  TransportRefused: -32000,
   /** MCP 2026-07-28: the HTTP headers contradict the body, or a required one is missing. */
   HeaderMismatch: -32020,
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
-export const RequestIdSchema = z.union([z.string(), z.number().int()]);
-export type RequestId = z.infer<typeof RequestIdSchema>;
+/** A JSON-RPC message as the SDK types it (src/protocol/messages.ts validates a body into these). */
+export type JsonRpcMessage = JSONRPCMessage;
 
-const Params = z.record(z.string(), z.unknown());
+/** An error answer as this server writes it: `id` is null when the request's own could not be read (JSON-RPC §5). */
+export interface JsonRpcErrorResponse {
+  jsonrpc: '2.0';
+  id: RequestId | null;
+  error: { code: number; message: string; data?: unknown };
+}
 
-export const JsonRpcRequestSchema = z.object({
-  jsonrpc: z.literal('2.0'),
-  id: RequestIdSchema,
-  method: z.string().min(1),
-  params: Params.optional(),
-});
-
-/** A notification has no `id` at all; a request with a malformed id must not pass as one. */
-export const JsonRpcNotificationSchema = z
-  .looseObject({ jsonrpc: z.literal('2.0'), method: z.string().min(1), params: Params.optional() })
-  .refine((m) => !('id' in m));
-
-export const JsonRpcResultResponseSchema = z.object({
-  jsonrpc: z.literal('2.0'),
-  id: RequestIdSchema,
-  result: z.record(z.string(), z.unknown()),
-});
-
-export const JsonRpcErrorResponseSchema = z.object({
-  jsonrpc: z.literal('2.0'),
-  id: RequestIdSchema.nullable(),
-  error: z.object({ code: z.number().int(), message: z.string(), data: z.unknown().optional() }),
-});
-
-/** Order matters: a request also satisfies the notification shape, so it is tried first. */
-export const JsonRpcMessageSchema = z.union([
-  JsonRpcRequestSchema,
-  JsonRpcNotificationSchema,
-  JsonRpcResultResponseSchema,
-  JsonRpcErrorResponseSchema,
-]);
-
-export type JsonRpcRequest = z.infer<typeof JsonRpcRequestSchema>;
-export type JsonRpcNotification = z.infer<typeof JsonRpcNotificationSchema>;
-export type JsonRpcErrorResponse = z.infer<typeof JsonRpcErrorResponseSchema>;
-export type JsonRpcMessage = z.infer<typeof JsonRpcMessageSchema>;
-
-export const isRequest = (m: JsonRpcMessage): m is JsonRpcRequest => 'method' in m && 'id' in m;
-export const isNotification = (m: JsonRpcMessage): m is JsonRpcNotification => 'method' in m && !('id' in m);
+/*
+ * What kind a message is, read from its members alone: for messages src/protocol/messages.ts has
+ * already validated, so no schema runs on them a second time (the SDK's own `isJSONRPCRequest` and
+ * friends each run a full schema).
+ */
+export const isRequest = (m: JSONRPCMessage): m is JSONRPCRequest => 'method' in m && 'id' in m;
+export const isResponse = (m: JSONRPCMessage): m is JSONRPCResponse => 'id' in m && ('result' in m || 'error' in m);
+export const isInitialize = (m: JSONRPCMessage): m is JSONRPCRequest & { method: 'initialize' } => isRequest(m) && m.method === 'initialize';
+export const isCancellation = (m: JSONRPCMessage): m is JSONRPCNotification & { params: { requestId: RequestId } } =>
+  'method' in m && m.method === 'notifications/cancelled' && !('id' in m) && m.params?.requestId !== undefined;
 
 /** The one way this server builds a JSON-RPC error object. */
 export function jsonRpcError(id: RequestId | null, code: number, message: string, data?: unknown): JsonRpcErrorResponse {

@@ -1,6 +1,6 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { Principal } from '../auth/principal';
-import type { CallToolResult, JSONRPCMessage, JSONRPCRequest, JSONRPCResponse, McpServer, ServerNotification } from '@modelcontextprotocol/server';
+import type { CallToolResult, InitializeRequestParams, JSONRPCMessage, JSONRPCRequest, JSONRPCResponse, McpServer, ServerNotification } from '@modelcontextprotocol/server';
 import { idleTtlMs } from '../config';
 import type { Env } from '../env';
 import { faultsOn } from '../faults/inject';
@@ -13,18 +13,17 @@ import { LEGACY_STREAM_ID, LegacySseTransport } from './sse/SseTransport';
 import { OneShotTransport } from './query/QueryTransport';
 import { replayInitialize } from './restore';
 import { StreamSockets } from './handoff/StreamSockets';
-import { STANDALONE_STREAM_ID, StreamableHttpTransport, type StreamableSessionState } from './streamable/StreamableHttpTransport';
+import { StreamableHttpTransport, type StreamableSessionState } from './streamable/StreamableHttpTransport';
 import { DurableEventStore } from './streamable/DurableEventStore';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { ONESHOT_STREAM_ID, PARKED, queryReply, queryResponseEvent, serveQueryRequest } from './query/queryMessages';
-import { jsonRpcError } from '../protocol/jsonrpc';
-import { ErrorCode } from '../protocol/jsonrpc';
+import { ErrorCode, isInitialize, jsonRpcError } from '../protocol/jsonrpc';
 import { callTimeoutMs, executionPolicy } from '../server/policy';
 import { runDirect, toolContext, type CallRequest } from '../server/runTool';
 import { keepInput, loadInput, tooLargeForMessage, type QueuedCall } from '../queues/callStorage';
 import { callerOf } from '../queues/message';
 import type { ToolDefinition } from '../tools/tool';
 import { createMcpServer, type ToolExecutor } from '../server/createServer';
+import { STANDALONE_STREAM_ID } from '../server/sdkInternals';
 import { PendingCalls, type Delivery, type PendingCall } from './PendingCalls';
 
 /** Everything needed to carry a session on after eviction; kept under one storage key. */
@@ -235,7 +234,7 @@ export class SessionObject extends DurableObject<Env> {
     const live = await this.legacy(record.id);
     for (const message of messages) {
       // Kept before it is served, so an instance woken later brings its server back to this client.
-      if (isInitializeRequest(message)) await this.save({ ...record, initialized: true, initializeParams: message.params });
+      if (isInitialize(message)) await this.save({ ...record, initialized: true, initializeParams: message.params as InitializeRequestParams });
       live.transport.receive(message);
     }
     await this.touch();

@@ -1,4 +1,4 @@
-import type { InitializeRequestParams, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { InitializeRequestParams, JSONRPCMessage } from '@modelcontextprotocol/server';
 
 /** Request id of a replayed initialize; the server's answer to it is dropped by the transports. */
 const RESTORE_ID = '__restore_initialize__';

@@ -1,9 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HttpError } from '../../src/http/errors';
-import { ErrorCode, JsonRpcErrorResponseSchema, JsonRpcMessageSchema } from '../../src/protocol/jsonrpc';
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/core';
+import { ErrorCode } from '../../src/protocol/jsonrpc';
 import { parse } from '../../src/protocol/messages';
 import { body, RUNS } from '../support/fuzz';
+import { ErrorBodySchema } from '../support/mcp';
 
 const CODES: number[] = [ErrorCode.ParseError, ErrorCode.InvalidRequest, ErrorCode.InvalidParams];
 /** Bodies tried, so each test can show it ran as many as its name says. */
@@ -15,13 +17,13 @@ function holds(text: string) {
   try {
     const { messages } = parse(text);
     expect(messages.length).toBeGreaterThan(0);
-    for (const message of messages) expect(JsonRpcMessageSchema.safeParse(message).success).toBe(true);
+    for (const message of messages) expect(JSONRPCMessageSchema.safeParse(message).success).toBe(true);
   } catch (error) {
     expect(error).toBeInstanceOf(HttpError);
     const { status, code } = error as HttpError;
     expect(status).toBe(400);
     expect(CODES).toContain(code);
-    expect(JsonRpcErrorResponseSchema.safeParse((error as HttpError).toJSON()).success).toBe(true);
+    expect(ErrorBodySchema.safeParse((error as HttpError).toJSON()).success).toBe(true);
   }
 }
 

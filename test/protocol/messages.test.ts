@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HttpError } from '../../src/http/errors';
 import { ErrorCode } from '../../src/protocol/jsonrpc';
-import {
-  extractToolCallInfo,
-  getRequestId,
-  isListToolsRequest,
-  isToolCall,
-  MAX_BATCH_MESSAGES,
-  parse,
-} from '../../src/protocol/messages';
+import { extractToolCallInfo, isToolCall, MAX_BATCH_MESSAGES, parse, parseMessages, parseRequest } from '../../src/protocol/messages';
 
 function parseError(body: string): HttpError {
   try {
@@ -45,10 +38,13 @@ describe('MessageParser.parse', () => {
     ['{"id":1,"method":"ping"}', ErrorCode.InvalidRequest, /"jsonrpc" must be "2.0"/],
     ['{"jsonrpc":"1.0","id":1,"method":"ping"}', ErrorCode.InvalidRequest, /"jsonrpc" must be "2.0"/],
     ['{"jsonrpc":"2.0","id":1}', ErrorCode.InvalidRequest, /missing "method"/],
-    ['{"jsonrpc":"2.0","id":1,"method":7}', ErrorCode.InvalidRequest, /"method" must be a non-empty string/],
+    ['{"jsonrpc":"2.0","id":1,"method":7}', ErrorCode.InvalidRequest, /"method" must be a string/],
     ['{"jsonrpc":"2.0","id":1.5,"method":"ping"}', ErrorCode.InvalidRequest, /"id" must be a string or a safe integer/],
     ['{"jsonrpc":"2.0","id":9007199254740992,"method":"ping"}', ErrorCode.InvalidRequest, /"id" must be a string or a safe integer/],
     ['{"jsonrpc":"2.0","id":1,"method":"ping","params":[1]}', ErrorCode.InvalidRequest, /"params" must be an object/],
+    ['{"jsonrpc":"2.0","id":1,"method":"tools/call","params":"x"}', ErrorCode.InvalidRequest, /"params" must be an object/],
+    ['{"jsonrpc":"2.0","id":1,"method":"ping","extra":1}', ErrorCode.InvalidRequest, /unexpected member "extra"/],
+    ['{"jsonrpc":"2.0","id":null,"error":{"code":1,"message":"x"}}', ErrorCode.InvalidRequest, /"id" must be a string or a safe integer/],
   ])('rejects %s with %i', (body, code, message) => {
     const error = parseError(body);
     expect(error.status).toBe(400);
@@ -67,7 +63,7 @@ describe('MessageParser.parse', () => {
   });
 
   it('keeps the request id in the error when it can be read', () => {
-    expect(parseError('{"jsonrpc":"2.0","id":9,"method":""}').toJSON()).toMatchObject({ id: 9, error: { code: -32600 } });
+    expect(parseError('{"jsonrpc":"2.0","id":9,"method":"ping","params":5}').toJSON()).toMatchObject({ id: 9, error: { code: -32600 } });
   });
 
   it('answers with a null id when the id is not one it accepts (found by the fuzzer: 2^53)', () => {
@@ -81,14 +77,11 @@ describe('MessageParser helpers', () => {
   const list = parse('{"jsonrpc":"2.0","id":2,"method":"tools/list"}').messages[0]!;
   const note = parse('{"jsonrpc":"2.0","method":"tools/call"}').messages[0]!;
 
-  it('identifies tool calls and list requests', () => {
+  it('identifies tool calls', () => {
     expect([isToolCall(call), isToolCall(list), isToolCall(note)]).toEqual([true, false, false]);
-    expect([isListToolsRequest(list), isListToolsRequest(call)]).toEqual([true, false]);
   });
 
-  it('reads ids and tool call info', () => {
-    expect(getRequestId(call)).toBe('c1');
-    expect(getRequestId(note)).toBeUndefined();
+  it('reads tool call info', () => {
     expect(extractToolCallInfo(call)).toEqual({ toolName: 't', arguments: { a: 1 } });
     expect(extractToolCallInfo(list)).toBeUndefined();
     const noArgs = parse('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}').messages[0]!;
@@ -97,7 +90,38 @@ describe('MessageParser helpers', () => {
 
   it('rejects malformed params of known methods with -32602, keeping the id', () => {
     const error = parseError('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":[1]}}');
-    expect(error.toJSON()).toMatchObject({ id: 1, error: { code: ErrorCode.InvalidParams, message: /tools\/call: arguments/ } });
+    expect(error.toJSON()).toMatchObject({ id: 1, error: { code: ErrorCode.InvalidParams, message: 'Invalid params for tools/call: arguments: Invalid input: expected record, received array' } });
+    expect(parseError('{"jsonrpc":"2.0","id":2,"method":"initialize"}').toJSON()).toMatchObject({ id: 2, error: { code: ErrorCode.InvalidParams, message: /^Invalid params for initialize: params: / } });
     expect(parse('{"jsonrpc":"2.0","id":1,"method":"vendor/custom","params":{"anything":[1]}}').messages).toHaveLength(1);
+  });
+
+  it('keeps a known method\'s bad params apart from the envelope, for the era to decide on', () => {
+    const { messages, invalidParams } = parseMessages([{ jsonrpc: '2.0', id: 1, method: 'ping' }, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 3 } }]);
+    expect(messages).toHaveLength(2);
+    expect(invalidParams?.toJSON()).toMatchObject({ id: 2, error: { code: ErrorCode.InvalidParams, message: /^Invalid params for tools\/call: name: / } });
+  });
+
+  it('passes messages on as they came, params members no schema names included', () => {
+    const body = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 't', arguments: {}, vendorHint: { x: 1 } } };
+    expect(parseMessages(body).messages[0]).toBe(body);
+  });
+});
+
+describe('parseRequest (query mode)', () => {
+  it('names the member that is wrong or missing', () => {
+    const refusal = (candidate: Parameters<typeof parseRequest>[0]) => {
+      try {
+        parseRequest(candidate);
+      } catch (error) {
+        return (error as HttpError).toJSON();
+      }
+      throw new Error('expected a refusal');
+    };
+    expect(refusal({ jsonrpc: '1.0', id: 1, method: 'ping' }).error).toEqual({ code: -32600, message: 'Invalid Request: bad or missing "jsonrpc"' });
+    expect(refusal({ jsonrpc: '2.0', method: 'ping' })).toMatchObject({ id: null, error: { message: 'Invalid Request: bad or missing "id"' } });
+    expect(refusal({ jsonrpc: '2.0', id: 3 })).toMatchObject({ id: 3, error: { message: 'Invalid Request: bad or missing "method"' } });
+    expect(refusal({ jsonrpc: '2.0', id: 4, method: 'ping', params: [1] })).toMatchObject({ id: 4, error: { code: -32602, message: 'Invalid Request: bad or missing "params"' } });
+    expect(refusal({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: {} })).toMatchObject({ id: 4, error: { code: -32602, message: /^Invalid params for tools\/call: name: / } });
+    expect(parseRequest({ jsonrpc: '2.0', id: 5, method: 'ping' })).toEqual({ jsonrpc: '2.0', id: 5, method: 'ping' });
   });
 });

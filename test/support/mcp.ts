@@ -1,4 +1,5 @@
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
+import { JSONRPCErrorResponseSchema, RequestIdSchema } from '@modelcontextprotocol/core';
 import { env, exports } from 'cloudflare:workers';
 import type { Env } from '../../src/env';
 import worker from '../../src/worker';
@@ -48,6 +49,9 @@ export const initializeRequest = (id: number | string = 1, protocolVersion = PRO
   method: 'initialize',
   params: { protocolVersion, capabilities: {}, clientInfo: { name: 'vitest', version: '1' } },
 });
+
+/** An error body as this server writes it: the SDK's JSON-RPC error response, with the null id JSON-RPC allows when the request's own could not be read. */
+export const ErrorBodySchema = JSONRPCErrorResponseSchema.extend({ id: RequestIdSchema.nullable() });
 
 /** Opens a Streamable HTTP session the way a client does: initialize, then notifications/initialized. */
 export async function openSession(protocolVersion = PROTOCOL_VERSION, headers: Record<string, string> = {}): Promise<string> {

@@ -1,13 +1,13 @@
 import fc from 'fast-check';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH } from '../../src/protocol/jsonDepth';
-import { JsonRpcErrorResponseSchema, JsonRpcMessageSchema } from '../../src/protocol/jsonrpc';
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/core';
 import { loadCatalog } from '../support/catalog';
 import { anyJson, body, clippedReport, RUNS } from '../support/fuzz';
 import { pollutedSince, prototypesSnapshot, restorePrototypes } from '../support/specialNames';
 import { hostileString } from '../support/hostileInputs';
 import { bearer, createKey } from '../support/keys';
-import { call, messagesOf, ORIGIN, openSession, parseSse, postJson, sessionHeaders } from '../support/mcp';
+import { call, ErrorBodySchema, messagesOf, ORIGIN, openSession, parseSse, postJson, sessionHeaders } from '../support/mcp';
 
 beforeAll(async () => {
   await loadCatalog();
@@ -116,11 +116,11 @@ describe('the Worker routes, property-based', () => {
           const frames = parseSse(await response.text());
           expect(frames).toHaveLength(1);
           expect(frames[0]!.event).toBe('mcpResponse');
-          expect(JsonRpcMessageSchema.safeParse(JSON.parse(frames[0]!.data)).success).toBe(true);
+          expect(JSONRPCMessageSchema.safeParse(JSON.parse(frames[0]!.data)).success).toBe(true);
         } else {
           const text = await response.text();
           if (mcpRoute && response.status >= 400 && type.startsWith('application/json')) {
-            expect(JsonRpcErrorResponseSchema.safeParse(JSON.parse(text)).success, text).toBe(true);
+            expect(ErrorBodySchema.safeParse(JSON.parse(text)).success, text).toBe(true);
           }
         }
         if (r.sessionId === LIVE || Object.values(r.query).includes(LIVE as unknown as string)) await sessionStillWorks();
@@ -160,7 +160,7 @@ describe('valid requests nested to any depth, property-based', () => {
             ? await postJson('/mcp', { jsonrpc: '2.0', id: 1, method: 'tools/call', params }, { ...auth, ...sessionHeaders(session) })
             : await postJson('/mcp', { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { ...params, _meta: meta } }, { ...auth, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'server_info' });
         expect(response.status, `${route} at ${depth}`).toBe(tooDeep ? 400 : 200);
-        if (tooDeep) expect(JsonRpcErrorResponseSchema.safeParse(await response.json()).success).toBe(true);
+        if (tooDeep) expect(ErrorBodySchema.safeParse(await response.json()).success).toBe(true);
         else await response.body?.cancel();
       }),
       { numRuns: deep },

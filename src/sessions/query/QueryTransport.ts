@@ -1,6 +1,4 @@
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { InitializeResult, JSONRPCMessage, JSONRPCRequest, JSONRPCResponse } from '@modelcontextprotocol/sdk/types.js';
-import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
+import { LATEST_PROTOCOL_VERSION, type InitializeResult, type JSONRPCMessage, type JSONRPCRequest, type JSONRPCResponse, type Transport } from '@modelcontextprotocol/server';
 
 /**
  * An in-process transport for requests that arrive one at a time with no client session, as in

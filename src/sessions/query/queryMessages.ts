@@ -1,10 +1,10 @@
-import type { InitializeResult, JSONRPCRequest, JSONRPCResponse, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { InitializeResult, JSONRPCRequest, JSONRPCResponse, Tool } from '@modelcontextprotocol/server';
 import type { SseEvent } from '../../http/sse';
 import { HttpError } from '../../http/errors';
 import { jsonRpcError } from '../../protocol/jsonrpc';
-import { ErrorCode, JsonRpcRequestSchema, type JsonRpcErrorResponse, type RequestId } from '../../protocol/jsonrpc';
+import { ErrorCode, type JsonRpcErrorResponse, type RequestId } from '../../protocol/jsonrpc';
 import { assertJsonDepth } from '../../protocol/jsonDepth';
-import { assertValidParams } from '../../protocol/methodParams';
+import { parseRequest } from '../../protocol/messages';
 import type { OneShotTransport } from './QueryTransport';
 
 /** Longest query string accepted in /mcp/sse query mode (params travel URL-encoded in it). */
@@ -31,15 +31,9 @@ export function parseQueryRequest(url: URL): JSONRPCRequest {
       throw new HttpError(400, ErrorCode.ParseError, 'Parse error: "params" is not valid JSON', {}, id);
     }
   }
-  const candidate = { jsonrpc: q.get('jsonrpc') ?? '2.0', id: id ?? undefined, method: q.get('method'), params };
-  const parsed = JsonRpcRequestSchema.safeParse(candidate);
-  if (!parsed.success) {
-    const field = parsed.error.issues[0]?.path[0] ?? 'request';
-    const code = field === 'params' ? ErrorCode.InvalidParams : ErrorCode.InvalidRequest;
-    throw new HttpError(400, code, `Invalid Request: bad or missing "${String(field)}"`, {}, id);
-  }
-  assertValidParams(parsed.data);
-  return parsed.data as JSONRPCRequest;
+  // An empty `method=` names no method.
+  const method = q.get('method') || undefined;
+  return parseRequest({ jsonrpc: q.get('jsonrpc') ?? '2.0', ...(id === null ? {} : { id }), ...(method === undefined ? {} : { method }), ...(params === undefined ? {} : { params }) });
 }
 
 /**

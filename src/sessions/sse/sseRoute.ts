@@ -1,4 +1,3 @@
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { principalOf } from '../../auth/principal';
 import { limitCalls } from '../../auth/rateLimit';
 import type { WorkerRequest } from '../../http/request';
@@ -27,5 +26,5 @@ export async function postMessages(request: WorkerRequest, env: Env): Promise<Re
   Object.assign(request, describeMessages(messages));
   await limitCalls(env, principalOf(request), messages);
   if (!isSessionId(sessionId)) throw sessionNotFound();
-  return onSession(env, sessionId, (session) => session.postLegacyMessage(messages as JSONRPCMessage[], principalOf(request)));
+  return onSession(env, sessionId, (session) => session.postLegacyMessage(messages, principalOf(request)));
 }

@@ -1,17 +1,15 @@
 import {
   WebStandardStreamableHTTPServerTransport,
   type HandleRequestOptions,
-} from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import type { TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  isInitializeRequest,
-  isJSONRPCErrorResponse,
-  isJSONRPCRequest,
-  isJSONRPCResultResponse,
   type InitializeRequestParams,
   type JSONRPCMessage,
   type RequestId,
-} from '@modelcontextprotocol/sdk/types.js';
+  type TransportSendOptions,
+} from '@modelcontextprotocol/server';
+import { SSE_KEEPALIVE_MS } from '../../config';
+import { HttpError, toErrorResponse } from '../../http/errors';
+import { ErrorCode, isCancellation, isInitialize, isRequest, isResponse } from '../../protocol/jsonrpc';
+import { STANDALONE_STREAM_ID, streamBookkeeping, type StreamBookkeeping } from '../../server/sdkInternals';
 import { DurableEventStore } from './DurableEventStore';
 import { handoffComment } from '../handoff/handoff';
 import { isRestoreReply, replayInitialize } from '../restore';
@@ -33,24 +31,10 @@ export interface StreamableSessionHooks {
   waitingOnQueue(): ReadonlySet<RequestId>;
 }
 
-/** The SDK's id for the standalone GET stream, which stays open for server notifications. */
-export const STANDALONE_STREAM_ID = '_GET_stream';
 /** Suggested to clients (SSE `retry`) for reconnecting a stream that dropped. */
 const RETRY_INTERVAL_MS = 1000;
 
-/** The SDK's private request ↔ stream bookkeeping, which resumption after eviction has to rebuild. */
-interface StreamBookkeeping {
-  _requestToStreamMapping: Map<RequestId, string>;
-  _requestResponseMap: Map<RequestId, JSONRPCMessage>;
-  _streamMapping: Map<string, { cleanup(): void; controller?: ReadableStreamDefaultController<Uint8Array> }>;
-  _resumableStreams: Set<string>;
-  writeSSEEvent(controller: ReadableStreamDefaultController<Uint8Array>, encoder: TextEncoder, message: JSONRPCMessage, eventId?: string): boolean;
-}
-
 const encoder = new TextEncoder();
-
-const isCancellation = (message: JSONRPCMessage): message is JSONRPCMessage & { params: { requestId: RequestId } } =>
-  'method' in message && message.method === 'notifications/cancelled' && !('id' in message) && typeof message.params?.requestId !== 'undefined';
 
 /**
  * The SDK's web-standard Streamable HTTP transport for one session id, restorable after the Durable
@@ -60,14 +44,20 @@ const isCancellation = (message: JSONRPCMessage): message is JSONRPCMessage & { 
  * still pending when the object was evicted is answered on its stream (`adopt`).
  *
  * No stream stays open in the object while it only waits: the session's GET stream at once, and a
- * POST stream once all it still owes are queued calls, are handed to the Worker (`park`, src/transport/
- * handoff.ts), and their later events go out over the stream's hibernatable socket.
+ * POST stream once all it still owes are queued calls, are handed to the Worker (`park`,
+ * src/sessions/handoff/handoff.ts), and their later events go out over the stream's hibernatable socket.
+ * The SDK's keep-alive timer runs only on a stream whose body this object is still writing (it is
+ * awake for that request anyway); parking a stream ends its body and clears its timer, and the
+ * Worker keeps the held stream alive, so a timer never keeps a waiting object from hibernating.
  */
 export class StreamableHttpTransport extends WebStandardStreamableHTTPServerTransport {
   private readonly initialize: { params?: InitializeRequestParams };
   private readonly events: DurableEventStore;
+  private readonly bookkeeping: StreamBookkeeping;
   /** The last event id each SDK stream carried in its HTTP body, where a socket picks up after a park. */
   private readonly written = new WeakMap<ReadableStreamDefaultController<Uint8Array>, string>();
+  /** Streams whose client holds an event id to resume from: every later event on them is kept. */
+  private readonly cursors = new Set<string>();
   /** Requests the client cancelled while they were being answered: owed no answer, and sent none (until the id is used again). */
   private readonly cancelled = new Set<RequestId>();
 
@@ -91,29 +81,26 @@ export class StreamableHttpTransport extends WebStandardStreamableHTTPServerTran
       sessionIdGenerator: () => sessionId,
       eventStore: events,
       retryInterval: RETRY_INTERVAL_MS,
+      keepAliveMs: SSE_KEEPALIVE_MS,
       onsessioninitialized: () => hooks.onInitialized({ initialized: true, initializeParams: initialize.params }),
       onsessionclosed: () => hooks.onClosed(),
     });
     this.initialize = initialize;
     this.events = events;
     self.transport = this;
-    const write = this.bookkeeping.writeSSEEvent.bind(this);
-    this.bookkeeping.writeSSEEvent = (controller, encoder, message, eventId) => {
-      const written = write(controller, encoder, message, eventId);
-      if (written && eventId !== undefined) this.written.set(controller, eventId);
-      return written;
-    };
+    this.bookkeeping = streamBookkeeping(this);
+    this.bookkeeping.onEventWritten((controller, eventId) => this.written.set(controller, eventId));
   }
 
   /**
    * Hands a stream to the Worker: its HTTP body ends with the handoff comment, and what the stream
    * still carries is kept in the event store and sent on its socket. The SDK is left as after a
-   * client disconnect on a resumable stream, so it answers the stream's requests into the store.
+   * client disconnect, so it answers the stream's requests into the store.
    */
   private park(streamId: string): void {
-    const stream = this.bookkeeping._streamMapping.get(streamId);
+    const stream = this.bookkeeping.streams.get(streamId);
     if (!stream?.controller) return;
-    this.bookkeeping._resumableStreams.add(streamId);
+    this.cursors.add(streamId);
     const after = this.written.get(stream.controller);
     stream.controller.enqueue(encoder.encode(handoffComment({ streamId, ...(after === undefined ? {} : { after }) })));
     stream.cleanup();
@@ -128,8 +115,8 @@ export class StreamableHttpTransport extends WebStandardStreamableHTTPServerTran
   }
 
   private unansweredOn(streamId: string): RequestId[] {
-    const { _requestToStreamMapping: requests, _requestResponseMap: answered } = this.bookkeeping;
-    return [...requests].filter(([id, stream]) => stream === streamId && !answered.has(id)).map(([id]) => id);
+    const { requestStreams, answers } = this.bookkeeping;
+    return [...requestStreams].filter(([id, stream]) => stream === streamId && !answers.has(id)).map(([id]) => id);
   }
 
   /** Whether a request is still being answered on the stream. */
@@ -141,17 +128,21 @@ export class StreamableHttpTransport extends WebStandardStreamableHTTPServerTran
    * Whether a client could resume to this event. Not so for the one response of a stream that carries
    * a single request and gave the client no event id before (no priming event, no progress): the
    * client has everything once it arrives, and had no cursor to come back with before. That is every
-   * plain request of a pre-2025-11-25 client, which then costs no storage write.
+   * plain request of a pre-2025-11-25 client, which then costs no storage write. Any other event
+   * (a priming event, a notification) hands the client a cursor on its stream.
    */
   private resumable(streamId: string, message: JSONRPCMessage): boolean {
-    if (!isJSONRPCResultResponse(message) && !isJSONRPCErrorResponse(message)) return true;
-    if (this.bookkeeping._resumableStreams.has(streamId) || this.sockets.has(streamId)) return true;
-    return [...this.bookkeeping._requestToStreamMapping.values()].filter((id) => id === streamId).length > 1;
+    if (!isResponse(message)) {
+      this.cursors.add(streamId);
+      return true;
+    }
+    if (this.cursors.has(streamId) || this.sockets.has(streamId)) return true;
+    return [...this.bookkeeping.requestStreams.values()].filter((id) => id === streamId).length > 1;
   }
 
   /** The SSE stream a request is being answered on (undefined for JSON responses). */
   streamOf(requestId: RequestId): string | undefined {
-    return this.bookkeeping._requestToStreamMapping.get(requestId);
+    return this.bookkeeping.requestStreams.get(requestId);
   }
 
   /**
@@ -159,36 +150,32 @@ export class StreamableHttpTransport extends WebStandardStreamableHTTPServerTran
    * goes to the stream if the client resumed it, and into the event store for a later resume if not.
    */
   adopt(requestId: RequestId, streamId: string): void {
-    this.bookkeeping._requestToStreamMapping.set(requestId, streamId);
-    this.bookkeeping._resumableStreams.add(streamId);
-  }
-
-  private get bookkeeping(): StreamBookkeeping {
-    return this as unknown as StreamBookkeeping;
+    this.bookkeeping.requestStreams.set(requestId, streamId);
+    this.cursors.add(streamId);
   }
 
   /** Call after the SDK server is connected: the replay goes through its `onmessage`. */
   restore(sessionId: string, state: StreamableSessionState): void {
     if (!state.initialized) return;
     this.sessionId = sessionId;
-    // The SDK keeps this flag private; without it every request would be "Server not initialized".
-    (this as unknown as { _initialized: boolean })._initialized = true;
+    this.bookkeeping.markInitialized();
     if (state.initializeParams) replayInitialize(this.onmessage, state.initializeParams);
   }
 
+  /** `parsedBody`: the messages the Worker validated (src/protocol/messages.ts); they are only looked at here, not validated again. */
   override async handleRequest(request: Request, options?: HandleRequestOptions): Promise<Response> {
-    const messages = [options?.parsedBody ?? []].flat();
-    const init = messages.find((m) => isInitializeRequest(m));
-    if (init && isInitializeRequest(init)) this.initialize.params = init.params;
+    const messages = [options?.parsedBody ?? []].flat() as JSONRPCMessage[];
+    const init = messages.find(isInitialize);
+    if (init) this.initialize.params = init.params as InitializeRequestParams;
     const lastEventId = request.headers.get('last-event-id');
     if (request.method === 'GET' && !lastEventId && this.sockets.has(STANDALONE_STREAM_ID)) {
       // The SDK's own rule, which it can no longer see once the stream is parked.
-      return Response.json({ jsonrpc: '2.0', error: { code: -32000, message: 'Conflict: Only one SSE stream is allowed per session' }, id: null }, { status: 409 });
+      return toErrorResponse(new HttpError(409, ErrorCode.TransportRefused, 'Conflict: Only one SSE stream is allowed per session'));
     }
-    for (const message of messages as JSONRPCMessage[]) if (isJSONRPCRequest(message)) this.cancelled.delete(message.id);
+    for (const message of messages) if (isRequest(message)) this.cancelled.delete(message.id);
     const response = await super.handleRequest(request, options);
     // After the SDK has taken the body's requests in, so a request and its own cancellation may share it.
-    for (const message of messages as JSONRPCMessage[]) if (isCancellation(message)) this.settleCancelled(message.params.requestId);
+    for (const message of messages) if (isCancellation(message)) this.settleCancelled(message.params.requestId);
     if (request.method !== 'GET' || !response.ok) return response;
     if (!lastEventId) {
       this.park(STANDALONE_STREAM_ID);
@@ -196,9 +183,11 @@ export class StreamableHttpTransport extends WebStandardStreamableHTTPServerTran
     }
     const streamId = await this.events.getStreamIdForEventId(lastEventId);
     if (streamId === undefined) return response;
+    // The resume itself proves the client holds a cursor on the stream.
+    this.cursors.add(streamId);
     // A resumed request stream with nothing left to answer ends once replayed; one still waiting is parked.
     if (streamId === STANDALONE_STREAM_ID || this.isAnswering(streamId)) this.park(streamId);
-    else this.bookkeeping._streamMapping.get(streamId)?.cleanup();
+    else this.bookkeeping.streams.get(streamId)?.cleanup();
     return response;
   }
 
@@ -209,32 +198,34 @@ export class StreamableHttpTransport extends WebStandardStreamableHTTPServerTran
    */
   private settleCancelled(requestId: RequestId): void {
     const streamId = this.streamOf(requestId);
-    if (streamId === undefined || this.bookkeeping._requestResponseMap.has(requestId)) return;
+    const { requestStreams, answers, streams } = this.bookkeeping;
+    if (streamId === undefined || answers.has(requestId)) return;
     this.cancelled.add(requestId);
-    this.bookkeeping._requestToStreamMapping.delete(requestId);
+    requestStreams.delete(requestId);
     if (this.isAnswering(streamId)) return;
     // As the SDK ends a stream whose last answer went out.
-    for (const [id, stream] of [...this.bookkeeping._requestToStreamMapping]) {
+    for (const [id, stream] of [...requestStreams]) {
       if (stream !== streamId) continue;
-      this.bookkeeping._requestResponseMap.delete(id);
-      this.bookkeeping._requestToStreamMapping.delete(id);
+      answers.delete(id);
+      requestStreams.delete(id);
     }
-    this.bookkeeping._resumableStreams.delete(streamId);
-    this.bookkeeping._streamMapping.get(streamId)?.cleanup();
+    this.cursors.delete(streamId);
+    streams.get(streamId)?.cleanup();
     this.sockets.close(streamId, 'answered');
   }
 
   override async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     if (isRestoreReply(message)) return;
-    const isResponse = isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message);
+    const response = isResponse(message);
     // An answer the handler produced before it saw its cancellation: the client asked for none.
-    if (isResponse && message.id !== undefined && this.cancelled.delete(message.id)) return;
-    const requestId = isResponse ? message.id : options?.relatedRequestId;
+    if (response && message.id !== undefined && this.cancelled.delete(message.id)) return;
+    const requestId = response ? message.id : options?.relatedRequestId;
     const streamId = requestId === undefined ? undefined : this.streamOf(requestId);
     await super.send(message, options);
-    if (!isResponse || streamId === undefined) return;
-    if (!this.isAnswering(streamId)) this.sockets.close(streamId);
-    else this.parkIfWaiting(streamId);
+    if (!response || streamId === undefined) return;
+    if (this.isAnswering(streamId)) return this.parkIfWaiting(streamId);
+    this.cursors.delete(streamId);
+    this.sockets.close(streamId);
   }
 
   /** Closes a request's stream, wherever it is held (the SDK's own, or the Worker's over a socket). */

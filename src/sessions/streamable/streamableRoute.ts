@@ -9,8 +9,8 @@ import { isSessionId, newSessionId, onSession, sessionSocket } from '../sessionI
 import { holdHandedOff } from '../handoff/heldStream';
 import type { Principal } from '../../auth/principal';
 import { HttpError } from '../../http/errors';
-import { ErrorCode } from '../../protocol/jsonrpc';
-import { assertValidRequestParams, describeMessages, isInitializeRequest, parseJson, parseMessages } from '../../protocol/messages';
+import { ErrorCode, isInitialize } from '../../protocol/jsonrpc';
+import { describeMessages, parseJson, parseMessages } from '../../protocol/messages';
 import { isModernRequest } from '../../server/era';
 import { serveModern } from '../../stateless/handler';
 
@@ -22,17 +22,17 @@ import { serveModern } from '../../stateless/handler';
  */
 export async function postMcp(request: WorkerRequest, env: Env): Promise<Response> {
   const body = parseJson(await readJsonBody(request));
-  const { messages, batch } = parseMessages(body);
+  const { messages, batch, invalidParams } = parseMessages(body);
   Object.assign(request, describeMessages(messages));
   await limitCalls(env, principalOf(request), messages);
   if (await isModernRequest(request, body)) {
     request.era = 'modern';
     return serveModern(env, request, body, principalOf(request));
   }
-  assertValidRequestParams(messages);
+  if (invalidParams) throw invalidParams;
   const sessionId = request.headers.get('mcp-session-id');
   const create = sessionId === null;
-  if (create && !messages.some(isInitializeRequest)) {
+  if (create && !messages.some(isInitialize)) {
     throw new HttpError(400, ErrorCode.InvalidRequest, 'Bad Request: Mcp-Session-Id header is required');
   }
   if (!create && !isSessionId(sessionId)) throw sessionNotFound();

@@ -1,4 +1,4 @@
-import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolAnnotations } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { N8nClient, n8nConnection } from '../../n8n/client';
 import { defineTool, ToolError, type ToolContext, type ToolDefinition } from '../tool';

@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { runInDurableObject } from 'cloudflare:test';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import type { SessionObject } from '../../../src/sessions/SessionObject';
 import { DurableEventStore, EVENT_RETENTION_MS } from '../../../src/sessions/streamable/DurableEventStore';
