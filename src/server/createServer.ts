@@ -1,6 +1,5 @@
 import { McpServer, type CallToolResult } from '@modelcontextprotocol/server';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/server/validators/cf-worker';
-import type { Principal } from '../auth/principal';
 import { guardResources } from './resourceAccess';
 import { guardTools } from './toolAccess';
 import { installCatalogResources, NODE_SPEC_RESOURCES } from '../catalog/resources';
@@ -35,8 +34,6 @@ export type ToolExecutor = (tool: ToolDefinition, args: unknown, call: CallReque
 
 export interface ServerSetup {
   execute: ToolExecutor;
-  /** Who sent the request being served. */
-  caller: () => Principal;
   /** A 2025-era session's server, or a 2026-07-28 request's (which also serves the tasks extension). */
   era: 'sessions' | 'stateless';
 }
@@ -45,9 +42,9 @@ export interface ServerSetup {
  * The one MCP server definition both protocol eras are served from: a 2025-era session's object
  * connects it to its transport, and a 2026-07-28 request gets a fresh one in the Worker. The SDK
  * answers the protocol (initialize or server/discover, ping, listing, tools/call validation, logging);
- * `caller` (who sent the request being served) decides which tools it lists and runs.
+ * the caller each request carries (src/server/caller.ts) decides which tools it lists and runs.
  */
-export function createMcpServer(env: Env, { execute, caller, era }: ServerSetup): McpServer {
+export function createMcpServer(env: Env, { execute, era }: ServerSetup): McpServer {
   const stateCodec = requestStateCodec<Round>(env);
   const server = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION, title: SERVER_TITLE },
@@ -73,10 +70,10 @@ export function createMcpServer(env: Env, { execute, caller, era }: ServerSetup)
       (args: unknown, ctx) => execute(tool, args, callRequestOf(ctx)),
     );
   }
-  if (era === 'stateless') installTasks(server, env, tools, caller);
-  guardTools(server, env, tools, caller);
+  if (era === 'stateless') installTasks(server, env, tools);
+  guardTools(server, env, tools);
   installCatalogResources(server, env);
-  guardResources(server, NODE_SPEC_RESOURCES, caller);
+  guardResources(server, NODE_SPEC_RESOURCES);
   if (env.CONFORMANCE_PACK === 'on') {
     installConformancePack(server, era);
     if (stateCodec) installMrtrPack(server, stateCodec);

@@ -4,11 +4,14 @@ import type { Env } from '../env';
 import { observe } from '../observability/events';
 import { formatError, formatToolResult } from './formatResult';
 import { ToolError, type ToolContext, type ToolDefinition } from '../tools/tool';
+import { requestPrincipal } from './caller';
 import { callTimeoutMs } from './policy';
 
 /** What running a tool needs from the request that called it, in either protocol era. */
 export interface CallRequest {
   requestId: RequestId;
+  /** Who sent it (the request's auth info, src/server/caller.ts). */
+  caller: Principal;
   signal: AbortSignal;
   progressToken?: ProgressToken;
   /** Answers to input requests of earlier rounds (MRTR, 2026-07-28). */
@@ -25,6 +28,7 @@ export function callRequestOf(ctx: ServerContext): CallRequest {
   const { inputResponses } = ctx.mcpReq;
   return {
     requestId: ctx.mcpReq.id,
+    caller: requestPrincipal(ctx),
     signal: ctx.mcpReq.signal,
     ...(progressToken === undefined ? {} : { progressToken }),
     ...(inputResponses === undefined ? {} : { inputResponses }),
@@ -71,8 +75,8 @@ export function progressNotification(progressToken: ProgressToken, progress: num
  * is the tool's, as a queued call's would be; the caller decides whether the signal also aborts then
  * (a timer would keep a session's object from hibernating).
  */
-export function toolContext(env: Env, tool: ToolDefinition, sessionId: string | undefined, caller: Principal, call: CallRequest): ToolContext {
-  const { progressToken } = call;
+export function toolContext(env: Env, tool: ToolDefinition, sessionId: string | undefined, call: CallRequest): ToolContext {
+  const { progressToken, caller } = call;
   return {
     env,
     caller,

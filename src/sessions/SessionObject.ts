@@ -1,59 +1,37 @@
 import { DurableObject } from 'cloudflare:workers';
+import type { CallToolResult, JSONRPCMessage, JSONRPCRequest, ServerNotification } from '@modelcontextprotocol/server';
 import type { Principal } from '../auth/principal';
-import type { CallToolResult, InitializeRequestParams, JSONRPCMessage, JSONRPCRequest, JSONRPCResponse, McpServer, ServerNotification } from '@modelcontextprotocol/server';
 import { idleTtlMs } from '../config';
 import type { Env } from '../env';
 import { faultsOn } from '../faults/inject';
 import { observe } from '../observability/events';
-import { sessionNotFound, toErrorResponse } from '../http/errors';
-import type { JsonRpcErrorResponse } from '../protocol/jsonrpc';
+import { HttpError, sessionNotFound, toErrorResponse } from '../http/errors';
+import { ErrorCode, type JsonRpcErrorResponse } from '../protocol/jsonrpc';
 import type { TransportKind } from './kinds';
 import { PRINCIPAL_HEADER } from './handoff/handoff';
-import { LEGACY_STREAM_ID, LegacySseTransport } from './sse/SseTransport';
-import { OneShotTransport } from './query/QueryTransport';
-import { replayInitialize } from './restore';
 import { StreamSockets } from './handoff/StreamSockets';
-import { StreamableHttpTransport, type StreamableSessionState } from './streamable/StreamableHttpTransport';
-import { DurableEventStore } from './streamable/DurableEventStore';
-import { ONESHOT_STREAM_ID, PARKED, queryReply, queryResponseEvent, serveQueryRequest } from './query/queryMessages';
-import { ErrorCode, isInitialize, jsonRpcError } from '../protocol/jsonrpc';
+import { newRecord, type QueueHooks, type SessionHost, type SessionRecord } from './session';
+import { attachStream, StreamableSession } from './streamable/StreamableSession';
+import { SseSession } from './sse/SseSession';
+import { SSE_STREAM_ID } from './sse/SseTransport';
+import { QuerySession } from './query/QuerySession';
+import { PARKED, QUERY_STREAM_ID } from './query/queryMessages';
 import { callTimeoutMs, executionPolicy } from '../server/policy';
-import { runDirect, toolContext, type CallRequest } from '../server/runTool';
+import { runDirect, toolContext } from '../server/runTool';
 import { keepInput, loadInput, tooLargeForMessage, type QueuedCall } from '../queues/callStorage';
 import { callerOf } from '../queues/message';
-import type { ToolDefinition } from '../tools/tool';
 import { createMcpServer, type ToolExecutor } from '../server/createServer';
-import { STANDALONE_STREAM_ID } from '../server/sdkInternals';
 import { PendingCalls, type Delivery, type PendingCall } from './PendingCalls';
 
-/** Everything needed to carry a session on after eviction; kept under one storage key. */
-export interface SessionRecord extends StreamableSessionState {
-  id: string;
-  transport: TransportKind;
-  /** Who created the session: the only principal it answers (src/auth). */
-  principal: Principal;
-  createdAt: number;
-  /** Idle deadline; the alarm closes the session when it passes. */
-  expiresAt: number;
-}
-
-type Live =
-  | { kind: 'streamable-http'; server: McpServer; transport: StreamableHttpTransport }
-  | { kind: 'sse'; server: McpServer; transport: LegacySseTransport };
-
 const RECORD_KEY = 'session';
-const ONESHOT_KEY = 'oneshot';
-
-/** A parked query-mode request, and its answer once it came while the Worker was not yet there. */
-interface OneShotRecord {
-  principal: Principal;
-  request: JSONRPCRequest;
-  reply?: unknown;
-}
 
 /**
- * One MCP session. Owns the SDK server and the transport state; persists what it needs in its own
- * storage so an evicted object restores itself; closes itself after the idle TTL (alarm).
+ * The Durable Object of one 2025-era session, whatever its transport: a Streamable HTTP session
+ * (streamable/StreamableSession), an HTTP+SSE session (sse/SseSession), or one /mcp/sse query
+ * (query/QuerySession), each a class of its own. What they share stays here: the session record in
+ * the object's storage (an evicted object restores itself from it), the idle deadline and its alarm,
+ * the queued calls still owed an answer, the sockets of the client streams the Worker holds, and the
+ * RPC entry points the Worker and the queue consumer call.
  *
  * It holds no client stream while it waits: the Worker holds them, and this object sends their
  * events over hibernatable WebSockets (src/sessions/handoff/StreamSockets.ts), so an idle client's object
@@ -61,19 +39,13 @@ interface OneShotRecord {
  */
 export class SessionObject extends DurableObject<Env> {
   private record: SessionRecord | null | undefined;
-  private live: Live | undefined;
-  /** A server being set up; requests and late results arriving meanwhile share it. */
-  private starting: Promise<Live> | undefined;
+  private live: StreamableSession | SseSession | undefined;
+  /** A session being set up; requests and late results arriving meanwhile share it. */
+  private starting: Promise<StreamableSession | SseSession> | undefined;
   private readonly pending: PendingCalls;
   private readonly sockets: StreamSockets;
-  /** Set while a query-mode request is served: its tool call was queued. */
-  private oneShotQueued: (() => void) | undefined;
-  /** Who sent the request being served; the SDK server's tool guard reads it. */
-  private caller: Principal | undefined;
-  private readonly currentCaller = (): Principal => {
-    if (!this.caller) throw new Error('no caller: the session object served a request it did not admit');
-    return this.caller;
-  };
+  private readonly host: SessionHost;
+  private readonly query: QuerySession;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -81,8 +53,19 @@ export class SessionObject extends DurableObject<Env> {
     this.pending = new PendingCalls(
       ctx.storage,
       () => this.scheduleAlarm(),
-      (call, message) => this.sendOrphaned(call, message),
+      (call, message) => this.sendLate(call, message),
     );
+    this.host = {
+      env,
+      storage: ctx.storage,
+      sockets: this.sockets,
+      pending: this.pending,
+      server: (id, hooks) => createMcpServer(env, { execute: this.executor(id, hooks), era: 'sessions' }),
+      load: () => this.load(),
+      save: (record) => this.save(record),
+      terminate: () => this.terminate(),
+    };
+    this.query = new QuerySession(this.host);
   }
 
   /** Result of a queued call, from the queue consumer (or the dead-letter consumer). */
@@ -124,52 +107,14 @@ export class SessionObject extends DurableObject<Env> {
     return this.pending.relay(callId, notification);
   }
 
-  /** Direct tools run here; queued ones are recorded as pending and sent to the tool-calls queue. */
-  private executor(sessionId: string): ToolExecutor {
-    return (tool, args, request) => this.execute(sessionId, tool, args, request);
-  }
-
-  private execute(sessionId: string, tool: ToolDefinition, args: unknown, request: CallRequest): Promise<CallToolResult> {
-    if (executionPolicy(tool, this.env) === 'direct') return runDirect(tool, args, toolContext(this.env, tool, sessionId, this.currentCaller(), request));
-    const callId = crypto.randomUUID();
-    const deadline = Date.now() + callTimeoutMs(tool, this.env);
-    const { progressToken } = request;
-    const streamId = this.live?.kind === 'streamable-http' ? this.live.transport.streamOf(request.requestId) : undefined;
-    const input = { arguments: args as Record<string, unknown> };
-    const inputStored = tooLargeForMessage(input);
-    const call: PendingCall = { callId, tool: tool.name, requestId: request.requestId, deadline, ...(streamId === undefined ? {} : { streamId }), ...(inputStored ? { inputStored } : {}) };
-    return this.pending.start(call, request, async () => {
-      if (inputStored) await keepInput(this.ctx.storage, callId, input);
-      await this.env.TOOL_CALLS.send({
-        v: 2,
-        sessionId,
-        callId,
-        tool: tool.name,
-        ...(inputStored ? { inputStored } : input),
-        caller: callerOf(this.currentCaller()),
-        deadline,
-        ...(progressToken === undefined ? {} : { progressToken }),
-      });
-      // Nothing here works on the call now: its stream goes to the Worker, and this object may sleep.
-      if (streamId !== undefined && this.live?.kind === 'streamable-http') this.live.transport.parkIfWaiting(streamId);
-      this.oneShotQueued?.();
-    });
-  }
-
   /**
    * POST/GET/DELETE /mcp. `create` is set by the Worker for an initialize without a session id;
    * `parsedBody` is the POST body the Worker already parsed and validated.
    */
   async streamableHttp(request: Request, sessionId: string, create: boolean, principal: Principal, parsedBody?: unknown): Promise<Response> {
     try {
-      if (create) {
-        if (await this.load()) throw sessionNotFound();
-        this.caller = principal;
-      } else if (!(await this.admits(principal, 'streamable-http'))) {
-        throw sessionNotFound();
-      }
-      const live = await this.streamable(sessionId);
-      const response = await live.transport.handleRequest(request, parsedBody === undefined ? undefined : { parsedBody });
+      if (create ? await this.load() : !(await this.admits(principal, 'streamable-http'))) throw sessionNotFound();
+      const response = await (await this.streamable(sessionId)).handle(request, principal, parsedBody);
       await this.touch();
       return response;
     } catch (error) {
@@ -177,90 +122,56 @@ export class SessionObject extends DurableObject<Env> {
     }
   }
 
-  /**
-   * The Worker's side of a client stream, as a WebSocket (src/sessions/handoff/handoff.ts): `/stream` picks
-   * up a handed-off Streamable HTTP stream, `/legacy` opens a legacy SSE session's one stream.
-   */
-  override async fetch(request: Request): Promise<Response> {
-    try {
-      const url = new URL(request.url);
-      const principal = JSON.parse(request.headers.get(PRINCIPAL_HEADER) ?? 'null') as Principal | null;
-      if (request.headers.get('upgrade') !== 'websocket' || !principal) return new Response('expected a WebSocket from the Worker', { status: 426 });
-      if (url.pathname === '/legacy') return await this.openLegacySse(url.searchParams.get('session') ?? '', principal);
-      if (url.pathname === '/stream') return await this.attachStream(url.searchParams.get('id') ?? '', url.searchParams.get('after') ?? undefined, principal);
-      return new Response('not found', { status: 404 });
-    } catch (error) {
-      return toErrorResponse(error);
-    }
-  }
-
-  /** Opens a socket for a handed-off stream: what it missed since the handoff first, then what comes. */
-  private async attachStream(streamId: string, after: string | undefined, principal: Principal): Promise<Response> {
-    if (streamId === ONESHOT_STREAM_ID) return this.attachOneShot(principal);
-    const record = await this.load();
-    if (record?.transport !== 'streamable-http' || record.principal?.id !== principal.id) return toErrorResponse(sessionNotFound());
-    const client = this.sockets.open(streamId, after);
-    for (const [id, message] of await new DurableEventStore(this.ctx.storage).eventsOn(streamId, after)) this.sockets.sendMessage(streamId, message, id);
-    if (streamId !== STANDALONE_STREAM_ID && !(await this.stillAnswering(streamId))) this.sockets.close(streamId);
-    return new Response(null, { status: 101, webSocket: client });
-  }
-
-  /** Whether a request stream still owes an answer: a queued call on it, or a request this instance serves. */
-  private async stillAnswering(streamId: string): Promise<boolean> {
-    if (this.live?.kind === 'streamable-http' && this.live.transport.isAnswering(streamId)) return true;
-    return (await this.pending.list()).some((call) => call.streamId === streamId);
-  }
-
-  /** GET /sse (and /mcp/sse without a query): creates the session, whose stream the Worker holds. */
-  private async openLegacySse(sessionId: string, principal: Principal): Promise<Response> {
-    if (await this.load()) return toErrorResponse(sessionNotFound());
-    this.caller = principal;
-    const client = this.sockets.open(LEGACY_STREAM_ID);
-    await this.save(this.newRecord(sessionId, 'sse', principal));
-    const live = await this.legacy(sessionId);
-    live.transport.announce(`/messages?sessionId=${sessionId}`);
-    return new Response(null, { status: 101, webSocket: client });
-  }
-
-  /** POST /messages?sessionId=…: hands validated messages to the session's SSE transport. */
-  async postLegacyMessage(messages: JSONRPCMessage[], principal: Principal): Promise<Response> {
+  /** POST /messages?sessionId=…: hands validated messages to the HTTP+SSE session. */
+  async postSseMessage(messages: JSONRPCMessage[], principal: Principal): Promise<Response> {
     const record = await this.load();
     if (!(await this.admits(principal, 'sse')) || !record) return toErrorResponse(sessionNotFound());
-    if (!this.sockets.has(LEGACY_STREAM_ID)) {
+    if (!this.sockets.has(SSE_STREAM_ID)) {
       // The client's stream is gone: the session cannot answer any more.
       await this.terminate();
       return toErrorResponse(sessionNotFound());
     }
-    const live = await this.legacy(record.id);
-    for (const message of messages) {
-      // Kept before it is served, so an instance woken later brings its server back to this client.
-      if (isInitialize(message)) await this.save({ ...record, initialized: true, initializeParams: message.params as InitializeRequestParams });
-      live.transport.receive(message);
-    }
+    await (await this.sse(record.id)).receive(this.host, messages, principal);
     await this.touch();
     // No body: a body the client never reads would keep this object's response, and so the object, in flight.
     return new Response(null, { status: 202 });
   }
 
-  /** A legacy SSE session's server, rebuilt (client's initialize replayed) in an instance that woke without it. */
-  private async legacy(sessionId: string): Promise<Live & { kind: 'sse' }> {
-    if (this.live?.kind === 'sse') return this.live;
-    this.starting ??= this.startLegacy(sessionId).finally(() => (this.starting = undefined));
-    return this.starting as Promise<Live & { kind: 'sse' }>;
+  /** GET /mcp/sse?method=…: one query, in an object of its own (src/sessions/query/QuerySession.ts). */
+  async serveQuery(request: JSONRPCRequest, id: string, principal: Principal): Promise<JSONRPCMessage | JsonRpcErrorResponse | typeof PARKED> {
+    return this.query.serve(request, id, principal);
   }
 
-  private async startLegacy(sessionId: string): Promise<Live & { kind: 'sse' }> {
-    const transport = new LegacySseTransport(sessionId, this.sockets);
-    transport.onclose = () => void this.terminate();
-    const server = createMcpServer(this.env, { execute: this.executor(sessionId), caller: this.currentCaller, era: 'sessions' });
-    await server.connect(transport);
-    if (this.record?.initializeParams) replayInitialize(transport.onmessage, this.record.initializeParams);
-    const live = { kind: 'sse' as const, server, transport };
-    this.live = live;
-    return live;
+  /**
+   * The Worker's side of a client stream, as a WebSocket (src/sessions/handoff/handoff.ts): `/stream` picks
+   * up a handed-off stream (a Streamable HTTP stream, or a parked query's answer), `/sse` opens an HTTP+SSE session's one stream.
+   */
+  override async fetch(request: Request): Promise<Response> {
+    try {
+      const url = new URL(request.url);
+      const principal = JSON.parse(request.headers.get(PRINCIPAL_HEADER) ?? 'null') as Principal | null;
+      if (request.headers.get('upgrade') !== 'websocket' || !principal) throw new HttpError(426, ErrorCode.InvalidRequest, 'Upgrade Required: a session object takes WebSockets from the Worker only');
+      if (url.pathname === '/sse') return await this.openSse(url.searchParams.get('session') ?? '', principal);
+      if (url.pathname !== '/stream') throw new HttpError(404, ErrorCode.InvalidRequest, `Not Found: ${url.pathname}`);
+      const streamId = url.searchParams.get('id') ?? '';
+      if (streamId === QUERY_STREAM_ID) return await this.query.attach(principal);
+      const live = this.live?.kind === 'streamable-http' ? this.live : undefined;
+      return await attachStream(this.host, live, streamId, url.searchParams.get('after') ?? undefined, principal);
+    } catch (error) {
+      return toErrorResponse(error);
+    }
   }
 
-  /** The Worker let go of a stream (its client left). A legacy session ends with its one stream. */
+  /** GET /sse (and /mcp/sse without a query): creates the session, whose stream the Worker holds. */
+  private async openSse(sessionId: string, principal: Principal): Promise<Response> {
+    if (await this.load()) return toErrorResponse(sessionNotFound());
+    const client = this.sockets.open(SSE_STREAM_ID);
+    await this.save(newRecord(this.env, sessionId, 'sse', principal));
+    (await this.sse(sessionId)).transport.announce(`/messages?sessionId=${sessionId}`);
+    return new Response(null, { status: 101, webSocket: client });
+  }
+
+  /** The Worker let go of a stream (its client left). An HTTP+SSE session ends with its one stream. */
   override async webSocketClose(socket: WebSocket): Promise<void> {
     const [tag] = this.ctx.getTags(socket);
     try {
@@ -268,69 +179,12 @@ export class SessionObject extends DurableObject<Env> {
     } catch {
       // already closed
     }
-    if (tag === LEGACY_STREAM_ID) await this.terminate();
-    // A query's client left before its answer: nothing is owed to anyone, the late result is ignored.
-    if (tag === ONESHOT_STREAM_ID) await this.ctx.storage.deleteAll();
+    if (tag === SSE_STREAM_ID) await this.terminate();
+    if (tag === QUERY_STREAM_ID) await this.query.clientLeft();
   }
 
   override async webSocketError(socket: WebSocket): Promise<void> {
     await this.webSocketClose(socket);
-  }
-
-  /**
-   * One /mcp/sse query-mode request, on a server that lives only for it, in an object addressed by a
-   * throwaway id (queued results find their way back by it). Nothing outlives the request. When the
-   * request waits on a queued call, the answer is `parked`: the Worker, which holds the client's
-   * stream, picks the answer up over a socket, and this object may sleep until the result comes.
-   */
-  async oneShot(request: JSONRPCRequest, id: string, principal: Principal): Promise<JSONRPCMessage | JsonRpcErrorResponse | typeof PARKED> {
-    this.caller = principal;
-    const server = createMcpServer(this.env, { execute: this.executor(id), caller: this.currentCaller, era: 'sessions' });
-    const transport = new OneShotTransport();
-    await server.connect(transport);
-    const queued = new Promise<typeof PARKED>((resolve) => (this.oneShotQueued = () => resolve(PARKED)));
-    const answer = transport.initialize('mcp-sse-query').then((initialized) => serveQueryRequest(transport, request, initialized));
-    const first = await Promise.race([answer, queued]).catch(async (error: unknown) => {
-      await this.endOneShot(server);
-      throw error;
-    });
-    if (first !== PARKED) {
-      await this.endOneShot(server);
-      return first;
-    }
-    await this.ctx.storage.put(ONESHOT_KEY, { principal, request } satisfies OneShotRecord);
-    answer
-      .catch(() => jsonRpcError(request.id, ErrorCode.InternalError, 'Internal error'))
-      .then((reply) => this.answerOneShot(reply))
-      .finally(() => server.close().catch(() => {}));
-    return PARKED;
-  }
-
-  /** The query's answer: on the Worker's socket if it is there, else kept until it comes for it. */
-  private async answerOneShot(reply: unknown): Promise<void> {
-    const record = await this.ctx.storage.get<OneShotRecord>(ONESHOT_KEY);
-    if (!record) return;
-    if (this.sockets.send(ONESHOT_STREAM_ID, queryResponseEvent(reply, record.request.id))) {
-      this.sockets.close(ONESHOT_STREAM_ID, 'answered');
-      await this.ctx.storage.deleteAll();
-    } else {
-      await this.ctx.storage.put(ONESHOT_KEY, { ...record, reply } satisfies OneShotRecord);
-    }
-  }
-
-  /** The Worker's socket for a parked query's answer (the answer at once if it is already there). */
-  private async attachOneShot(principal: Principal): Promise<Response> {
-    const record = await this.ctx.storage.get<OneShotRecord>(ONESHOT_KEY);
-    if (record?.principal.id !== principal.id) return toErrorResponse(sessionNotFound());
-    const client = this.sockets.open(ONESHOT_STREAM_ID);
-    if ('reply' in record) await this.answerOneShot(record.reply);
-    return new Response(null, { status: 101, webSocket: client });
-  }
-
-  /** Nothing outlives a query: not the server, the counters, nor the object's storage. */
-  private async endOneShot(server: McpServer): Promise<void> {
-    await server.close().catch(() => {});
-    await this.ctx.storage.deleteAll();
   }
 
   /**
@@ -344,12 +198,12 @@ export class SessionObject extends DurableObject<Env> {
     if ((await this.pending.expire(now)) > 0) await this.touch();
     const record = await this.load();
     if (!record) return;
-    const streamOpen = this.sockets.has(LEGACY_STREAM_ID);
+    const streamOpen = this.sockets.has(SSE_STREAM_ID);
     let outcome: 'kept' | 'closed' = 'kept';
     if (record.expiresAt > now) {
       await this.scheduleAlarm();
     } else if (streamOpen || (await this.pending.nextDeadline()) !== undefined) {
-      // A connected legacy SSE client is not idle, however long it waits between calls; nor is a
+      // A connected HTTP+SSE client is not idle, however long it waits between calls; nor is a
       // session waiting on a call (the load harness found sessions ended under their calls).
       await this.save({ ...record, expiresAt: now + idleTtlMs(this.env) });
     } else {
@@ -359,56 +213,63 @@ export class SessionObject extends DurableObject<Env> {
     observe(this.env, { kind: 'alarm', outcome, ms: Date.now() - now, session: record.id });
   }
 
-  private async streamable(sessionId: string): Promise<Live & { kind: 'streamable-http' }> {
-    if (this.live?.kind === 'streamable-http') return this.live;
-    this.starting ??= this.startStreamable(sessionId).finally(() => (this.starting = undefined));
-    return this.starting as Promise<Live & { kind: 'streamable-http' }>;
+  /** Direct tools run here; queued ones are recorded as pending and sent to the tool-calls queue, with the caller of their request. */
+  private executor(sessionId: string, hooks: QueueHooks = {}): ToolExecutor {
+    return (tool, args, request) => {
+      if (executionPolicy(tool, this.env) === 'direct') return runDirect(tool, args, toolContext(this.env, tool, sessionId, request));
+      const callId = crypto.randomUUID();
+      const deadline = Date.now() + callTimeoutMs(tool, this.env);
+      const { progressToken } = request;
+      const streamId = hooks.streamOf?.(request.requestId);
+      const input = { arguments: args as Record<string, unknown> };
+      const inputStored = tooLargeForMessage(input);
+      const call: PendingCall = { callId, tool: tool.name, requestId: request.requestId, deadline, ...(streamId === undefined ? {} : { streamId }), ...(inputStored ? { inputStored } : {}) };
+      return this.pending.start(call, request, async () => {
+        if (inputStored) await keepInput(this.ctx.storage, callId, input);
+        await this.env.TOOL_CALLS.send({
+          v: 2,
+          sessionId,
+          callId,
+          tool: tool.name,
+          ...(inputStored ? { inputStored } : input),
+          caller: callerOf(request.caller),
+          deadline,
+          ...(progressToken === undefined ? {} : { progressToken }),
+        });
+        // Nothing here works on the call now: its stream goes to the Worker, and this object may sleep.
+        hooks.queued?.(streamId);
+      });
+    };
   }
 
-  private async startStreamable(sessionId: string): Promise<Live & { kind: 'streamable-http' }> {
-    const transport = new StreamableHttpTransport(sessionId, this.ctx.storage, this.sockets, {
-      onInitialized: (state) => this.save({ ...(this.record ?? this.newRecord(sessionId, 'streamable-http', this.currentCaller())), ...state }),
-      onClosed: () => this.terminate(),
-      waitingOnQueue: () => this.pending.waitingRequestIds(),
-    });
-    const server = createMcpServer(this.env, { execute: this.executor(sessionId), caller: this.currentCaller, era: 'sessions' });
-    await server.connect(transport);
-    if (this.record) transport.restore(sessionId, this.record);
-    // Queued calls an evicted instance left pending are answered on their streams when they finish.
-    for (const call of await this.pending.list()) if (call.streamId !== undefined) transport.adopt(call.requestId, call.streamId);
-    const live = { kind: 'streamable-http' as const, server, transport };
-    this.live = live;
-    return live;
+  /** The Streamable HTTP session's server and transport, started once per instance. */
+  private streamable(sessionId: string): Promise<StreamableSession> {
+    if (this.live?.kind === 'streamable-http') return Promise.resolve(this.live);
+    return this.started(() => StreamableSession.start(this.host, sessionId)) as Promise<StreamableSession>;
+  }
+
+  /** The HTTP+SSE session's server, started once per instance. */
+  private sse(sessionId: string): Promise<SseSession> {
+    if (this.live?.kind === 'sse') return Promise.resolve(this.live);
+    return this.started(() => SseSession.start(this.host, sessionId)) as Promise<SseSession>;
+  }
+
+  private started(start: () => Promise<StreamableSession | SseSession>): Promise<StreamableSession | SseSession> {
+    this.starting ??= start()
+      .then((session) => (this.live = session))
+      .finally(() => (this.starting = undefined));
+    return this.starting;
   }
 
   /**
-   * A queued call's result or progress that arrived after the object was evicted (or hibernated).
-   * Streamable HTTP sends it on the call's stream and keeps it in the event store for a resume; the
-   * legacy stream's socket outlives the instance; a parked query's answer goes to its socket, or waits
-   * for it (progress has nowhere to go in query mode).
+   * A queued call's result or progress that arrived after the object was evicted (or hibernated):
+   * each kind of session sends it where its client will find it.
    */
-  private async sendOrphaned(call: PendingCall, message: JSONRPCMessage): Promise<void> {
+  private async sendLate(call: PendingCall, message: JSONRPCMessage): Promise<void> {
     const record = await this.load();
-    if (!record) {
-      const query = await this.ctx.storage.get<OneShotRecord>(ONESHOT_KEY);
-      if (query && 'id' in message && ('result' in message || 'error' in message)) await this.answerOneShot(queryReply(query.request, message as JSONRPCResponse));
-      return;
-    }
-    // No request brought a caller to this instance: the session's own principal stands in.
-    this.caller ??= record.principal;
-    if (record.transport === 'sse') {
-      await (await this.legacy(record.id)).transport.send(message).catch(() => {});
-      return;
-    }
-    if (record.transport !== 'streamable-http' || call.streamId === undefined) return;
-    const live = await this.streamable(record.id);
-    live.transport.adopt(call.requestId, call.streamId);
-    await live.transport.send(message, { relatedRequestId: call.requestId });
-  }
-
-  private newRecord(id: string, transport: TransportKind, principal: Principal): SessionRecord {
-    const now = Date.now();
-    return { id, transport, principal, createdAt: now, expiresAt: now + idleTtlMs(this.env), initialized: false };
+    if (!record) return this.query.sendLate(message);
+    if (record.transport === 'sse') return (await this.sse(record.id)).sendLate(message);
+    return (await this.streamable(record.id)).sendLate(call, message);
   }
 
   /**
@@ -418,9 +279,7 @@ export class SessionObject extends DurableObject<Env> {
   private async admits(principal: Principal, transport: TransportKind): Promise<boolean> {
     const record = await this.load();
     // `?.`: records from before access control have no principal, and belong to nobody now.
-    if (record?.transport !== transport || record.principal?.id !== principal.id) return false;
-    this.caller = principal;
-    return true;
+    return record?.transport === transport && record.principal?.id === principal.id;
   }
 
   private async load(): Promise<SessionRecord | null> {

@@ -37,9 +37,9 @@ export async function onSession<T>(env: Env, sessionId: string, call: (session: 
 
 /**
  * Asks a session's object for the socket of one of its client streams, which the Worker then holds:
- * `/stream` for a handed-off Streamable HTTP stream, `/legacy` to open a legacy SSE session.
+ * `/stream` for a handed-off stream, `/sse` to open an HTTP+SSE session.
  */
-export function sessionSocket(env: Env, sessionId: string, path: '/stream' | '/legacy', query: Record<string, string>, principal: Principal): Promise<Response> {
+export function sessionSocket(env: Env, sessionId: string, path: '/stream' | '/sse', query: Record<string, string>, principal: Principal): Promise<Response> {
   const url = `https://session${path}?${new URLSearchParams(query)}`;
   return onSession(env, sessionId, (session) => session.fetch(url, { headers: { upgrade: 'websocket', [PRINCIPAL_HEADER]: JSON.stringify(principal) } }));
 }

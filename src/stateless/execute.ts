@@ -1,4 +1,3 @@
-import type { Principal } from '../auth/principal';
 import type { Env } from '../env';
 import { callTimeoutMs } from '../server/policy';
 import { runDirect, toolContext } from '../server/runTool';
@@ -9,9 +8,9 @@ import type { ToolExecutor } from '../server/createServer';
  * not asked to run as a task runs here too, under its deadline: the request's own response is the
  * only place its answer can go, and the Worker holds it at no wall-time cost.
  */
-export function modernExecutor(env: Env, caller: Principal): ToolExecutor {
+export function modernExecutor(env: Env): ToolExecutor {
   return (tool, args, request) => {
     const signal = AbortSignal.any([request.signal, AbortSignal.timeout(callTimeoutMs(tool, env))]);
-    return runDirect(tool, args, toolContext(env, tool, undefined, caller, { ...request, signal }));
+    return runDirect(tool, args, toolContext(env, tool, undefined, { ...request, signal }));
   };
 }

@@ -2,6 +2,7 @@ import { createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/ser
 import type { Principal } from '../auth/principal';
 import { MAX_BODY_BYTES } from '../config';
 import type { Env } from '../env';
+import { authInfoOf } from '../server/caller';
 import { createMcpServer } from '../server/createServer';
 import { isTaskListen, listenToTasks } from '../tasks/listen';
 import { modernExecutor } from './execute';
@@ -17,13 +18,8 @@ const handlers = new WeakMap<Env, McpHttpHandler>();
 function modernHandler(env: Env): McpHttpHandler {
   let handler = handlers.get(env);
   if (!handler) {
-    handler = createMcpHandler(
-      ({ authInfo }) => {
-        const principal = authInfo?.extra?.principal as Principal;
-        return createMcpServer(env, { execute: modernExecutor(env, principal), caller: () => principal, era: 'stateless' });
-      },
-      { legacy: 'reject', maxRequestBodySize: MAX_BODY_BYTES },
-    );
+    // The caller comes with each request (authInfo), not with the server: src/server/caller.ts.
+    handler = createMcpHandler(() => createMcpServer(env, { execute: modernExecutor(env), era: 'stateless' }), { legacy: 'reject', maxRequestBodySize: MAX_BODY_BYTES });
     handlers.set(env, handler);
   }
   return handler;
@@ -32,6 +28,5 @@ function modernHandler(env: Env): McpHttpHandler {
 /** Serves one 2026-07-28 request for a caller the Worker has authenticated and rate-limited. */
 export function serveModern(env: Env, request: Request, body: unknown, principal: Principal): Promise<Response> {
   if (isTaskListen(request, body)) return listenToTasks(env, body, principal);
-  const authInfo = { token: '', clientId: principal.id, scopes: [...principal.scopes], extra: { principal } };
-  return modernHandler(env).fetch(request, { parsedBody: body, authInfo });
+  return modernHandler(env).fetch(request, { parsedBody: body, authInfo: authInfoOf(principal) });
 }

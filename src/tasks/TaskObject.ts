@@ -1,6 +1,8 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { ServerNotification } from '@modelcontextprotocol/server';
 import type { Env } from '../env';
+import { HttpError, toErrorResponse } from '../http/errors';
+import { ErrorCode } from '../protocol/jsonrpc';
 import { formatError } from '../server/formatResult';
 import { forgetCall, keepInput, loadInput, markSideEffect, sideEffectBegan, tooLargeForMessage, type QueuedCall } from '../queues/callStorage';
 import type { Delivery } from '../sessions/PendingCalls';
@@ -41,7 +43,7 @@ export class TaskObject extends DurableObject<Env> {
    */
   override async fetch(request: Request): Promise<Response> {
     const task = await this.owned(request.headers.get(OWNER_HEADER) ?? '');
-    if (!task || request.headers.get('upgrade') !== 'websocket') return new Response(null, { status: 404 });
+    if (!task || request.headers.get('upgrade') !== 'websocket') return toErrorResponse(new HttpError(404, ErrorCode.InvalidRequest, 'Not Found: no such task of this owner'));
     const [client, server] = Object.values(new WebSocketPair()) as [WebSocket, WebSocket];
     this.ctx.acceptWebSocket(server);
     server.send(JSON.stringify(taskView(task)));

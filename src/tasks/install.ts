@@ -2,6 +2,7 @@ import { MissingRequiredClientCapabilityError, ProtocolError, ProtocolErrorCode,
 import { z } from 'zod';
 import type { Principal } from '../auth/principal';
 import type { Env } from '../env';
+import { requestPrincipal } from '../server/caller';
 import { callTimeoutMs, executionPolicy } from '../server/policy';
 import { clientCapabilitiesOf } from '../stateless/envelope';
 import { wrapRequestHandler } from '../server/sdkInternals';
@@ -20,7 +21,7 @@ const UpdateParams = z.looseObject({ taskId: z.string(), inputResponses: z.recor
  * ends it. Every other call of a queued tool runs where it arrived, as before. Install before the
  * tool guard, so scopes and rate limits are checked before a task is made.
  */
-export function installTasks(server: McpServer, env: Env, tools: readonly ToolDefinition[], caller: () => Principal): void {
+export function installTasks(server: McpServer, env: Env, tools: readonly ToolDefinition[]): void {
   server.server.registerCapabilities({ extensions: { [TASKS_EXTENSION]: {} } });
   const task = async (taskId: string, ctx: ServerContext) => {
     if (!declaresTasks(ctx.mcpReq.envelope)) throw tasksRequired();
@@ -29,18 +30,18 @@ export function installTasks(server: McpServer, env: Env, tools: readonly ToolDe
   };
 
   server.server.setRequestHandler('tasks/get', { params: TaskIdParams }, async ({ taskId }, ctx) => {
-    const view = await (await task(taskId, ctx)).view(caller().id);
+    const view = await (await task(taskId, ctx)).view(requestPrincipal(ctx).id);
     if (!view) throw unknownTask(taskId);
     return view;
   });
   server.server.setRequestHandler('tasks/update', { params: UpdateParams }, async ({ taskId, inputResponses }, ctx) => {
     // The SDK lifts a request's inputResponses out of its params (the MRTR field), as it does on tools/call.
     const responses = inputResponses ?? ctx.mcpReq.inputResponses ?? {};
-    if (!(await (await task(taskId, ctx)).update(caller().id, responses))) throw unknownTask(taskId);
+    if (!(await (await task(taskId, ctx)).update(requestPrincipal(ctx).id, responses))) throw unknownTask(taskId);
     return {};
   });
   server.server.setRequestHandler('tasks/cancel', { params: TaskIdParams }, async ({ taskId }, ctx) => {
-    if (!(await (await task(taskId, ctx)).cancel(caller().id))) throw unknownTask(taskId);
+    if (!(await (await task(taskId, ctx)).cancel(requestPrincipal(ctx).id))) throw unknownTask(taskId);
     return {};
   });
 
@@ -59,7 +60,7 @@ export function installTasks(server: McpServer, env: Env, tools: readonly ToolDe
     const inputResponses = ctx.mcpReq.inputResponses ?? {};
     const first = tool.inputFirst?.(parsed.data, inputResponses);
     if (first) return first as unknown as Record<string, unknown>;
-    return createTask(env, tool, args, inputResponses, caller());
+    return createTask(env, tool, args, inputResponses, requestPrincipal(ctx));
   });
 }
 

@@ -6,7 +6,7 @@ import type { SessionObject } from '../../src/sessions/SessionObject';
 import { newSessionId, sessionStub } from '../../src/sessions/sessionId';
 import type { CallRequest } from '../../src/server/runTool';
 
-const callRequest = (signal: AbortSignal): CallRequest => ({ requestId: 1, signal, notify: async () => {}, log: async () => {} });
+const callRequest = (signal: AbortSignal): CallRequest => ({ requestId: 1, caller: { id: 'key_test', subject: 'key_test', scopes: ['*'] }, signal, notify: async () => {}, log: async () => {} });
 const call = { callId: 'call-1', tool: 'test_queued_echo', requestId: 1, deadline: Date.now() + 60_000 };
 
 /** A PendingCalls on a real session object's storage. */

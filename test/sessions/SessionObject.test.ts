@@ -1,9 +1,10 @@
 import { env } from 'cloudflare:workers';
 import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import type { SessionObject, SessionRecord } from '../../src/sessions/SessionObject';
-import { sessionStub } from '../../src/sessions/sessionId';
-import { call, messagesOf, openSession, postJson, rpc, sessionHeaders } from '../support/mcp';
+import type { SessionObject } from '../../src/sessions/SessionObject';
+import type { SessionRecord } from '../../src/sessions/session';
+import { newSessionId, sessionStub } from '../../src/sessions/sessionId';
+import { ALREADY_INITIALIZED, call, initializeRequest, messagesOf, openSession, ORIGIN, postJson, PROTOCOL_VERSION, rpc, sessionHeaders } from '../support/mcp';
 import { pendingCalls, pendingStats, waitFor } from '../support/sessionStorage';
 
 const readRecord = (sessionId: string) =>
@@ -38,12 +39,11 @@ describe('session state in Durable Object storage', () => {
   it('keeps refusing a second initialize after eviction', async () => {
     const sessionId = await openSession();
     await evictDurableObject(sessionStub(env, sessionId));
-    const response = await postJson(
-      '/mcp',
-      { jsonrpc: '2.0', id: 9, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } },
-      sessionHeaders(sessionId),
-    );
+    const response = await postJson('/mcp', initializeRequest(9), sessionHeaders(sessionId));
     expect(response.status).toBe(400);
+    expect(await response.json()).toEqual(ALREADY_INITIALIZED);
+    // The refusal came from the restored session, which still answers.
+    expect((await rpc(sessionId, 'ping')).reply).toEqual({ jsonrpc: '2.0', id: 2, result: {} });
   });
 });
 
@@ -163,5 +163,35 @@ describe('cancellation', () => {
     expect(messages.map((m) => m.id)).toEqual([2]);
     expect(messages[0]!.result.content).toBeInstanceOf(Array);
     expect((await rpc(sessionId, 'ping', undefined, 1)).reply).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
+  });
+});
+
+describe('the caller travels with each request', () => {
+  /** The same credential twice: the session's creator, and the same grant after a refresh narrowed its scopes. */
+  const wide = { id: 'key_interleaved', subject: 'key_interleaved', scopes: ['*'] };
+  const narrow = { ...wide, scopes: ['workflows:read'] };
+  const list = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/list' });
+  const whoCalls = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'test_caller', arguments: {} } });
+
+  it('gives each of two interleaved requests of a session its own principal: in the tool guard and in the tool', async () => {
+    const sessionId = newSessionId();
+    const replies = await runInDurableObject(sessionStub(env, sessionId), async (object: SessionObject) => {
+      const headers = { accept: 'application/json, text/event-stream', 'content-type': 'application/json', 'mcp-session-id': sessionId, 'mcp-protocol-version': PROTOCOL_VERSION };
+      const post = (principal: typeof wide, body: unknown, create = false) =>
+        object.streamableHttp(new Request(`${ORIGIN}/mcp`, { method: 'POST', headers }), sessionId, create, principal, body);
+      await (await post(wide, initializeRequest(1), true)).text();
+      await post(wide, { jsonrpc: '2.0', method: 'notifications/initialized' });
+      // Started together: the second request is admitted while the first one's guard is still to run.
+      const lists = await Promise.all([post(wide, list(2)), post(narrow, list(3))]);
+      const calls = await Promise.all([post(wide, whoCalls(4)), post(narrow, whoCalls(5))]);
+      return Promise.all([...lists, ...calls].map(async (response) => (await messagesOf(response))[0]!));
+    });
+    const [wideList, narrowList, wideCall, narrowCall] = replies;
+    const names = (reply: Record<string, any>) => reply.result.tools.map((t: { name: string }) => t.name);
+    expect(names(wideList!)).toContain('search_nodes');
+    expect(names(narrowList!)).not.toContain('search_nodes');
+    expect(names(narrowList!)).toEqual(expect.arrayContaining(['server_info', 'test_caller']));
+    expect(wideCall!.result.structuredContent).toEqual(wide);
+    expect(narrowCall!.result.structuredContent).toEqual(narrow);
   });
 });

@@ -1,11 +1,11 @@
 import { env } from 'cloudflare:workers';
 import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
-import type { SessionRecord } from '../../src/sessions/SessionObject';
+import type { SessionRecord } from '../../src/sessions/session';
 import { describe, expect, it } from 'vitest';
 import type { SessionObject } from '../../src/sessions/SessionObject';
 import { newSessionId, sessionStub } from '../../src/sessions/sessionId';
 import { PRINCIPAL_HEADER } from '../../src/sessions/handoff/handoff';
-import { PARKED } from '../../src/sessions/query/queryMessages';
+import { PARKED, QUERY_STREAM_ID } from '../../src/sessions/query/queryMessages';
 import { inSessionStorage, pendingCalls, sleep, waitFor } from '../support/sessionStorage';
 import { call, initializeRequest, ORIGIN, openSession, parseSse, postJson, sessionHeaders, sseReader } from '../support/mcp';
 
@@ -41,7 +41,40 @@ describe('idle clients cost their session object nothing', () => {
     await standalone.cancel();
   });
 
-  it('evicts a legacy SSE session between and during calls; its server comes back initialized on the same stream', async () => {
+  it('leaves no SDK keep-alive timer on a stream it handed to the Worker (a timer keeps an object from hibernating)', async () => {
+    // The SDK arms a keep-alive interval per SSE body it writes; the Worker keeps held streams alive itself.
+    const live = new Set<unknown>();
+    let armed = 0;
+    const { setInterval: set, clearInterval: clear } = globalThis;
+    globalThis.setInterval = ((handler: () => void, ms?: number) => {
+      const timer = set(handler, ms);
+      if (/startKeepAlive/.test(new Error().stack ?? '')) {
+        armed++;
+        live.add(timer);
+      }
+      return timer;
+    }) as typeof setInterval;
+    globalThis.clearInterval = ((timer: Parameters<typeof clearInterval>[0]) => {
+      live.delete(timer);
+      clear(timer);
+    }) as typeof clearInterval;
+    try {
+      const sessionId = await openSession(VERSION);
+      const headers = sessionHeaders(sessionId, VERSION);
+      const standalone = sseReader(await call('/mcp', { headers: { accept: 'text/event-stream', ...headers } }));
+      const params = { name: 'test_queued_slow', arguments: { ms: 300 } };
+      const post = sseReader(await postJson('/mcp', { jsonrpc: '2.0', id: 8, method: 'tools/call', params }, headers));
+      expect(await waitFor(() => sockets(sessionId), (n) => n === 2)).toBe(2); // both streams parked
+      expect(armed).toBeGreaterThanOrEqual(2); // one per body the object wrote: the GET's and the POST's
+      expect(live.size).toBe(0);
+      await post.next((frame) => frame.data !== '');
+      await standalone.cancel();
+    } finally {
+      Object.assign(globalThis, { setInterval: set, clearInterval: clear });
+    }
+  });
+
+  it('evicts an HTTP+SSE session between and during calls; its server comes back initialized on the same stream', async () => {
     const stream = sseReader(await call('/sse'));
     const endpoint = (await stream.next()).data;
     const sessionId = new URL(endpoint, ORIGIN).searchParams.get('sessionId')!;
@@ -77,11 +110,11 @@ describe('idle clients cost their session object nothing', () => {
     const stub = sessionStub(env, id);
     const principal = { id: 'key_hibernation', subject: 'key_hibernation', scopes: ['*'] };
     const request = { jsonrpc: '2.0' as const, id: 9, method: 'mcp/executeTool', params: { toolId: 'test_queued_slow', inputs: { ms: 300 } } };
-    expect(await stub.oneShot(request, id, principal)).toBe(PARKED);
+    expect(await stub.serveQuery(request, id, principal)).toBe(PARKED);
     await evictDurableObject(stub);
     expect(await pendingCalls(id)).toHaveLength(1);
     await waitFor(() => pendingCalls(id), (p) => p.length === 0); // answered while nobody held the socket
-    const upgrade = await stub.fetch('https://session/stream?id=oneshot', { headers: { upgrade: 'websocket', [PRINCIPAL_HEADER]: JSON.stringify(principal) } });
+    const upgrade = await stub.fetch(`https://session/stream?id=${QUERY_STREAM_ID}`, { headers: { upgrade: 'websocket', [PRINCIPAL_HEADER]: JSON.stringify(principal) } });
     const socket = upgrade.webSocket!;
     socket.accept();
     socket.binaryType = 'arraybuffer';

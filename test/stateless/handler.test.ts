@@ -33,6 +33,20 @@ describe('MCP 2026-07-28 on /mcp', () => {
     expect(refused.body.result).toMatchObject({ isError: true, content: [{ text: expect.stringContaining('needs the scope "nodes:read"') }] });
   });
 
+  it('serves two callers with different scopes at once, each with its own principal in the guard and the tool', async () => {
+    const [nodes, workflows] = await Promise.all([createKey(['nodes:read']), createKey(['workflows:read'])]);
+    const as = (key: string) => ({ headers: { authorization: `Bearer ${key}` } });
+    const replies = await Promise.all(
+      [nodes, workflows].flatMap(({ key }) => [modern('tools/list', {}, as(key)), modern('tools/call', { name: 'test_caller', arguments: {} }, as(key))]),
+    );
+    const [nodesList, nodesCall, workflowsList, workflowsCall] = replies.map((reply) => reply.body.result);
+    const names = (result: { tools: { name: string }[] }) => result.tools.map((t) => t.name);
+    expect(names(nodesList)).toContain('get_node_types');
+    expect(names(workflowsList)).not.toContain('get_node_types');
+    expect(nodesCall.structuredContent).toEqual({ id: `key_${nodes.record.id}`, subject: `key_${nodes.record.id}`, scopes: ['nodes:read'] });
+    expect(workflowsCall.structuredContent).toEqual({ id: `key_${workflows.record.id}`, subject: `key_${workflows.record.id}`, scopes: ['workflows:read'] });
+  });
+
   it('applies the Origin rule before the era is looked at', async () => {
     const { status } = await modern('tools/list', {}, { headers: { origin: 'https://evil.example' } });
     expect(status).toBe(403);

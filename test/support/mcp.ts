@@ -53,6 +53,9 @@ export const initializeRequest = (id: number | string = 1, protocolVersion = PRO
 /** An error body as this server writes it: the SDK's JSON-RPC error response, with the null id JSON-RPC allows when the request's own could not be read. */
 export const ErrorBodySchema = JSONRPCErrorResponseSchema.extend({ id: RequestIdSchema.nullable() });
 
+/** The SDK's answer to an initialize on a session that already has one. */
+export const ALREADY_INITIALIZED = { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: Server already initialized' } };
+
 /** Opens a Streamable HTTP session the way a client does: initialize, then notifications/initialized. */
 export async function openSession(protocolVersion = PROTOCOL_VERSION, headers: Record<string, string> = {}): Promise<string> {
   const response = await postJson('/mcp', initializeRequest(1, protocolVersion), headers);
@@ -66,10 +69,10 @@ export async function openSession(protocolVersion = PROTOCOL_VERSION, headers: R
 }
 
 /**
- * Opens a legacy HTTP+SSE session (GET /sse) and initializes it: its `/messages` endpoint, and its
+ * Opens an HTTP+SSE session (GET /sse) and initializes it: its `/messages` endpoint, and its
  * stream, where the answers come.
  */
-export async function openLegacySession(headers: Record<string, string> = {}) {
+export async function openSseSession(headers: Record<string, string> = {}) {
   const stream = sseReader(await call('/sse', { headers }));
   const endpoint = (await stream.next()).data;
   await postJson(endpoint, initializeRequest(1, '2024-11-05'), headers);

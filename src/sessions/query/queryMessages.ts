@@ -5,7 +5,7 @@ import { jsonRpcError } from '../../protocol/jsonrpc';
 import { ErrorCode, type JsonRpcErrorResponse, type RequestId } from '../../protocol/jsonrpc';
 import { assertJsonDepth } from '../../protocol/jsonDepth';
 import { parseRequest } from '../../protocol/messages';
-import type { OneShotTransport } from './QueryTransport';
+import type { QueryTransport } from './QueryTransport';
 
 /** Longest query string accepted in /mcp/sse query mode (params travel URL-encoded in it). */
 export const MAX_QUERY_BYTES = 64 * 1024;
@@ -41,7 +41,7 @@ export function parseQueryRequest(url: URL): JSONRPCRequest {
  * understands seed 004's `mcp/getServerCapabilities` and `mcp/executeTool` (`toolId`, `inputs` → `outputs`).
  */
 export async function serveQueryRequest(
-  transport: OneShotTransport,
+  transport: QueryTransport,
   request: JSONRPCRequest,
   initialized: InitializeResult,
 ): Promise<JSONRPCResponse | JsonRpcErrorResponse> {
@@ -93,9 +93,9 @@ export const queryResponseEvent = (reply: unknown, id: RequestId | null): SseEve
 });
 
 /** The tag of a query-mode object's one socket, for an answer that waits on a queued call. */
-export const ONESHOT_STREAM_ID = 'oneshot';
+export const QUERY_STREAM_ID = 'query';
 
-/** What the object's `oneShot` answers when the query waits on a queued call: the Worker then opens that socket. */
+/** What the object's `serveQuery` answers when the query waits on a queued call: the Worker then opens that socket. */
 export const PARKED = 'parked';
 
 function parseOrText(text: string): unknown {

@@ -6,11 +6,11 @@ import { newSessionId, onSession, sessionSocket } from '../sessionId';
 import { HttpError } from '../../http/errors';
 import { jsonRpcError } from '../../protocol/jsonrpc';
 import { ErrorCode } from '../../protocol/jsonrpc';
-import { ONESHOT_STREAM_ID, PARKED, parseQueryRequest, queryResponseEvent } from './queryMessages';
+import { PARKED, parseQueryRequest, QUERY_STREAM_ID, queryResponseEvent } from './queryMessages';
 import { openSse } from '../sse/sseRoute';
 
 /**
- * GET /mcp/sse. Without a `method` query parameter it is the legacy SSE transport (what n8n's
+ * GET /mcp/sse. Without a `method` query parameter it is the HTTP+SSE transport (what n8n's
  * "SSE Endpoint" field connects to). With one, it is seed 004's query mode: one request, answered by
  * one `mcpResponse` event, then the stream closes. Errors are error events, never a broken stream.
  * The stream is held here; a request waiting on a queued call gets its answer over the object's socket.
@@ -28,9 +28,9 @@ export function getMcpSse(request: WorkerRequest, env: Env, ctx: ExecutionContex
     try {
       const message = parseQueryRequest(url);
       id = message.id;
-      const oneShotId = newSessionId();
-      reply = await onSession(env, oneShotId, (session) => session.oneShot(message, oneShotId, principal));
-      if (reply === PARKED) return relay.follow(await sessionSocket(env, oneShotId, '/stream', { id: ONESHOT_STREAM_ID }, principal));
+      const queryId = newSessionId();
+      reply = await onSession(env, queryId, (session) => session.serveQuery(message, queryId, principal));
+      if (reply === PARKED) return relay.follow(await sessionSocket(env, queryId, '/stream', { id: QUERY_STREAM_ID }, principal));
     } catch (error) {
       reply =
         error instanceof HttpError

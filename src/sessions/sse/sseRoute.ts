@@ -13,7 +13,7 @@ import { describeMessages, parse } from '../../protocol/messages';
 /** GET /sse: a new session whose stream, held here, opens with the `endpoint` event. */
 export async function openSse(request: WorkerRequest, env: Env): Promise<Response> {
   const id = newSessionId();
-  return holdSocketStream(await sessionSocket(env, id, '/legacy', { session: id }, principalOf(request)));
+  return holdSocketStream(await sessionSocket(env, id, '/sse', { session: id }, principalOf(request)));
 }
 
 /** POST /messages?sessionId=…: the client half of the HTTP+SSE transport; results arrive on the stream. */
@@ -26,5 +26,5 @@ export async function postMessages(request: WorkerRequest, env: Env): Promise<Re
   Object.assign(request, describeMessages(messages));
   await limitCalls(env, principalOf(request), messages);
   if (!isSessionId(sessionId)) throw sessionNotFound();
-  return onSession(env, sessionId, (session) => session.postLegacyMessage(messages, principalOf(request)));
+  return onSession(env, sessionId, (session) => session.postSseMessage(messages, principalOf(request)));
 }

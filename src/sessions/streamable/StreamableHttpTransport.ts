@@ -1,5 +1,6 @@
 import {
   WebStandardStreamableHTTPServerTransport,
+  type AuthInfo,
   type HandleRequestOptions,
   type InitializeRequestParams,
   type JSONRPCMessage,
@@ -23,12 +24,18 @@ export interface StreamableSessionState {
 }
 
 export interface StreamableSessionHooks {
-  /** The client's initialize was accepted: persist this before the answer goes out. */
-  onInitialized(state: StreamableSessionState): Promise<void>;
+  /** The client's initialize was accepted: persist this before the answer goes out. `creator`: the initialize's auth info. */
+  onInitialized(state: StreamableSessionState, creator: AuthInfo | undefined): Promise<void>;
   /** The client sent DELETE. */
   onClosed(): Promise<void>;
   /** Requests whose answer is a queued call's: nothing in this object is working on them. */
   waitingOnQueue(): ReadonlySet<RequestId>;
+}
+
+/** The initialize being handled, caught for `onsessioninitialized`, which the SDK calls with the session id alone. */
+interface Initialize {
+  params?: InitializeRequestParams;
+  authInfo?: AuthInfo;
 }
 
 /** Suggested to clients (SSE `retry`) for reconnecting a stream that dropped. */
@@ -51,7 +58,7 @@ const encoder = new TextEncoder();
  * Worker keeps the held stream alive, so a timer never keeps a waiting object from hibernating.
  */
 export class StreamableHttpTransport extends WebStandardStreamableHTTPServerTransport {
-  private readonly initialize: { params?: InitializeRequestParams };
+  private readonly initialize: Initialize;
   private readonly events: DurableEventStore;
   private readonly bookkeeping: StreamBookkeeping;
   /** The last event id each SDK stream carried in its HTTP body, where a socket picks up after a park. */
@@ -67,8 +74,8 @@ export class StreamableHttpTransport extends WebStandardStreamableHTTPServerTran
     private readonly sockets: StreamSockets,
     private readonly hooks: StreamableSessionHooks,
   ) {
-    // The SDK reports a new session before it dispatches the initialize, so its params are caught in handleRequest.
-    const initialize: { params?: InitializeRequestParams } = {};
+    // The SDK reports a new session before it dispatches the initialize, so the initialize is caught in handleRequest.
+    const initialize: Initialize = {};
     // The store asks the transport, which does not exist yet while super() runs.
     const self: { transport?: StreamableHttpTransport } = {};
     const events = new DurableEventStore(storage, {
@@ -82,7 +89,7 @@ export class StreamableHttpTransport extends WebStandardStreamableHTTPServerTran
       eventStore: events,
       retryInterval: RETRY_INTERVAL_MS,
       keepAliveMs: SSE_KEEPALIVE_MS,
-      onsessioninitialized: () => hooks.onInitialized({ initialized: true, initializeParams: initialize.params }),
+      onsessioninitialized: () => hooks.onInitialized({ initialized: true, initializeParams: initialize.params }, initialize.authInfo),
       onsessionclosed: () => hooks.onClosed(),
     });
     this.initialize = initialize;
@@ -166,7 +173,7 @@ export class StreamableHttpTransport extends WebStandardStreamableHTTPServerTran
   override async handleRequest(request: Request, options?: HandleRequestOptions): Promise<Response> {
     const messages = [options?.parsedBody ?? []].flat() as JSONRPCMessage[];
     const init = messages.find(isInitialize);
-    if (init) this.initialize.params = init.params as InitializeRequestParams;
+    if (init) Object.assign(this.initialize, { params: init.params as InitializeRequestParams, authInfo: options?.authInfo });
     const lastEventId = request.headers.get('last-event-id');
     if (request.method === 'GET' && !lastEventId && this.sockets.has(STANDALONE_STREAM_ID)) {
       // The SDK's own rule, which it can no longer see once the stream is parked.
