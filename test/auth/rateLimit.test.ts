@@ -3,7 +3,7 @@ import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest';
 import worker from '../../src/worker';
 import { bearer, createKey } from '../support/keys';
-import { initializeRequest, messagesOf, openLegacySession, openSession, ORIGIN, postJson, sessionHeaders } from '../support/mcp';
+import { initializeRequest, messagesOf, openSseSession, openSession, ORIGIN, postJson, sessionHeaders } from '../support/mcp';
 import { withTasks } from '../support/modern';
 import { pendingStats } from '../support/sessionStorage';
 
@@ -132,13 +132,13 @@ describe('rate limits count JSON-RPC requests, not HTTP requests', () => {
 
   it('POST /messages: a batch is as many requests as it holds, and no more than 100 messages, as on /mcp', async () => {
     const key = (await createKey(['*'])).key;
-    const { endpoint, stream } = await openLegacySession(bearer(key));
+    const { endpoint, stream } = await openSseSession(bearer(key));
     const over = await post(key, endpoint, calls(4));
     expect(over.status).toBe(429);
     expect(await over.json()).toMatchObject({ error: { message: expect.stringMatching(/^Too Many Requests: a batch of 4 requests/) } });
 
     const other = (await createKey(['*'])).key;
-    const legacy = await openLegacySession(bearer(other));
+    const legacy = await openSseSession(bearer(other));
     for (const path of ['/mcp', legacy.endpoint]) {
       const tooMany = await postJson(path, calls(101, 'server_info'), bearer(other));
       expect(tooMany.status).toBe(400);

@@ -19,7 +19,7 @@ describe('queued tool calls', () => {
     expect(await stats(sessionId)).toMatchObject({ delivered: 1, ignored: 0 });
   });
 
-  it('answers a queued call on the legacy SSE stream', async () => {
+  it('answers a queued call on the HTTP+SSE stream', async () => {
     const response = await call('/sse');
     const stream = sseReader(response);
     const endpoint = (await stream.next()).data;

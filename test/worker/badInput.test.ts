@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH } from '../../src/protocol/jsonDepth';
-import { call, messagesOf, openLegacySession, openSession, parseSse, postJson, rpc, sessionHeaders } from '../support/mcp';
+import { call, messagesOf, openSseSession, openSession, parseSse, postJson, rpc, sessionHeaders } from '../support/mcp';
 import { modern, withTasks } from '../support/modern';
 
 /** Every bad input gets a clear error of the right kind, and never a 5xx. */
@@ -148,7 +148,7 @@ describe('JSON nested past the limit, on every route that reads JSON', () => {
   });
 
   it('POST /messages: 400 naming the limit; the session goes on', async () => {
-    const { endpoint, stream } = await openLegacySession();
+    const { endpoint, stream } = await openSseSession();
     const message = (depth: number) => postJson(endpoint, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'server_info', arguments: argumentsNested(depth) } });
     const deep = await message(TOO_DEEP);
     expect(deep.status).toBe(400);

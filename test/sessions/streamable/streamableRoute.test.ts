@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  ALREADY_INITIALIZED,
   call,
   initializeRequest,
   messagesOf,
@@ -80,10 +81,12 @@ describe('requests on a session', () => {
     expect(await response.text()).toMatch(/Unsupported protocol version/);
   });
 
-  it('refuses a second initialize on the same session', async () => {
+  it('refuses a second initialize on the same session, and the session goes on', async () => {
     const sessionId = await openSession();
     const response = await postJson('/mcp', initializeRequest(5), sessionHeaders(sessionId));
     expect(response.status).toBe(400);
+    expect(await response.json()).toEqual(ALREADY_INITIALIZED);
+    expect((await rpc(sessionId, 'ping')).reply).toEqual({ jsonrpc: '2.0', id: 2, result: {} });
   });
 });
 
