@@ -1,4 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/core';
+import { describe, expect, it, vi } from 'vitest';
+import { REQUEST_SCHEMAS } from '../../../src/protocol/messages';
 import {
   ALREADY_INITIALIZED,
   call,
@@ -87,6 +89,27 @@ describe('requests on a session', () => {
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual(ALREADY_INITIALIZED);
     expect((await rpc(sessionId, 'ping')).reply).toEqual({ jsonrpc: '2.0', id: 2, result: {} });
+  });
+});
+
+describe('validation', () => {
+  it('runs one schema per message of a 2025-era body, from the Worker to the tool (the SDK\'s own checks aside)', async () => {
+    const sessionId = await openSession();
+    const ours = [...REQUEST_SCHEMAS.values(), JSONRPCMessageSchema].map((schema) => vi.spyOn(schema, 'safeParse'));
+    try {
+      const call = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'server_info', arguments: {} } };
+      const [reply] = await messagesOf(await postJson('/mcp', call, sessionHeaders(sessionId)));
+      expect(reply).toMatchObject({ id: 2, result: { structuredContent: { name: 'n8n-mcp-edge' } } });
+      expect(REQUEST_SCHEMAS.get('tools/call')!.safeParse).toHaveBeenCalledTimes(1);
+      expect(ours.reduce((runs, spy) => runs + spy.mock.calls.length, 0)).toBe(1);
+      for (const spy of ours) spy.mockClear();
+      await messagesOf(await postJson('/mcp', [{ jsonrpc: '2.0', id: 3, method: 'ping' }, { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 1 } }], sessionHeaders(sessionId)));
+      expect(REQUEST_SCHEMAS.get('ping')!.safeParse).toHaveBeenCalledTimes(1);
+      expect(JSONRPCMessageSchema.safeParse).toHaveBeenCalledTimes(1); // the notification
+      expect(ours.reduce((runs, spy) => runs + spy.mock.calls.length, 0)).toBe(2);
+    } finally {
+      for (const spy of ours) spy.mockRestore();
+    }
   });
 });
 
