@@ -22,7 +22,8 @@ import { health } from './routes/health';
 import { landing } from './page/landingRoute';
 import { openSse, postMessages } from './sessions/sse/sseRoute';
 import { getMcpSse } from './sessions/query/queryRoute';
-import { getOrDeleteMcp, postMcp } from './sessions/streamable/streamableRoute';
+import { postMcp } from './routes/mcp';
+import { getOrDeleteMcp } from './sessions/streamable/streamableRoute';
 
 export { SessionObject } from './sessions/SessionObject';
 export { TaskObject } from './tasks/TaskObject';

@@ -12,7 +12,6 @@ import { installMrtrPack, type Round } from '../tools/conformance/mrtrPack';
 import { convertedOnce } from './convertedOnce';
 import { requestStateCodec } from './requestState';
 import { toolsFor } from './registry';
-import { installTasks } from '../tasks/install';
 
 /**
  * A deployment's tools, resources and prompts never change while it runs (configuration decides them),
@@ -34,8 +33,10 @@ export type ToolExecutor = (tool: ToolDefinition, args: unknown, call: CallReque
 
 export interface ServerSetup {
   execute: ToolExecutor;
-  /** A 2025-era session's server, or a 2026-07-28 request's (which also serves the tasks extension). */
+  /** A 2025-era session's server, or a 2026-07-28 request's. */
   era: 'sessions' | 'stateless';
+  /** What a way of serving adds to the tools (the 2026-07-28 leg: the tasks extension), installed inside the guards, which run first. */
+  extend?: (server: McpServer, tools: readonly ToolDefinition[]) => void;
 }
 
 /**
@@ -44,7 +45,7 @@ export interface ServerSetup {
  * answers the protocol (initialize or server/discover, ping, listing, tools/call validation, logging);
  * the caller each request carries (src/server/caller.ts) decides which tools it lists and runs.
  */
-export function createMcpServer(env: Env, { execute, era }: ServerSetup): McpServer {
+export function createMcpServer(env: Env, { execute, era, extend }: ServerSetup): McpServer {
   const stateCodec = requestStateCodec<Round>(env);
   const server = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION, title: SERVER_TITLE },
@@ -70,7 +71,7 @@ export function createMcpServer(env: Env, { execute, era }: ServerSetup): McpSer
       (args: unknown, ctx) => execute(tool, args, callRequestOf(ctx)),
     );
   }
-  if (era === 'stateless') installTasks(server, env, tools);
+  extend?.(server, tools);
   guardTools(server, env, tools);
   installCatalogResources(server, env);
   guardResources(server, NODE_SPEC_RESOURCES);

@@ -1,34 +1,19 @@
-import { principalOf } from '../../auth/principal';
-import { limitCalls } from '../../auth/rateLimit';
+import { principalOf, type Principal } from '../../auth/principal';
 import type { WorkerRequest } from '../../http/request';
 import type { Env } from '../../env';
 import { normalizeAccept, sseToJson, wantsJsonOnly } from '../../http/accept';
-import { readJsonBody } from '../../http/body';
-import { sessionNotFound } from '../../http/errors';
+import { HttpError, sessionNotFound } from '../../http/errors';
 import { isSessionId, newSessionId, onSession, sessionSocket } from '../sessionId';
 import { holdHandedOff } from '../handoff/heldStream';
-import type { Principal } from '../../auth/principal';
-import { HttpError } from '../../http/errors';
 import { ErrorCode, isInitialize } from '../../protocol/jsonrpc';
-import { describeMessages, parseJson, parseMessages } from '../../protocol/messages';
-import { isModernRequest } from '../../server/era';
-import { serveModern } from '../../stateless/handler';
+import type { ParsedBody } from '../../protocol/messages';
 
 /**
- * POST /mcp. A 2026-07-28 request (it carries the per-request envelope) is answered here in the
- * Worker, with no session. A 2025-era body is validated here, before any object wakes: an initialize
- * without a session id creates a session under a freshly minted id; everything else goes to the
- * session it names.
+ * POST /mcp of the 2025 era (src/routes/mcp.ts read and validated the body): an initialize without a
+ * session id creates a session under a freshly minted id; everything else goes to the session it
+ * names. A known method's bad params are refused here, before any object wakes.
  */
-export async function postMcp(request: WorkerRequest, env: Env): Promise<Response> {
-  const body = parseJson(await readJsonBody(request));
-  const { messages, batch, invalidParams } = parseMessages(body);
-  Object.assign(request, describeMessages(messages));
-  await limitCalls(env, principalOf(request), messages);
-  if (await isModernRequest(request, body)) {
-    request.era = 'modern';
-    return serveModern(env, request, body, principalOf(request));
-  }
+export async function postStreamable(request: WorkerRequest, env: Env, { messages, batch, invalidParams }: ParsedBody): Promise<Response> {
   if (invalidParams) throw invalidParams;
   const sessionId = request.headers.get('mcp-session-id');
   const create = sessionId === null;
