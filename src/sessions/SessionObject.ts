@@ -269,7 +269,9 @@ export class SessionObject extends DurableObject<Env> {
     const record = await this.load();
     if (!record) return this.query.sendLate(message);
     if (record.transport === 'sse') return (await this.sse(record.id)).sendLate(message);
-    return (await this.streamable(record.id)).sendLate(call, message);
+    // A Streamable HTTP call's answer goes on its stream; one without a stream has nowhere to go.
+    const { streamId } = call;
+    if (streamId !== undefined) await (await this.streamable(record.id)).sendLate({ ...call, streamId }, message);
   }
 
   /**

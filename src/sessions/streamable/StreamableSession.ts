@@ -49,10 +49,9 @@ export class StreamableSession {
   }
 
   /** A queued call's result or progress that came after the instance that queued it was gone: on the call's stream, and kept for a resume. */
-  async sendLate(call: PendingCall, message: JSONRPCMessage): Promise<void> {
-    if (call.streamId === undefined) return;
-    this.transport.adopt(call.requestId, call.streamId);
-    await this.transport.send(message, { relatedRequestId: call.requestId });
+  async sendLate({ requestId, streamId }: PendingCall & { streamId: string }, message: JSONRPCMessage): Promise<void> {
+    this.transport.adopt(requestId, streamId);
+    await this.transport.send(message, { relatedRequestId: requestId });
   }
 }
 
