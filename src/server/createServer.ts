@@ -8,11 +8,10 @@ import { SERVER_NAME, SERVER_TITLE, SERVER_VERSION } from '../config';
 import type { Env } from '../env';
 import { callRequestOf, type CallRequest } from './runTool';
 import type { ToolDefinition } from '../tools/tool';
-import { installConformancePack } from '../tools/conformance/pack';
-import { installMrtrPack, type Round } from '../tools/conformance/mrtrPack';
 import { convertedOnce } from './convertedOnce';
 import { requestStateCodec } from './requestState';
 import { toolsFor } from './registry';
+import { serverAdditions } from './additions';
 import { installTasks } from '../tasks/install';
 
 /**
@@ -48,7 +47,7 @@ export interface ServerSetup {
  * `caller` (who sent the request being served) decides which tools it lists and runs.
  */
 export function createMcpServer(env: Env, { execute, caller, era }: ServerSetup): McpServer {
-  const stateCodec = requestStateCodec<Round>(env);
+  const stateCodec = requestStateCodec(env);
   const server = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION, title: SERVER_TITLE },
     {
@@ -77,10 +76,7 @@ export function createMcpServer(env: Env, { execute, caller, era }: ServerSetup)
   guardTools(server, env, tools, caller);
   installCatalogResources(server, env);
   guardResources(server, NODE_SPEC_RESOURCES, caller);
-  if (env.CONFORMANCE_PACK === 'on') {
-    installConformancePack(server, era);
-    if (stateCodec) installMrtrPack(server, stateCodec);
-  }
+  serverAdditions()?.install(server, env, era);
   declareStaticLists(server);
   return server;
 }
