@@ -8,7 +8,7 @@ export default defineConfig({
     projects: [
       {
         // Inside workerd, with wrangler.toml's bindings, serving the test entry: the production Worker
-        // with the conformance pack and the fault hooks on top.
+        // with the conformance pack, the fault hooks and the session objects' delivery counts on top.
         plugins: [
           cloudflareTest({
             main: './test/entry/worker.ts',

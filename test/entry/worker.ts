@@ -1,11 +1,11 @@
 /**
  * The test entry: the production Worker (src/worker.ts) with the test-only code composed on top: the
  * conformance pack (./conformance: the suite's tools, resources and prompts, the MRTR fixtures, the
- * queue and task test tools) and the fault hooks (./faults.ts, ./SessionObject.ts). It runs with
- * wrangler.toml's configuration and this file as the main module: in the workers test project
- * (vitest.config.ts), and as `wrangler dev test/entry/worker.ts` for `npm run conformance` and
- * `npm run load` (startWranglerDev's `entry`). `npm run dev` and `npm run deploy` serve src/worker.ts,
- * which holds none of this.
+ * queue and task test tools), the fault hooks (./faults.ts) and the session object's delivery counts
+ * (./SessionObject.ts). It runs with wrangler.toml's configuration and this file as the main module:
+ * in the workers test project (vitest.config.ts), and as `wrangler dev test/entry/worker.ts` for
+ * `npm run conformance` and `npm run load` (startWranglerDev's `entry`). `npm run dev` and
+ * `npm run deploy` serve src/worker.ts, which holds none of this.
  */
 import { addToServer } from '../../src/server/additions';
 import { requestStateCodec } from '../../src/server/requestState';
