@@ -7,21 +7,20 @@ export default defineConfig({
     silent: 'passed-only',
     projects: [
       {
-        // Inside workerd, with the real Durable Object binding from wrangler.toml.
+        // Inside workerd, with wrangler.toml's bindings, serving the test entry: the production Worker
+        // with the conformance pack, the fault hooks and the session objects' delivery counts on top.
         plugins: [
           cloudflareTest({
+            main: './test/entry/worker.ts',
             wrangler: { configPath: './wrangler.toml' },
             miniflare: {
               bindings: {
-                CONFORMANCE_PACK: 'on',
                 SESSION_IDLE_TTL_SECONDS: '600',
                 // A key revoked in a test is refused at once; test/auth/keyCache.test.ts turns the cache on.
                 API_KEY_CACHE_SECONDS: '0',
                 OPERATOR_PASSWORD: 'operator password for tests',
                 // Seals multi-round-trip requestState (MCP 2026-07-28), so the MRTR fixtures are served.
                 REQUEST_STATE_KEY: 'request state key for tests, 32 bytes or more',
-                // The fault hooks exist (src/faults); with no FAULT_QUEUE_FAIL_RATE nothing fails unless a test asks.
-                FAULT_INJECTION: 'on',
                 // Runs per property in the *.fuzz.test.ts files: a quick pass in `npm test`, many in `npm run fuzz`.
                 FUZZ_RUNS: process.env.FUZZ_RUNS ?? (process.env.npm_lifecycle_event === 'fuzz' ? '10000' : '200'),
               },
@@ -40,6 +39,8 @@ export default defineConfig({
           exclude: ['test/e2e/**', 'test/e2e-n8n/**', 'test/scripts/**'],
           // A fake n8n held to n8n's OpenAPI, for the n8n tools' runs in workerd (test/tools/n8n, the hostile-input tests).
           globalSetup: ['test/fakes/n8n/globalSetup.ts'],
+          // The test entry composes its pack as it loads; loaded first, a test that calls src/ directly sees the pack too.
+          setupFiles: ['test/entry/worker.ts'],
           testTimeout: 30_000,
         },
       },

@@ -1,5 +1,6 @@
 /**
- * Load and faults against `wrangler dev` (`npm run dev`): many sessions at once, Streamable HTTP and
+ * Load and faults against `wrangler dev` of the test entry (test/entry/worker.ts: the production Worker
+ * with the queued test tools and the fault hooks on top): many sessions at once, Streamable HTTP and
  * the legacy HTTP+SSE transport, each a closed loop of tools/list, knowledge tool calls and queued
  * calls for a fixed time. Every JSON-RPC id must get exactly one answer, the right one; the run
  * counts what was sent and answered, errors by kind, latency percentiles and throughput per second.
@@ -22,7 +23,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { parseArgs } from 'node:util';
 import { Agent, setGlobalDispatcher } from 'undici';
-import { startWranglerDev } from '../scripts/lib/wranglerDev.ts';
+import { startWranglerDev, TEST_ENTRY } from '../scripts/lib/wranglerDev.ts';
 import { LegacySseSession, StreamableSession, type Call, type Outcome, type Sent, type Target } from './lib/loadClient.ts';
 import { percentile, round } from './lib/stats.ts';
 import { barChart, lineChart } from './lib/svg.ts';
@@ -100,11 +101,11 @@ interface Record_ extends Sent {
 }
 
 const server = await startWranglerDev({
+  entry: TEST_ENTRY, // the queued test tools, and the fault hooks
   vars: {
     RATE_LIMITS: 'off', // one key drives every session
-    CONFORMANCE_PACK: 'on', // the queued test tools
     SESSION_IDLE_TTL_SECONDS: String(IDLE_TTL_S),
-    ...(FAULTS ? { FAULT_INJECTION: 'on', FAULT_QUEUE_FAIL_RATE: '0.2', TOOL_TIMEOUT_SECONDS: String(DEADLINE_S) } : {}),
+    ...(FAULTS ? { FAULT_QUEUE_FAIL_RATE: '0.2', TOOL_TIMEOUT_SECONDS: String(DEADLINE_S) } : {}),
   },
 });
 const target: Target = { url: server.url, apiKey: server.apiKey };
@@ -174,7 +175,7 @@ try {
           for (const record of inFlight.get(index) ?? []) record.faults.push('evicted');
           faultLog.evictedCallsInFlight += inFlight.get(index)?.size ?? 0;
           faultLog.evictions++;
-          await fetch(`${server.url}/__faults/evict?sessionId=${(session as StreamableSession).sessionId}`, { method: 'POST', headers: { authorization: `Bearer ${server.apiKey}` } });
+          await fetch(`${server.url}/__faults/evict?sessionId=${(session as StreamableSession).sessionId}`, { method: 'POST' });
         }
       })()
     : Promise.resolve();

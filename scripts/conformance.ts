@@ -1,6 +1,6 @@
 /**
- * Runs the MCP conformance suites' server scenarios against `wrangler dev` with the test-only
- * conformance pack enabled, in both protocol eras:
+ * Runs the MCP conformance suites' server scenarios against `wrangler dev` of the test entry (the
+ * production Worker with the test-only conformance pack, test/entry/worker.ts), in both protocol eras:
  *
  * - @modelcontextprotocol/conformance 0.1.16, every scenario (`--suite all`), against the baseline in
  *   test/conformance/expected-failures.yml: the run fails on any other failure, and on a listed
@@ -15,7 +15,7 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { startWranglerDev } from './lib/wranglerDev.ts';
+import { startWranglerDev, TEST_ENTRY } from './lib/wranglerDev.ts';
 
 const RESULTS = 'test/conformance/.results';
 // Both versions ship a `conformance` bin, so each is run by its own path.
@@ -26,7 +26,8 @@ const NEXT = 'node_modules/@modelcontextprotocol/conformance-next/dist/index.js'
 // tests of their own), so this local server takes anonymous callers without limits; the three runs
 // send more requests than a minute's budget. MRTR rounds need a requestState key.
 const server = await startWranglerDev({
-  vars: { CONFORMANCE_PACK: 'on', ALLOW_ANONYMOUS: 'true', RATE_LIMITS: 'off', REQUEST_STATE_KEY: randomBytes(32).toString('base64url') },
+  entry: TEST_ENTRY,
+  vars: { ALLOW_ANONYMOUS: 'true', RATE_LIMITS: 'off', REQUEST_STATE_KEY: randomBytes(32).toString('base64url') },
 });
 const failures: string[] = [];
 try {

@@ -3,6 +3,8 @@
  * makes sure there is a local API key and prints how to connect with it, then runs `wrangler dev`
  * answering only to loopback host names on its port (DNS-rebinding protection).
  * Arguments are passed on to wrangler dev; `--persist-to DIR` also picks the KV the catalog goes into.
+ * It serves the production Worker (src/worker.ts); a module path among the arguments serves that entry
+ * instead (test/entry/worker.ts: the conformance pack and fault hooks on top, for conformance and load).
  */
 import { spawn } from 'node:child_process';
 import { build, catalogsFromArgs } from './catalog/build.ts';

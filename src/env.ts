@@ -50,12 +50,6 @@ export interface Env {
   OPERATOR_PASSWORD?: string;
   /** "warn": log only failed requests and tool runs; unset or "info": a line for every request too. */
   LOG_LEVEL?: string;
-  /** "on" only for the load harness's fault runs (src/faults): never in a deployment. */
-  FAULT_INJECTION?: string;
-  /** With FAULT_INJECTION: the share of queue consumer attempts that fail (0–1). */
-  FAULT_QUEUE_FAIL_RATE?: string;
-  /** "on" only in the test configuration: adds the tools, resources and prompts the MCP conformance suite calls. */
-  CONFORMANCE_PACK?: string;
   /**
    * Secret, at least 32 bytes: seals the `requestState` of multi-round-trip requests (MCP 2026-07-28),
    * the same in every isolate. Without it no tool asks for input across rounds.

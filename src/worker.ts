@@ -13,7 +13,6 @@ import type { WorkerRequest } from './http/request';
 import { assertHeaderSize } from './http/headers';
 import { SSE_HEADERS } from './http/sse';
 import { HttpError } from './http/errors';
-import { evictSession, faultsOnly } from './faults/inject';
 import { observe, requestEvent } from './observability/events';
 import { consumeDeadLetters, consumeToolCalls } from './queues/consumer';
 import { ErrorCode } from './protocol/jsonrpc';
@@ -102,7 +101,6 @@ router
   .all('/sse', methodNotAllowed('GET, OPTIONS'))
   .post('/messages', authenticated, postMessages)
   .all('/messages', methodNotAllowed('POST, OPTIONS'))
-  .post('/__faults/evict', faultsOnly, authenticated, evictSession)
   .get(AUTHORIZE_PATH, showConsent)
   .post(AUTHORIZE_PATH, submitConsent)
   .get('/.well-known/oauth-protected-resource/*', (request) => protectedResourceMetadata(new URL(request.url)) ?? notFound())

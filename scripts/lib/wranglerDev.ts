@@ -26,6 +26,11 @@ export interface DevServerOptions {
   vars?: Record<string, string>;
   /** Another wrangler config (benchmark references). */
   config?: string;
+  /**
+   * Another main module for wrangler.toml's configuration: `TEST_ENTRY` serves the conformance pack
+   * and the fault hooks on top of the production Worker (conformance, load). Unset: src/worker.ts.
+   */
+  entry?: string;
   /** Extra environment for the dev script (e.g. CATALOGS=n8n). */
   env?: Record<string, string>;
   /**
@@ -37,6 +42,9 @@ export interface DevServerOptions {
   logLevel?: 'warn' | 'log';
   port?: number;
 }
+
+/** The test entry (test/entry/worker.ts): the production Worker with the test-only pack and fault hooks. */
+export const TEST_ENTRY = 'test/entry/worker.ts';
 
 /** A free TCP port on loopback. */
 export function freePort(): Promise<number> {
@@ -72,6 +80,7 @@ async function startOnce(port: number, options: DevServerOptions): Promise<DevSe
   const inspectorPort = await freePort();
   args.push('--inspector-port', String(inspectorPort));
   if (options.config) args.push('--config', options.config);
+  if (options.entry) args.push(options.entry);
   const limitedConfig = options.requestLimit === undefined ? undefined : withRequestLimit(options.requestLimit);
   if (limitedConfig) args.push('--config', limitedConfig);
   for (const [name, value] of Object.entries(options.vars ?? {})) args.push('--var', `${name}:${value}`);

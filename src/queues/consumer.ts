@@ -4,7 +4,6 @@ import { sessionStub } from '../sessions/sessionId';
 import { invokeTool, progressNotification } from '../server/runTool';
 import { taskStub } from '../tasks/taskId';
 import type { TaskOutcome } from '../tasks/task';
-import { injectConsumerFailure } from '../faults/inject';
 import { observe } from '../observability/events';
 import { formatError } from '../server/formatResult';
 import { toolsFor } from '../server/registry';
@@ -17,7 +16,7 @@ import { ToolCallMessageSchema, type ToolCallMessage } from './message';
 const CANCEL_CHECK_MS = 1000;
 
 /** Retry delays grow 1, 2, 4… seconds with each attempt, capped at a minute. */
-const backoffSeconds = (attempts: number) => Math.min(60, 2 ** Math.max(0, attempts - 1));
+export const backoffSeconds = (attempts: number) => Math.min(60, 2 ** Math.max(0, attempts - 1));
 
 /**
  * The "tool-calls" consumer: runs each call through the same registry as direct execution and hands the
@@ -69,8 +68,6 @@ async function consumeToolCall(message: Message<unknown>, queue: string, env: En
   const run = async () => {
     let outcome: TaskOutcome | null;
     try {
-      // A consumer that crashes (or the fault that stands for one) leaves the message to the queue.
-      injectConsumerFailure(env);
       outcome = await attempt(env, call, message.attempts, tool, owner, cancelled.signal);
     } catch (error) {
       return retry(error);

@@ -7,11 +7,10 @@ import { SERVER_NAME, SERVER_TITLE, SERVER_VERSION } from '../config';
 import type { Env } from '../env';
 import { callRequestOf, type CallRequest } from './runTool';
 import type { ToolDefinition } from '../tools/tool';
-import { installConformancePack } from '../tools/conformance/pack';
-import { installMrtrPack, type Round } from '../tools/conformance/mrtrPack';
 import { convertedOnce } from './convertedOnce';
 import { requestStateCodec } from './requestState';
 import { toolsFor } from './registry';
+import { serverAdditions } from './additions';
 
 /**
  * A deployment's tools, resources and prompts never change while it runs (configuration decides them),
@@ -46,7 +45,7 @@ export interface ServerSetup {
  * the caller each request carries (src/server/caller.ts) decides which tools it lists and runs.
  */
 export function createMcpServer(env: Env, { execute, era, extend }: ServerSetup): McpServer {
-  const stateCodec = requestStateCodec<Round>(env);
+  const stateCodec = requestStateCodec(env);
   const server = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION, title: SERVER_TITLE },
     {
@@ -75,10 +74,7 @@ export function createMcpServer(env: Env, { execute, era, extend }: ServerSetup)
   guardTools(server, env, tools);
   installCatalogResources(server, env);
   guardResources(server, NODE_SPEC_RESOURCES);
-  if (env.CONFORMANCE_PACK === 'on') {
-    installConformancePack(server, era);
-    if (stateCodec) installMrtrPack(server, stateCodec);
-  }
+  serverAdditions()?.install(server, env, era);
   declareStaticLists(server);
   return server;
 }

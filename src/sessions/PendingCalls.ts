@@ -33,23 +33,14 @@ interface Waiter {
 }
 
 const PREFIX = 'pending:';
-const STATS_KEY = 'stats';
 
-/** Counters of what the exactly-once rule turned away (duplicates, late and cancelled results). */
-export interface PendingStats {
-  delivered: number;
-  timedOut: number;
-  cancelled: number;
-  /** Could not be queued, or the session ended first. */
-  failed: number;
-  /** Results for calls already answered: duplicates, after a timeout, after a cancellation. */
-  ignored: number;
-}
+/** How a pending call was answered; `failed`: it could not be queued, or the session ended first. */
+type Outcome = 'delivered' | 'timedOut' | 'cancelled' | 'failed';
 
 /**
  * Seed 001's PendingCallsManager on Durable Object storage: call id → tool, request id, deadline.
  * Each call is answered exactly once — by its result, its deadline, its cancellation or the session's
- * end — and whatever arrives for it afterwards is ignored and counted.
+ * end — and whatever arrives for it afterwards is ignored.
  */
 export class PendingCalls {
   private readonly waiters = new Map<string, Waiter>();
@@ -121,10 +112,6 @@ export class PendingCalls {
     return deadlines.length ? Math.min(...deadlines) : undefined;
   }
 
-  async stats(): Promise<PendingStats> {
-    return (await this.storage.get<PendingStats>(STATS_KEY)) ?? { delivered: 0, timedOut: 0, cancelled: 0, failed: 0, ignored: 0 };
-  }
-
   async has(callId: string): Promise<boolean> {
     return (await this.get(callId)) !== undefined;
   }
@@ -147,21 +134,14 @@ export class PendingCalls {
   }
 
   /**
-   * Removes the call and answers its waiter. Returns false, and counts the attempt as ignored, when the
-   * call was already answered (a duplicate delivery, a result after a timeout or a cancellation).
+   * Removes the call and answers its waiter. Returns false when the call was already answered (a
+   * duplicate delivery, a result after a timeout or a cancellation).
    */
-  private async settle(callId: string, outcome: keyof PendingStats, result: CallToolResult): Promise<boolean> {
+  private async settle(callId: string, outcome: Outcome, result: CallToolResult): Promise<boolean> {
     const pending = await this.storage.get<PendingCall>(PREFIX + callId);
-    const stats = await this.stats();
-    if (!pending) {
-      stats.ignored++;
-      await this.storage.put(STATS_KEY, stats);
-      return false;
-    }
+    if (!pending) return false;
     await this.storage.delete(PREFIX + callId);
     if (pending.inputStored) await forgetCall(this.storage, callId);
-    stats[outcome]++;
-    await this.storage.put(STATS_KEY, stats);
     const waiter = this.waiters.get(callId);
     this.waiters.delete(callId);
     if (waiter) waiter.resolve(result);

@@ -3,7 +3,6 @@ import type { CallToolResult, JSONRPCMessage, JSONRPCRequest, ServerNotification
 import type { Principal } from '../auth/principal';
 import { idleTtlMs } from '../config';
 import type { Env } from '../env';
-import { faultsOn } from '../faults/inject';
 import { observe } from '../observability/events';
 import { HttpError, sessionNotFound, toErrorResponse } from '../http/errors';
 import { ErrorCode, type JsonRpcErrorResponse } from '../protocol/jsonrpc';
@@ -95,11 +94,6 @@ export class SessionObject extends DurableObject<Env> {
   /** Whether a queued call is still owed an answer (the consumer stops a run nobody waits for). */
   async isPending(callId: string): Promise<boolean> {
     return this.pending.has(callId);
-  }
-
-  /** Fault injection (FAULT_INJECTION=on only, src/faults): resets this object now, as an eviction mid-call does. */
-  async injectEviction(): Promise<void> {
-    if (faultsOn(this.env)) this.ctx.abort('fault injection: eviction');
   }
 
   /** A queued tool's progress or log message, relayed on its call's stream. */

@@ -5,7 +5,7 @@ import worker from '../../src/worker';
 import { bearer, createKey } from '../support/keys';
 import { initializeRequest, messagesOf, openSseSession, openSession, ORIGIN, postJson, sessionHeaders } from '../support/mcp';
 import { withTasks } from '../support/modern';
-import { pendingStats } from '../support/sessionStorage';
+import { deliveries, pendingCalls } from '../support/sessionStorage';
 
 const MODERN_META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' };
 
@@ -117,8 +117,9 @@ describe('rate limits count JSON-RPC requests, not HTTP requests', () => {
       id: null,
       error: { code: -32600, message: "Too Many Requests: a batch of 4 requests is more than what is left of this credential's request rate limit" },
     });
-    // None of its queued calls ran: the session settled nothing.
-    expect(await pendingStats(sessionId)).toBeUndefined();
+    // None of its queued calls ran: the session holds none and was handed no result.
+    expect(await pendingCalls(sessionId)).toEqual([]);
+    expect(await deliveries(sessionId)).toEqual({ delivered: 0, ignored: 0 });
   });
 
   it('POST /mcp: a batch that fits uses the budget up, and the next request is refused', async () => {

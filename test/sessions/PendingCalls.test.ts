@@ -15,17 +15,17 @@ const withPending = <T>(use: (pending: PendingCalls) => Promise<T>) =>
 
 describe('PendingCalls', () => {
   it('answers a call cancelled before it was queued as cancelled, and never queues it', async () => {
-    const { result, sent, left, stats } = await withPending(async (pending) => {
+    const { result, sent, left, late } = await withPending(async (pending) => {
       const controller = new AbortController();
       controller.abort();
       let sent = 0;
       const result = await pending.start(call, callRequest(controller.signal), async () => void sent++);
-      return { result, sent, left: await pending.list(), stats: await pending.stats() };
+      return { result, sent, left: await pending.list(), late: await pending.deliver(call.callId, { content: [{ type: 'text', text: 'late' }] }) };
     });
     expect(result).toEqual({ isError: true, content: [{ type: 'text', text: 'Error: Cancelled' }] });
     expect(sent).toBe(0);
     expect(left).toEqual([]);
-    expect(stats).toMatchObject({ cancelled: 1, delivered: 0 });
+    expect(late).toBe('ignored');
   });
 
   it('answers a call cancelled while it waits as cancelled, and ignores its late result', async () => {

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { Env } from '../../src/env';
 import { invokeTool } from '../../src/server/runTool';
 import { toolsFor } from '../../src/server/registry';
+import { TEST_TOOLS } from '../entry/worker';
 import type { ToolContext, ToolDefinition } from '../../src/tools/tool';
 import webhookWorkflow from '../fixtures/workflows/30-webhook-respond-to-webhook.json';
 
@@ -151,8 +152,11 @@ export function nullPrototypeAt(value: unknown, path = 'result'): string | undef
   return undefined;
 }
 
-/** The deployment's variables with an n8n configured (the contract fake, test/fakes/n8n) and no test packs: every production tool. */
-export const withN8n = (): Env => ({ ...env, N8N_API_URL: inject('n8nUrl'), N8N_API_KEY: inject('n8nKey'), CONFORMANCE_PACK: 'off' });
+/** The deployment's variables with an n8n configured (the contract fake, test/fakes/n8n): every production tool is served. */
+export const withN8n = (): Env => ({ ...env, N8N_API_URL: inject('n8nUrl'), N8N_API_KEY: inject('n8nKey') });
+
+/** The tools a deployment serves with these variables, without the test entry's (test/entry/worker.ts). */
+export const productionTools = (toolEnv: Env) => toolsFor(toolEnv).filter((tool) => !TEST_TOOLS.includes(tool));
 
 /**
  * The context a direct call gets, for a caller with every scope. No timer per call (an isolate may

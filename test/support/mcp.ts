@@ -6,7 +6,7 @@ import worker from '../../src/worker';
 import { parseSseFrame, type SseFrame } from '../../scripts/lib/sseFrame';
 import { createKey } from './keys';
 
-/** Drives the real Worker (src/worker.ts) inside workerd, as the routes tests do. */
+/** Drives the Worker inside workerd, as the routes tests do: `call` the test entry (test/entry/worker.ts, the production Worker with the test pack on top), `callWithEnv` src/worker.ts itself. */
 export const ORIGIN = 'https://mcp.example';
 export const PROTOCOL_VERSION = '2025-06-18';
 

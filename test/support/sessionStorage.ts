@@ -1,7 +1,8 @@
 import { env } from 'cloudflare:workers';
 import { runInDurableObject } from 'cloudflare:test';
-import type { PendingCall, PendingStats } from '../../src/sessions/PendingCalls';
+import type { PendingCall } from '../../src/sessions/PendingCalls';
 import type { SessionObject } from '../../src/sessions/SessionObject';
+import type { SessionObject as TestSessionObject } from '../entry/SessionObject';
 import { sessionStub } from '../../src/sessions/sessionId';
 
 /** Reads a session object's storage from a test. */
@@ -12,8 +13,8 @@ export const inSessionStorage = <T>(sessionId: string, read: (s: DurableObjectSt
 export const pendingCalls = (sessionId: string) =>
   inSessionStorage(sessionId, async (s) => [...(await s.list<PendingCall>({ prefix: 'pending:' })).values()]);
 
-/** The exactly-once counters (undefined until a call was settled). */
-export const pendingStats = (sessionId: string) => inSessionStorage(sessionId, async (s) => s.get<PendingStats>('stats'));
+/** How many results the session's object (this instance of it) was handed, by what became of them: delivered or ignored. */
+export const deliveries = (sessionId: string) => runInDurableObject(sessionStub(env, sessionId), (session: TestSessionObject) => ({ ...session.deliveries }));
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -4,7 +4,7 @@ import { toolsFor } from '../../src/server/registry';
 import type { ToolDefinition } from '../../src/tools/tool';
 import { loadCatalog, seedSpecs } from '../support/catalog';
 import { n8nSpecs } from '../support/n8nCatalog';
-import { directContext, nullPrototypeAt, renamedNode, savedSampleWorkflow, withN8n, SAMPLE_WORKFLOW, sampleArguments, stringPositions, withNameAt } from '../support/hostile';
+import { directContext, nullPrototypeAt, productionTools, renamedNode, savedSampleWorkflow, withN8n, SAMPLE_WORKFLOW, sampleArguments, stringPositions, withNameAt } from '../support/hostile';
 import { pollutedSince, prototypesSnapshot, restorePrototypes } from '../support/specialNames';
 import { initializeRequest, postJson } from '../support/mcp';
 
@@ -44,7 +44,7 @@ function variants(tool: ToolDefinition, ids: Record<string, string>): string[] {
 }
 
 describe('every tool, with prototype names in every string position', () => {
-  const tools = toolsFor(n8nEnv);
+  const tools = productionTools(n8nEnv);
   it('covers the tools a deployment with n8n serves', () => {
     expect(tools.length).toBeGreaterThanOrEqual(40);
   });

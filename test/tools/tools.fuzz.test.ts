@@ -1,11 +1,10 @@
 import fc from 'fast-check';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { invokeTool } from '../../src/server/runTool';
-import { toolsFor } from '../../src/server/registry';
 import { loadCatalog, seedSpecs } from '../support/catalog';
 import { clippedReport, RUNS } from '../support/fuzz';
 import { hostileString, hostileValue } from '../support/hostileInputs';
-import { directContext, nullPrototypeAt, renamedNode, savedSampleWorkflow, withN8n, SAMPLE_WORKFLOW, sampleArguments, stringPositions, withNameAt } from '../support/hostile';
+import { directContext, nullPrototypeAt, productionTools, renamedNode, savedSampleWorkflow, withN8n, SAMPLE_WORKFLOW, sampleArguments, stringPositions, withNameAt } from '../support/hostile';
 import { pollutedSince, prototypesSnapshot, restorePrototypes } from '../support/specialNames';
 import { initializeRequest, postJson } from '../support/mcp';
 import { n8nSpecs } from '../support/n8nCatalog';
@@ -18,7 +17,7 @@ import { n8nSpecs } from '../support/n8nCatalog';
  */
 const n8nEnv = withN8n();
 const context = () => directContext(n8nEnv);
-const tools = toolsFor(n8nEnv);
+const tools = productionTools(n8nEnv);
 
 /** No single call may take this long: past it, the isolate would be held (a hang, not a speed target). */
 const HANG_MS = 10_000;

@@ -12,7 +12,7 @@ import { n8nSpecs } from '../../support/n8nCatalog';
  * of that release (its editor page carries it, as a real n8n's does), or at / where it has no page.
  */
 const n8nUrl = inject('n8nUrl');
-const instance = (path: string): Env => ({ ...env, N8N_API_URL: `${n8nUrl}${path}`, N8N_API_KEY: inject('n8nKey'), CONFORMANCE_PACK: 'off' });
+const instance = (path: string): Env => ({ ...env, N8N_API_URL: `${n8nUrl}${path}`, N8N_API_KEY: inject('n8nKey') });
 const trial = instance('/n8n-1.123.81');
 
 async function call(toolEnv: Env, name: string, args: Record<string, unknown>) {

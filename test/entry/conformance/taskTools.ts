@@ -1,7 +1,7 @@
 import { acceptedContent, inputRequired, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { onAbort } from '../../lib/abort';
-import { defineTool, ToolError } from '../tool';
+import { onAbort } from '../../../src/lib/abort';
+import { defineTool, ToolError } from '../../../src/tools/tool';
 
 /**
  * Test-only tools the conformance suite's tasks scenarios call (SEP-2663), served with the

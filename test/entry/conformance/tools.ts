@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { rawResult } from '../../server/formatResult';
-import { defineTool } from '../tool';
+import { rawResult } from '../../../src/server/formatResult';
+import { defineTool } from '../../../src/tools/tool';
 
 /**
- * Tools the MCP conformance suite calls (`npm run conformance`). Test-only: served when the deployment
- * variable CONFORMANCE_PACK is "on", which only the test configuration sets. They go through the same
- * registry and runner as real tools, so the suite exercises that path too.
+ * Tools the MCP conformance suite calls (`npm run conformance`). Test-only: served by the test entry
+ * (../worker.ts), never by the production Worker. They go through the same registry and runner as
+ * real tools, so the suite exercises that path too.
  */
 
 /** 1×1 red PNG. */

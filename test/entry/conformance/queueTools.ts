@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { defineTool, TransientError, type ToolContext } from '../tool';
+import { defineTool, TransientError, type ToolContext } from '../../../src/tools/tool';
 
 /**
  * Test-only tools that run through the tool-calls queue (and one that runs where its request arrives),
- * served with the conformance pack (CONFORMANCE_PACK=on, test configuration only): they exercise
+ * served with the conformance pack by the test entry (../worker.ts): they exercise
  * results, progress, retries and the dead-letter answer, deadlines, and what a run knows of its caller.
  */
 const queued = { annotations: { readOnlyHint: true, openWorldHint: false }, execution: 'queued' as const };
