@@ -2,7 +2,7 @@ import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env, exports } from 'cloudflare:workers';
 import type { Env } from '../../src/env';
 import worker from '../../src/worker';
-import { parseSseFrame, type SseFrame } from '../../scripts/lib/sseFrame';
+import { parseSse as sseEvents, type SseFrame } from '../../scripts/lib/sseFrame';
 import { createKey } from './keys';
 
 /** Drives the real Worker (src/worker.ts) inside workerd, as the routes tests do. */
@@ -83,10 +83,7 @@ export type { SseFrame };
 
 /** Parses SSE frames; comments (keepalives) are dropped. */
 export function parseSse(text: string): SseFrame[] {
-  return text
-    .split(/\n\n/)
-    .map(parseSseFrame)
-    .filter((f) => f.data !== '' || f.event !== undefined || f.id !== undefined);
+  return sseEvents(text);
 }
 
 /** The JSON-RPC messages of a response, whether it came as JSON or as an SSE stream. */
