@@ -1,8 +1,11 @@
-import pkg from '../package.json';
 import type { Env } from './env';
 
-export const SERVER_NAME = pkg.name;
-export const SERVER_VERSION = pkg.version;
+/**
+ * package.json's name and version, written out so the bundle does not carry all of package.json to
+ * read two fields; test/scripts/packageIdentity.test.ts fails when they drift apart.
+ */
+export const SERVER_NAME = 'n8n-mcp-edge';
+export const SERVER_VERSION = '0.1.0';
 /** What clients and the landing page show. */
 export const SERVER_TITLE = 'n8n MCP (edge)';
 

@@ -3,6 +3,8 @@
  * end (JSON or SSE alike), so no SDK client overhead is counted against any server. Every answer is
  * parsed and checked, so a server that answers fast with an error cannot look good.
  */
+import { parseSse } from '../../scripts/lib/sseFrame.ts';
+
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 const PROTOCOL_VERSION = '2025-06-18';
 
@@ -60,14 +62,7 @@ async function expectOk(response: Response, what: string): Promise<string> {
 /** The JSON-RPC messages in a body: SSE `data:` events, or a JSON message or batch. */
 function messagesIn(text: string, contentType: string): JsonRpcMessage[] {
   if (contentType.startsWith('text/event-stream')) {
-    return text.split(/\r?\n\r?\n/).flatMap((event) => {
-      const data = event
-        .split(/\r?\n/)
-        .filter((line) => line.startsWith('data:'))
-        .map((line) => line.slice(5).trimStart())
-        .join('\n');
-      return data ? [JSON.parse(data) as JsonRpcMessage] : [];
-    });
+    return parseSse(text).flatMap((event) => (event.data ? [JSON.parse(event.data) as JsonRpcMessage] : []));
   }
   const parsed = JSON.parse(text) as JsonRpcMessage | JsonRpcMessage[];
   return Array.isArray(parsed) ? parsed : [parsed];

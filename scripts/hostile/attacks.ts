@@ -9,7 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { generateApiKey, newKeyRecord, sha256Hex } from '../../src/auth/apiKeys.ts';
 import { putKey } from '../keys/store.ts';
-import { parseSseFrame } from '../lib/sseFrame.ts';
+import { parseSse } from '../lib/sseFrame.ts';
 import { startWranglerDev } from '../lib/wranglerDev.ts';
 
 interface Outcome {
@@ -74,7 +74,7 @@ class Client {
 
 /** The JSON of a tools/call answer (JSON or one SSE event), or undefined. */
 function resultOf(text: string): { isError?: boolean; content?: { text: string }[] } | undefined {
-  const data = text.startsWith('{') ? text : parseSseFrame(text.split('\n\n').find((f) => f.includes('data:')) ?? '')?.data;
+  const data = text.startsWith('{') ? text : parseSse(text).find((event) => event.data)?.data;
   try {
     return (JSON.parse(data ?? '') as { result?: never }).result;
   } catch {
@@ -186,8 +186,9 @@ async function messagesLimit(c: Client): Promise<Outcome[]> {
       clearTimeout(timer);
     }
   };
-  while (!buffer.includes('event: endpoint') || !buffer.includes('\n\n')) if (!(await next(10_000))) break;
-  const endpoint = /data: (\S+)/.exec(buffer)?.[1];
+  const endpointOf = () => parseSse(buffer).find((event) => event.event === 'endpoint')?.data;
+  while (!endpointOf()) if (!(await next(10_000))) break;
+  const endpoint = endpointOf();
   let answered = 0;
   let status = '';
   if (endpoint) {
@@ -204,12 +205,9 @@ async function messagesLimit(c: Client): Promise<Outcome[]> {
     }
     status = statuses.join(' ');
     const results = () =>
-      buffer
-        .split('\n\n')
-        .slice(0, -1)
-        .flatMap((frame) => frame.split('\n'))
-        .filter((line) => line.startsWith('data: {'))
-        .map((line) => JSON.parse(line.slice(6)) as { id?: number; result?: unknown })
+      parseSse(buffer)
+        .filter((event) => event.data.startsWith('{'))
+        .map((event) => JSON.parse(event.data) as { id?: number; result?: unknown })
         .filter((m) => typeof m.id === 'number' && m.id >= 100 && m.result !== undefined).length;
     const deadline = Date.now() + 20_000;
     while (Date.now() < deadline && results() < 700) if (!(await next(2_000))) break;

@@ -1,19 +1,21 @@
-/** One server-sent event as a client reads it. */
-export interface SseFrame {
-  event?: string;
-  id?: string;
-  data: string;
+/**
+ * Server-sent events as a client reads them, for the tests, benchmarks and scripts: parsed by
+ * eventsource-parser (the parser the MCP SDK's own clients read our streams with), never by hand.
+ */
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { EventSourceParserStream } from 'eventsource-parser/stream';
+
+/** One event: `event` and `id` when the server sent them, `data` its `data:` lines joined by newlines. */
+export type SseFrame = EventSourceMessage;
+
+/** The events of a whole SSE text. Comments (keepalives) are no events; an event the text ends inside of is not one yet. */
+export function parseSse(text: string): SseFrame[] {
+  const events: SseFrame[] = [];
+  createParser({ onEvent: (event) => events.push(event) }).feed(text);
+  return events;
 }
 
-/** Parses one SSE block (the text between blank lines); comment lines (keepalives) are ignored. */
-export function parseSseFrame(block: string): SseFrame {
-  const frame: SseFrame = { data: '' };
-  const data: string[] = [];
-  for (const line of block.split('\n')) {
-    if (line.startsWith('data:')) data.push(line.slice(5).trimStart());
-    else if (line.startsWith('event:')) frame.event = line.slice(6).trim();
-    else if (line.startsWith('id:')) frame.id = line.slice(3).trim();
-  }
-  frame.data = data.join('\n');
-  return frame;
+/** The events of an SSE body as they arrive. */
+export function sseFrames(body: ReadableStream<Uint8Array>): ReadableStream<SseFrame> {
+  return body.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream());
 }

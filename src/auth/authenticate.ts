@@ -5,7 +5,7 @@ import { ErrorCode } from '../protocol/jsonrpc';
 import { KEY_PREFIX, verifyApiKey } from './apiKeys';
 import { cachedKeyRecords } from './keyCache';
 import { oauthPrincipal, resourceMetadataUrl } from './oauth';
-import type { Principal } from './principal';
+import { keyPrincipalId, type Principal } from './principal';
 import { allows, type Scope } from './scopes';
 
 /** RFC 6750: one scheme, one token of visible ASCII (OAuth tokens here contain ':'). */
@@ -33,7 +33,7 @@ export async function authenticate(request: Request, env: Env): Promise<Principa
 
 async function keyPrincipal(env: Env, token: string): Promise<Principal | null> {
   const key = await verifyApiKey(cachedKeyRecords(env), token);
-  return key && { id: `key_${key.id}`, subject: `key_${key.id}`, scopes: key.scopes };
+  return key && { id: keyPrincipalId(key.id), subject: keyPrincipalId(key.id), scopes: key.scopes };
 }
 
 /** RFC 6750 §3.1: the credential is good but lacks `scope` (the page's API; MCP tools refuse with a tool result). */

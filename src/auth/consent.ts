@@ -5,6 +5,7 @@ import { clientAddress } from '../http/clientAddress';
 import { html, htmlResponse, type Html } from '../http/html';
 import { constantTimeEqual, KEY_PREFIX, readKeyRecord, sha256Hex, verifyApiKey } from './apiKeys';
 import { authorizationServer, type GrantProps } from './oauth';
+import { keyPrincipalId } from './principal';
 import { RATE_LIMIT_PERIOD_SECONDS, withinLimit } from './rateLimit';
 import { isScope, narrow, type Scope } from './scopes';
 
@@ -76,7 +77,7 @@ interface Credential {
 async function checkCredential(env: Env, presented: string): Promise<Credential | null> {
   if (presented.startsWith(KEY_PREFIX)) {
     const key = await verifyApiKey(readKeyRecord(env.API_KEYS), presented);
-    return key && { scopes: key.scopes, props: { subject: `key_${key.id}`, keyHash: key.hash }, label: `API key ${key.name}` };
+    return key && { scopes: key.scopes, props: { subject: keyPrincipalId(key.id), keyHash: key.hash }, label: `API key ${key.name}` };
   }
   if (!env.OPERATOR_PASSWORD || presented === '') return null;
   const [given, expected] = await Promise.all([sha256Hex(presented), sha256Hex(env.OPERATOR_PASSWORD)]);

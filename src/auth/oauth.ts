@@ -114,7 +114,7 @@ export function protectedResourceMetadata(url: URL): Response | null {
 export const isProtectedResourceMetadataPath = (pathname: string): boolean => pathname.startsWith(PRM_PREFIX);
 
 /**
- * The library's tokens are `<userId>:<grantId>:<secret>`, our user ids `key_<id>` or `operator`.
+ * The library's tokens are `<userId>:<grantId>:<secret>`, our user ids `key_<key id>` or `operator` (see `keyPrincipalId`).
  * Anything else is refused before it becomes a KV key (which has a length limit of its own).
  */
 const OAUTH_TOKEN = /^[\w-]{1,64}:[\w-]{16}:[\w-]{16,128}$/;

@@ -5,12 +5,22 @@ import type { WorkerRequest } from '../http/request';
  * limits count per `subject`. Plain data: it travels to the session object over RPC.
  */
 export interface Principal {
-  /** The credential: `key:<id>` for an API key, `oauth:<grant id>` for an OAuth grant, `anonymous`. */
+  /** The credential: `key_<key id>` for an API key, `grant_<grant id>` for an OAuth grant, `anonymous`. */
   id: string;
-  /** The identity behind it: the API key or operator an OAuth grant was approved with; per IP when anonymous. */
+  /**
+   * The identity behind it: `key_<key id>` for an API key and for a grant approved with one, `operator`
+   * for a grant approved with the operator password, `ip_<address>` when anonymous.
+   */
   subject: string;
   scopes: readonly string[];
 }
+
+/**
+ * The id and subject of an API key. `_`, not `:`: a grant approved with the key keeps this as its
+ * OAuth user id (in its stored props, for the grant's life), and the library's tokens are
+ * `<user id>:<grant id>:<secret>`, so a `:` in it would break every token of the grant.
+ */
+export const keyPrincipalId = (keyId: string): string => `key_${keyId}`;
 
 /** The principal `authenticated` attached; a route mounted without that step is a bug, not a 401. */
 export function principalOf(request: WorkerRequest): Principal {

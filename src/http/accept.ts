@@ -1,3 +1,5 @@
+import { EventSourceParserStream } from 'eventsource-parser/stream';
+
 /**
  * Streamable HTTP asks clients to accept both JSON and SSE; some real clients (n8n among them) send
  * one type or none. The session object always gets a compliant Accept; `wantsJsonOnly` tells the
@@ -15,19 +17,13 @@ export function wantsJsonOnly(request: Request): boolean {
 
 /** Reads an SSE response to its end and returns its JSON-RPC responses as one JSON body. */
 export async function sseToJson(response: Response): Promise<Response> {
-  const text = await response.text();
-  const messages = text
-    .split(/\r?\n\r?\n/)
-    .map((frame) =>
-      frame
-        .split(/\r?\n/)
-        .filter((line) => line.startsWith('data:'))
-        .map((line) => line.slice(5).replace(/^ /, ''))
-        .join('\n'),
-    )
-    .filter((data) => data !== '')
-    .map((data) => JSON.parse(data) as Record<string, unknown>)
-    .filter((m) => 'result' in m || 'error' in m);
+  const messages: Record<string, unknown>[] = [];
+  const events = response.body!.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream());
+  for await (const { data } of events) {
+    if (data === '') continue; // the priming event, which only carries an id to resume from
+    const message = JSON.parse(data) as Record<string, unknown>;
+    if ('result' in message || 'error' in message) messages.push(message);
+  }
   const headers = new Headers(response.headers);
   headers.set('content-type', 'application/json');
   headers.delete('content-encoding');

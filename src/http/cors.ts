@@ -3,8 +3,15 @@ import { ErrorCode } from '../protocol/jsonrpc';
 import type { Env } from '../env';
 import { isLoopbackHost } from './hosts';
 
-const ALLOW_HEADERS = 'Content-Type, Accept, Authorization, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID';
-/** Browsers only let scripts read these response headers when they are listed. */
+/**
+ * Request headers a browser may send us: every one the MCP SDK's 2.x client sets (its Streamable HTTP
+ * transport: Mcp-Method and Mcp-Name on each 2026-07-28 request, DPoP with DPoP-bound tokens,
+ * Last-Event-ID on resumption), named because a wildcard never covers Authorization and does not count
+ * on credentialed requests; then `*` for the rest it can send, whose names vary: a tool's
+ * `Mcp-Param-{Name}` headers (SEP-2243) and the caller's own `requestInit` headers.
+ */
+const ALLOW_HEADERS = 'Content-Type, Accept, Authorization, DPoP, Mcp-Session-Id, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID, *';
+/** Browsers only let scripts read these response headers when they are listed: the 2.x client reads the session id and the auth challenge. */
 const EXPOSE_HEADERS = 'Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate';
 const ALLOW_METHODS = 'GET, POST, DELETE, OPTIONS';
 

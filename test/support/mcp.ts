@@ -3,7 +3,7 @@ import { JSONRPCErrorResponseSchema, RequestIdSchema } from '@modelcontextprotoc
 import { env, exports } from 'cloudflare:workers';
 import type { Env } from '../../src/env';
 import worker from '../../src/worker';
-import { parseSseFrame, type SseFrame } from '../../scripts/lib/sseFrame';
+import { parseSse as sseEvents, type SseFrame } from '../../scripts/lib/sseFrame';
 import { createKey } from './keys';
 
 /** Drives the Worker inside workerd, as the routes tests do: `call` the test entry (test/entry/worker.ts, the production Worker with the test pack on top), `callWithEnv` src/worker.ts itself. */
@@ -90,10 +90,7 @@ export type { SseFrame };
 
 /** Parses SSE frames; comments (keepalives) are dropped. */
 export function parseSse(text: string): SseFrame[] {
-  return text
-    .split(/\n\n/)
-    .map(parseSseFrame)
-    .filter((f) => f.data !== '' || f.event !== undefined || f.id !== undefined);
+  return sseEvents(text);
 }
 
 /** The JSON-RPC messages of a response, whether it came as JSON or as an SSE stream. */
