@@ -1,5 +1,5 @@
 import type { Env } from '../env';
-import { ToolError, TransientError } from '../tools/tool';
+import { ToolError, TransientError } from '../lib/errors';
 
 /** The n8n release whose public API (OpenAPI) these tools follow and are tested against. */
 export const N8N_API_VERSION = '2.41.3';

@@ -6,10 +6,9 @@
  */
 import { N8N_STRUCTURED_TYPES } from '../catalog/n8nStructuredTypes';
 import type { StructuredTypes } from '../catalog/structuredTypes';
-import { clip, type Findings } from './findings';
+import { clip, describe, type Findings } from './findings';
 import { conversionProblem } from './fieldTypes';
 import { choiceList, didYouMean } from './nearestName';
-import { describe } from './parameters';
 import { isPlainObject, type Values } from './values';
 
 /** `ignoreConversionErrors`: the node's option that makes n8n keep a value it cannot convert. */

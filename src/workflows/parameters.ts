@@ -9,7 +9,7 @@ import { visibility, type Visibility } from './display';
 import { expressionParts, looksLikeExpression, strings } from './expressions';
 import { checkAssignmentValue } from './assignmentValue';
 import { checkFilterValue } from './filterValue';
-import { clip, quote, type Findings } from './findings';
+import { clip, describe, quote, type Findings } from './findings';
 import { nearestName } from './nearestName';
 import { checkResourceMapperValue } from './resourceMapperValue';
 import { givenOf, isExpression, isMissing, isPlainObject, withDefaults, type NodeIdentity, type Values } from './values';
@@ -352,14 +352,6 @@ export function condition(p: { display_options?: Parameter['display_options'] })
 function choices(p: Parameter): string {
   if (p.type !== 'enum' || !p.enum_values?.length || p.dynamic_options) return '';
   return ` Choices: ${p.enum_values.slice(0, 20).map((v) => JSON.stringify(v)).join(', ')}.`;
-}
-
-export function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'a list';
-  if (typeof value === 'object') return 'an object';
-  if (typeof value === 'string') return `the text ${JSON.stringify(clip(value, 40))}`;
-  return `${typeof value} ${JSON.stringify(value)}`;
 }
 
 /** A caller's value as JSON, clipped: a message quotes it, not all of it. */

@@ -1,6 +1,6 @@
-import type { Principal } from '../auth/principal';
-import { allows } from '../auth/scopes';
-import { isPlainObject } from '../workflows/values';
+import type { Principal } from '../../auth/principal';
+import { allows } from '../../auth/scopes';
+import { isPlainObject } from '../../workflows/values';
 
 /**
  * What n8n says about people inside answers about other things (n8n 1.123.81's public API, read from
