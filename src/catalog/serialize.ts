@@ -158,8 +158,11 @@ function matchesOperation(key: string, { resource, operation }: Scope): boolean 
 export function inScope(parameters: Parameter[], spec: NodeSpec, scope: Scope): Parameter[] {
   const values: Record<string, unknown> = {};
   const keys: string[] = [];
-  if (scope.resource !== undefined) (values.resource = scope.resource), keys.push('resource');
-  if (scope.operation !== undefined) (values.operation = scope.operation), keys.push('operation');
+  for (const key of ['resource', 'operation'] as const) {
+    if (scope[key] === undefined) continue;
+    values[key] = scope[key];
+    keys.push(key);
+  }
   if (scope.typeVersion !== undefined) keys.push('@version');
   if (keys.length === 0) return parameters;
   const ctx = { values, root: values, typeVersion: scope.typeVersion ?? 0, nodeType: spec.subtype };
@@ -265,6 +268,6 @@ function condition(p: Parameter): string | undefined {
   const show = Object.entries(p.display_options?.show ?? {}).filter(([name]) => name !== '@version');
   if (show.length === 0) return undefined;
   return show
-    .map(([name, values]) => `${name}=${values.map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))).join('|')}`)
+    .map(([name, values]) => `${name}=${values.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join('|')}`)
     .join(', ');
 }

@@ -345,7 +345,7 @@ export function condition(p: { display_options?: Parameter['display_options'] })
   if (!show) return undefined;
   const parts = Object.entries(show)
     .filter(([name]) => !name.startsWith('@'))
-    .map(([name, values]) => `${name}=${values.map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))).join('|')}`);
+    .map(([name, values]) => `${name}=${values.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join('|')}`);
   return parts.length ? parts.join(', ') : undefined;
 }
 
