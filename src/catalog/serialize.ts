@@ -7,7 +7,7 @@ import { isStructured, parameterShape, structuredTables } from './parameterShape
 export type Detail = 'essentials' | 'full';
 
 /** What one answer is about: a typeVersion, and for nodes that have them a resource and/or operation. */
-export interface Scope {
+interface Scope {
   typeVersion?: number;
   resource?: string;
   operation?: string;
@@ -155,7 +155,7 @@ function matchesOperation(key: string, { resource, operation }: Scope): boolean 
  * The parameters that apply to a scope: those whose conditions on the scope's resource, operation and
  * typeVersion hold (conditions on other parameters are left for `when`).
  */
-export function inScope(parameters: Parameter[], spec: NodeSpec, scope: Scope): Parameter[] {
+function inScope(parameters: Parameter[], spec: NodeSpec, scope: Scope): Parameter[] {
   const values: Record<string, unknown> = {};
   const keys: string[] = [];
   for (const key of ['resource', 'operation'] as const) {

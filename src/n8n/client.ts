@@ -58,7 +58,7 @@ export class N8nApiError extends ToolError {
 }
 
 /** n8n could not be reached, failed (5xx), was too busy (429) or too slow: it may pass (TransientError). */
-export class N8nUnavailableError extends TransientError {
+class N8nUnavailableError extends TransientError {
   override name = 'N8nUnavailableError';
 }
 

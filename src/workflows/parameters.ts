@@ -226,7 +226,7 @@ interface Problem {
 }
 
 /** What is wrong with a value for a parameter of this kind, or null. Expressions are judged at run time. */
-export function valueProblem(p: Parameter, value: unknown): Problem | null {
+function valueProblem(p: Parameter, value: unknown): Problem | null {
   if (isExpression(value) || value === null || value === undefined) return null;
   if (p.multiple_values && Array.isArray(value) && p.type !== 'fixed_collection') {
     for (const v of value) {
@@ -340,7 +340,7 @@ function locatorValueProblem(p: Parameter, mode: unknown, value: unknown): Probl
 const modeList = (p: Parameter) => (p.modes?.length ? p.modes.map((m) => JSON.stringify(m)).join(' | ') : '"id"');
 
 /** When a parameter applies, as `resource=message, operation=post`. */
-export function condition(p: { display_options?: Parameter['display_options'] }): string | undefined {
+function condition(p: { display_options?: Parameter['display_options'] }): string | undefined {
   const show = p.display_options?.show;
   if (!show) return undefined;
   const parts = Object.entries(show)

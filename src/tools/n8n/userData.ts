@@ -9,7 +9,7 @@ import { isPlainObject } from '../../workflows/values';
  * "First Last <email>"; a workflow's published version names its `authors`. Reading people is what
  * `users:read` is for, so a caller without it gets these answers without them.
  */
-export const seesUsers = (caller: Principal): boolean => allows(caller.scopes, 'users:read');
+const seesUsers = (caller: Principal): boolean => allows(caller.scopes, 'users:read');
 
 type Json = Record<string, unknown>;
 
