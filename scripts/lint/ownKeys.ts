@@ -1,6 +1,6 @@
 /**
- * `npm run lint`: no property named by a string a caller may choose is read or written on an ordinary
- * object (src/lib/ownKeys.ts says why). In production code (src/), it refuses
+ * `npm run lint:keys` (part of `npm run lint`): no property named by a string a caller may choose is
+ * read or written on an ordinary object (src/lib/ownKeys.ts says why). In production code (src/), it refuses
  * - `o[key]` where `key` is any string (not a literal or a union of literals) and `o` is not an array
  *   or a Dict: read it with `own(o, key)`, write it with `setOwn`, or keep such keys in a Map or a Dict;
  * - `key in o` with such a key: `hasOwn(o, key)`;

@@ -14,7 +14,7 @@ export const NODE_TYPES = [
 export const NodeTypeSchema = z.enum(NODE_TYPES);
 export type NodeType = z.infer<typeof NodeTypeSchema>;
 
-export const PARAMETER_TYPES = [
+const PARAMETER_TYPES = [
   'string',
   'number',
   'integer',
@@ -46,7 +46,7 @@ export const PARAMETER_TYPES = [
 export type OptionValue = string | number | boolean;
 
 /** When a parameter applies: n8n's displayOptions, kept as conditions on other parameters' values. */
-export const DisplayConditionsSchema = z
+const DisplayConditionsSchema = z
   .object({
     show: z.record(z.string(), z.array(z.unknown())).optional(),
     hide: z.record(z.string(), z.array(z.unknown())).optional(),
@@ -123,7 +123,7 @@ export const ParameterSchema: z.ZodType<Parameter> = z.lazy(() =>
     .strict(),
 );
 
-export const DataFormatSchema = z
+const DataFormatSchema = z
   .object({
     mime_type: z.string().min(1),
     schema: z.union([z.string(), z.record(z.string(), z.unknown())]).nullable().optional(),
@@ -131,7 +131,7 @@ export const DataFormatSchema = z
   })
   .strict();
 
-export const PortSchema = z
+const PortSchema = z
   .object({
     name: z.string().min(1),
     /** "main" for item data; n8n's AI connection kinds ("ai_languageModel", "ai_tool", …) otherwise. */
@@ -147,7 +147,7 @@ export const PortSchema = z
   })
   .strict();
 
-export const CredentialSchema = z
+const CredentialSchema = z
   .object({
     name: z.string().min(1),
     required: z.boolean(),
@@ -155,7 +155,7 @@ export const CredentialSchema = z
   })
   .strict();
 
-export const ExampleSchema = z
+const ExampleSchema = z
   .object({
     name: z.string().min(1),
     description: z.string(),

@@ -1,5 +1,4 @@
 import { ResourceNotFoundError, ResourceTemplate, type McpServer } from '@modelcontextprotocol/server';
-import type { GuardedResources } from '../server/resourceAccess';
 import type { Env } from '../env';
 import { own } from '../lib/ownKeys';
 import { Catalog } from './catalog';
@@ -10,12 +9,15 @@ import { serializeSpec } from './serialize';
 /** MCP caps a completion answer at 100 values. */
 const MAX_COMPLETIONS = 100;
 
-/** The node-spec resources: the knowledge tools' catalog, so the knowledge tools' scope. */
-export const NODE_SPEC_RESOURCES: GuardedResources = {
+/**
+ * The node-spec resources: the knowledge tools' catalog, so the knowledge tools' scope (src/server's
+ * guardResources checks the shape where it takes them: the catalog imports nothing of the server).
+ */
+export const NODE_SPEC_RESOURCES = {
   uriTemplate: 'node-spec://{node_type}/{+subtype}',
   uriPrefix: 'node-spec://',
   scope: 'nodes:read',
-};
+} as const;
 
 const startsWith = (value: string) => (candidate: string) => candidate.toLowerCase().startsWith(value.toLowerCase());
 

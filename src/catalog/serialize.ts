@@ -7,7 +7,7 @@ import { isStructured, parameterShape, structuredTables } from './parameterShape
 export type Detail = 'essentials' | 'full';
 
 /** What one answer is about: a typeVersion, and for nodes that have them a resource and/or operation. */
-export interface Scope {
+interface Scope {
   typeVersion?: number;
   resource?: string;
   operation?: string;
@@ -155,11 +155,14 @@ function matchesOperation(key: string, { resource, operation }: Scope): boolean 
  * The parameters that apply to a scope: those whose conditions on the scope's resource, operation and
  * typeVersion hold (conditions on other parameters are left for `when`).
  */
-export function inScope(parameters: Parameter[], spec: NodeSpec, scope: Scope): Parameter[] {
+function inScope(parameters: Parameter[], spec: NodeSpec, scope: Scope): Parameter[] {
   const values: Record<string, unknown> = {};
   const keys: string[] = [];
-  if (scope.resource !== undefined) (values.resource = scope.resource), keys.push('resource');
-  if (scope.operation !== undefined) (values.operation = scope.operation), keys.push('operation');
+  for (const key of ['resource', 'operation'] as const) {
+    if (scope[key] === undefined) continue;
+    values[key] = scope[key];
+    keys.push(key);
+  }
   if (scope.typeVersion !== undefined) keys.push('@version');
   if (keys.length === 0) return parameters;
   const ctx = { values, root: values, typeVersion: scope.typeVersion ?? 0, nodeType: spec.subtype };
@@ -265,6 +268,6 @@ function condition(p: Parameter): string | undefined {
   const show = Object.entries(p.display_options?.show ?? {}).filter(([name]) => name !== '@version');
   if (show.length === 0) return undefined;
   return show
-    .map(([name, values]) => `${name}=${values.map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))).join('|')}`)
+    .map(([name, values]) => `${name}=${values.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join('|')}`)
     .join(', ');
 }

@@ -3,7 +3,7 @@
  * property names. On an ordinary object, `o["__proto__"]` is Object.prototype, `o["constructor"]` a
  * function and `o[k] ??= {}` can write onto every object of the isolate. So such keys go into a Map,
  * or into a Dict (an object without a prototype, where every key is an own key like any other), and
- * are read from anything else with `own`. `npm run lint` (scripts/lint/ownKeys.ts) refuses computed
+ * are read from anything else with `own`. `npm run lint:keys` (scripts/lint/ownKeys.ts) refuses computed
  * keys that are not read this way.
  *
  * workerd cannot send an object without a prototype through Durable Object storage or RPC

@@ -1,5 +1,5 @@
 import type { Env } from '../env';
-import { ToolError, TransientError } from '../tools/tool';
+import { ToolError, TransientError } from '../lib/errors';
 
 /** The n8n release whose public API (OpenAPI) these tools follow and are tested against. */
 export const N8N_API_VERSION = '2.41.3';
@@ -58,7 +58,7 @@ export class N8nApiError extends ToolError {
 }
 
 /** n8n could not be reached, failed (5xx), was too busy (429) or too slow: it may pass (TransientError). */
-export class N8nUnavailableError extends TransientError {
+class N8nUnavailableError extends TransientError {
   override name = 'N8nUnavailableError';
 }
 

@@ -85,19 +85,7 @@ export interface ToolDefinition<In extends z.ZodObject = z.ZodObject> {
  */
 export const refusal = (details: Record<string, unknown>) => rawResult({ isError: true, content: [{ type: 'text', text: JSON.stringify(details) }] });
 
-/** A tool's deliberate error answer (bad input it could not have known, a refusal): never retried. */
-export class ToolError extends Error {
-  override name = 'ToolError';
-}
-
-/**
- * A failure that may pass on a later attempt: the service was down, overloaded or slow (n8n's 5xx and
- * 429, a network failure, a time-out). The queue retries such a call where repeating it is harmless:
- * when the failed run had not begun to change anything (ToolContext.beginSideEffect).
- */
-export class TransientError extends Error {
-  override name = 'TransientError';
-}
+export { ToolError, TransientError } from '../lib/errors';
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 

@@ -6,10 +6,9 @@
  */
 import { N8N_STRUCTURED_TYPES } from '../catalog/n8nStructuredTypes';
 import type { StructuredTypes } from '../catalog/structuredTypes';
-import { clip, type Findings } from './findings';
+import { clip, describe, type Findings } from './findings';
 import { conversionProblem } from './fieldTypes';
 import { choiceList, didYouMean } from './nearestName';
-import { describe } from './parameters';
 import { isPlainObject, type Values } from './values';
 
 /** `ignoreConversionErrors`: the node's option that makes n8n keep a value it cannot convert. */
@@ -28,7 +27,7 @@ export function checkAssignmentValue(value: Values, path: string, nodeName: stri
       out.warning(nodeName, 'assignment_without_name', `${clip(at)} has no "name", so n8n sets a field named "": write the field's name (a dotted path like "customer.email" sets a nested field) or remove the row.`, `${at}.name`);
     }
     if (typeof type !== 'string' || !typeNames.some((t) => t.toLowerCase() === type.toLowerCase())) {
-      const what = type === undefined ? 'has no "type"' : `has "type" ${clip(JSON.stringify(type) ?? String(type), 40)}`;
+      const what = type === undefined ? 'has no "type"' : `has "type" ${clip(JSON.stringify(type) ?? typeof type, 40)}`;
       out.error(nodeName, 'invalid_assignment_type', `${clip(at)} ${what}; n8n takes ${choiceList(typeNames)}.${typeof type === 'string' ? didYouMean(type, typeNames) : ''}`, `${at}.type`);
       continue;
     }

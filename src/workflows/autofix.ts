@@ -16,9 +16,9 @@ import { STICKY_NOTE, validateWorkflow } from './validateWorkflow';
 import { isExpression, isPlainObject, type Values } from './values';
 
 /** high: applied; medium and low: listed for the caller to decide. */
-export type Confidence = 'high' | 'medium' | 'low';
+type Confidence = 'high' | 'medium' | 'low';
 
-export interface Fix {
+interface Fix {
   kind: string;
   node: string | null;
   path?: string;

@@ -3,9 +3,8 @@
  * that exists, through an output and an input the nodes have for their parameters (main or ai_*),
  * AI root nodes with the sub-nodes they need and no more than they take.
  */
-import { clip, quote, type Findings } from './findings';
+import { clip, describe, quote, type Findings } from './findings';
 import type { NodePort, NodePorts } from './ports';
-import { describe } from './parameters';
 import { isPlainObject } from './values';
 import type { WorkflowNode } from './validateNode';
 

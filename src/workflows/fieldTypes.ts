@@ -2,7 +2,7 @@
  * n8n's field types (validateFieldType in n8n-workflow) as the validator can judge them before run
  * time: whether a written value converts to a type.
  */
-import { describe } from './parameters';
+import { describe } from './findings';
 import { isExpression } from './values';
 
 /** Why n8n's validateFieldType cannot convert a written (not computed) value to `type`, if it cannot. */

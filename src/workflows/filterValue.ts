@@ -5,9 +5,8 @@
  */
 import { N8N_STRUCTURED_TYPES } from '../catalog/n8nStructuredTypes';
 import { filterOperations, type StructuredTypes } from '../catalog/structuredTypes';
-import { clip, type Findings } from './findings';
+import { clip, describe, type Findings } from './findings';
 import { choiceList, didYouMean } from './nearestName';
-import { describe } from './parameters';
 import { isExpression, isPlainObject, type Values } from './values';
 
 export function checkFilterValue(value: Values, path: string, nodeName: string, out: Findings, types: StructuredTypes = N8N_STRUCTURED_TYPES): void {

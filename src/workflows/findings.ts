@@ -35,6 +35,15 @@ export const clipPath = (path: string): string => clip(path, MAX_PATH);
 /** A name (of a node, parameter, connection type) in double quotes, clipped. */
 export const quote = (name: string): string => `"${clip(name)}"`;
 
+/** What a value is, for a message that says what was given instead: `an object`, `the text "…"`, `number 3`. */
+export function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'an object';
+  if (typeof value === 'string') return `the text ${JSON.stringify(clip(value, 40))}`;
+  return `${typeof value} ${JSON.stringify(value)}`;
+}
+
 /** What tells two findings apart across validations of a workflow (edit_workflow: new errors). */
 export const findingKey = (f: Finding): string => JSON.stringify([f.code, f.node, f.path ?? null]);
 

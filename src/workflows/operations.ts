@@ -27,7 +27,7 @@ export const OPERATION_TYPES = [
   'deactivate',
 ] as const;
 
-export type OperationType = (typeof OPERATION_TYPES)[number];
+type OperationType = (typeof OPERATION_TYPES)[number];
 
 /** One operation; which fields it reads depends on its type (see the tool's description). */
 export interface Operation {
@@ -58,7 +58,7 @@ export interface Operation {
 
 type Node = Values & { name: string };
 
-export interface EditedWorkflow {
+interface EditedWorkflow {
   /** Nodes that are not objects are kept as they are (validation reports them) and never edited. */
   workflow: Values & { nodes: unknown[]; connections: ConnectionMap };
   /** Tag names to add and to remove (n8n sets tags through their own endpoint). */

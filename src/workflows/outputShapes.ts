@@ -181,7 +181,7 @@ function summarizeShape(node: ShapedNode): OutputShape | null {
     const kind = own(aggregation, 'aggregation') ?? 'count';
     const field = own(aggregation, 'field') ?? '';
     const prefix = typeof kind === 'string' ? own(AGGREGATION_PREFIX, kind) : undefined;
-    if (prefix === undefined || typeof field !== 'string' || field.startsWith('=')) return null;
+    if (typeof kind !== 'string' || prefix === undefined || typeof field !== 'string' || field.startsWith('=')) return null;
     fields.push([`${prefix}${field}`.replace(/[\]["]/g, '').replace(/[ .]/g, '_'), `the ${kind} of ${field || 'the items'}`]);
   }
   return closed(fields);

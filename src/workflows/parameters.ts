@@ -9,7 +9,7 @@ import { visibility, type Visibility } from './display';
 import { expressionParts, looksLikeExpression, strings } from './expressions';
 import { checkAssignmentValue } from './assignmentValue';
 import { checkFilterValue } from './filterValue';
-import { clip, quote, type Findings } from './findings';
+import { clip, describe, quote, type Findings } from './findings';
 import { nearestName } from './nearestName';
 import { checkResourceMapperValue } from './resourceMapperValue';
 import { givenOf, isExpression, isMissing, isPlainObject, withDefaults, type NodeIdentity, type Values } from './values';
@@ -226,7 +226,7 @@ interface Problem {
 }
 
 /** What is wrong with a value for a parameter of this kind, or null. Expressions are judged at run time. */
-export function valueProblem(p: Parameter, value: unknown): Problem | null {
+function valueProblem(p: Parameter, value: unknown): Problem | null {
   if (isExpression(value) || value === null || value === undefined) return null;
   if (p.multiple_values && Array.isArray(value) && p.type !== 'fixed_collection') {
     for (const v of value) {
@@ -340,26 +340,18 @@ function locatorValueProblem(p: Parameter, mode: unknown, value: unknown): Probl
 const modeList = (p: Parameter) => (p.modes?.length ? p.modes.map((m) => JSON.stringify(m)).join(' | ') : '"id"');
 
 /** When a parameter applies, as `resource=message, operation=post`. */
-export function condition(p: { display_options?: Parameter['display_options'] }): string | undefined {
+function condition(p: { display_options?: Parameter['display_options'] }): string | undefined {
   const show = p.display_options?.show;
   if (!show) return undefined;
   const parts = Object.entries(show)
     .filter(([name]) => !name.startsWith('@'))
-    .map(([name, values]) => `${name}=${values.map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))).join('|')}`);
+    .map(([name, values]) => `${name}=${values.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join('|')}`);
   return parts.length ? parts.join(', ') : undefined;
 }
 
 function choices(p: Parameter): string {
   if (p.type !== 'enum' || !p.enum_values?.length || p.dynamic_options) return '';
   return ` Choices: ${p.enum_values.slice(0, 20).map((v) => JSON.stringify(v)).join(', ')}.`;
-}
-
-export function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'a list';
-  if (typeof value === 'object') return 'an object';
-  if (typeof value === 'string') return `the text ${JSON.stringify(clip(value, 40))}`;
-  return `${typeof value} ${JSON.stringify(value)}`;
 }
 
 /** A caller's value as JSON, clipped: a message quotes it, not all of it. */

@@ -8,9 +8,8 @@ import { N8N_STRUCTURED_TYPES } from '../catalog/n8nStructuredTypes';
 import type { StructuredTypes } from '../catalog/structuredTypes';
 import { own } from '../lib/ownKeys';
 import { conversionProblem } from './fieldTypes';
-import { clip, quote, type Findings } from './findings';
+import { clip, describe, quote, type Findings } from './findings';
 import { choiceList, didYouMean } from './nearestName';
-import { describe } from './parameters';
 import { isExpression, isPlainObject, type Values } from './values';
 
 /** The mode in which n8n maps input fields by name itself: nothing written is checked. */

@@ -9,7 +9,7 @@ import { quote, type Findings } from './findings';
 import type { WorkflowNode } from './validateNode';
 import { isPlainObject, type Values } from './values';
 
-export const EXECUTE_WORKFLOW_TRIGGER = 'n8n-nodes-base.executeWorkflowTrigger';
+const EXECUTE_WORKFLOW_TRIGGER = 'n8n-nodes-base.executeWorkflowTrigger';
 
 /** Node types that start runs on their own: triggers, pollers, webhooks (what activation needs). */
 const STARTS_ON_ITS_OWN = /trigger$|\.webhook$|\.formTrigger$|\.chatTrigger$/i;
@@ -60,7 +60,7 @@ export function calleeInputs(workflow: unknown): string[] | null {
 }
 
 /** The id an Execute Workflow node calls (source "database"): a plain id or a resource locator's value. */
-export function calledWorkflowId(parameters: unknown): string | null {
+function calledWorkflowId(parameters: unknown): string | null {
   if (!isPlainObject(parameters) || (parameters.source ?? 'database') !== 'database') return null;
   const id = isPlainObject(parameters.workflowId) ? parameters.workflowId.value : parameters.workflowId;
   return typeof id === 'string' && id !== '' && !id.startsWith('=') ? id : null;

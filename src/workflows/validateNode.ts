@@ -4,10 +4,10 @@
  */
 import type { NodeSpec } from '../catalog/nodeSpec';
 import { visibility } from './display';
-import { clip, Findings, type Finding, type ValidationResult } from './findings';
+import { clip, describe, Findings, type Finding, type ValidationResult } from './findings';
 import { checkInstanceVersion } from './instanceVersions';
 import type { NodeCatalog } from './nodeCatalog';
-import { checkParameters, describe } from './parameters';
+import { checkParameters } from './parameters';
 import { isPlainObject, nodeValues } from './values';
 
 /** The node as a workflow holds it (n8n's INode), after its shape was checked. */

@@ -6,13 +6,13 @@
 import { checkConnections, checkRequiredInputs, readConnections, type Endpoint } from './connections';
 import { checkDataFlow } from './dataFlow';
 import { codeIn, referencedNodes, strings } from './expressions';
-import { clip, Findings, quote, type ValidationResult } from './findings';
+import { clip, describe, Findings, quote, type ValidationResult } from './findings';
 import { checkGraph, startsRun } from './graph';
 import type { NodeCatalog } from './nodeCatalog';
 import type { ShapedNode } from './outputShapes';
 import { checkSubWorkflowCalls } from './subWorkflows';
 import { checkWebhookAnswers } from './webhookAnswers';
-import { checkExpressions, describe } from './parameters';
+import { checkExpressions } from './parameters';
 import { portsOfNode } from './ports';
 import { isPlainObject, nodeValues } from './values';
 import { checkNode, readNode, resolveSpec, Trials, type WorkflowNode } from './validateNode';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
@@ -29,7 +29,10 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   return JSON.parse(Buffer.concat(chunks).toString('utf8'));
 }
 
-const http = createServer(async (req, res) => {
+// Every error is answered inside `serve`: node's server ignores what a listener returns.
+const http = createServer((req, res) => void serve(req, res));
+
+async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
   try {
     const sessionId = req.headers['mcp-session-id'] as string | undefined;
     const body = req.method === 'POST' ? await readJson(req) : undefined;
@@ -49,7 +52,7 @@ const http = createServer(async (req, res) => {
   } catch (error) {
     res.writeHead(500).end(String(error));
   }
-});
+}
 
 http.listen(Number(process.argv[2] ?? 0), '127.0.0.1', () => {
   const address = http.address() as { port: number };

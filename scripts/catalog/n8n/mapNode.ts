@@ -353,6 +353,7 @@ function locatorMode(m: NonNullable<N8nProperty['modes']>[number]): LocatorMode 
  */
 function filterVersion(expression: unknown, typeVersion: number): number {
   if (typeof expression === 'number') return expression;
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- n8n's own expression, from its package, at build time
   const version: unknown = new Function('$nodeVersion', `return (${expressionBody(String(expression))});`)(typeVersion);
   if (typeof version !== 'number') throw new Error(`filter version ${String(expression)} gives ${String(version)} for typeVersion ${typeVersion}`);
   return version;

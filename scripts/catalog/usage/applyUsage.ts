@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { commonParameters, type NodeUsage } from '../../../src/catalog/essentials.ts';
 import type { NodeSpec } from '../../../src/catalog/nodeSpec.ts';
 import { own } from '../../../src/lib/ownKeys.ts';
-import { catalogOf, type NodeCatalog } from '../../../src/workflows/nodeCatalog.ts';
+import { catalogOf } from '../../../src/workflows/nodeCatalog.ts';
 import { validateNode } from '../../../src/workflows/validateNode.ts';
 import { PARAMETER_USAGE_FILE, type ParameterUsageFile } from './countParameters.ts';
 import type { ParameterUsage } from './parameters.ts';

@@ -71,10 +71,13 @@ export function canonical(v: unknown): string {
   return JSON.stringify(v) ?? 'null';
 }
 
+/** A value as text: a string as it is, anything else as canonical JSON (never "[object Object]"). */
+const text = (v: unknown): string => (typeof v === 'string' ? v : canonical(v));
+
 /** What makes two workflows the same: node names, types, versions, parameters, and the connections. */
 export function contentKey(wf: Obj & { nodes: Obj[]; connections: Obj }): string {
   const nodes = wf.nodes.map((n) => ({ name: n.name ?? null, type: n.type, typeVersion: n.typeVersion ?? null, parameters: n.parameters ?? {}, disabled: n.disabled ?? null, onError: n.onError ?? null }));
-  nodes.sort((a, b) => String(a.name).localeCompare(String(b.name)));
+  nodes.sort((a, b) => text(a.name).localeCompare(text(b.name)));
   return createHash('sha256').update(canonical({ nodes, connections: wf.connections })).digest('hex');
 }
 
@@ -148,7 +151,7 @@ export function buildCorpus(gitDirs: string[], outDir: string): CorpusManifest {
       }
       for (const { pointer, workflow } of findWorkflows(parsed)) {
         const wf = workflow as Found['workflow'];
-        const types = wf.nodes.map((n) => String(n.type));
+        const types = wf.nodes.map((n) => text(n.type));
         found.push({
           repo,
           source: blob.path,

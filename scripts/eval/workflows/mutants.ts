@@ -305,7 +305,11 @@ function reachable(wf: Wf, start: string): Set<string> {
   const out = edges(wf.connections).filter((e) => e.type === 'main');
   while (next.length) {
     const at = next.pop()!;
-    for (const e of out) if (e.from === at && !seen.has(e.to)) (seen.add(e.to), next.push(e.to));
+    for (const e of out) {
+      if (e.from !== at || seen.has(e.to)) continue;
+      seen.add(e.to);
+      next.push(e.to);
+    }
   }
   return seen;
 }
@@ -357,7 +361,7 @@ const MAKERS: Record<MutantKind, Maker> = {
     if (candidates.length === 0) return null;
     const { node, i } = pick(candidates, r);
     const dot = node.type.lastIndexOf('.');
-    let type = '';
+    let type: string;
     for (let n = Math.floor(r() * 90) + 10; ; n++) {
       type = `${node.type.slice(0, dot + 1)}${node.type.slice(dot + 1)}Zq${n}`;
       if (oracle.maxVersion(type) === undefined) break;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { projectFor } from '../../n8n/userData';
 import { n8nId } from '../../n8n/ids';
 import { CREATES, DELETES, n8nTool, page, paging, READS, type Page } from './n8nTool';
+import { projectFor } from './userData';
 
 export const PROJECT_TOOLS = [
   n8nTool({

@@ -166,7 +166,7 @@ async function waitForExecution(n8n: N8nClient, workflowId: string, since: numbe
 }
 
 /** Per node: how it ended, its error, and per output the number of items and the first item, cut short. */
-export function summarize(execution: Execution) {
+function summarize(execution: Execution) {
   const runData = execution.data?.resultData?.runData ?? {};
   const nodes = Object.entries(runData).map(([name, runs]) => {
     const last = runs.at(-1);

@@ -80,14 +80,14 @@ export function triggerRequest(url: URL, node: TriggerNode, payload: Record<stri
       const fields = isPlainObject(parameters.formFields) && Array.isArray(parameters.formFields.values) ? parameters.formFields.values : [];
       const form = new FormData();
       fields.forEach((field, i) => {
-        const label = isPlainObject(field) ? String(field.fieldLabel ?? '') : '';
+        const label = isPlainObject(field) && typeof field.fieldLabel === 'string' ? field.fieldLabel : '';
         const value = own(payload, label) ?? own(payload, `field-${i}`);
         if (value !== undefined) form.set(`field-${i}`, text(value));
       });
       return { method: 'POST', body: form };
     }
     default: {
-      const method = String(parameters.httpMethod ?? 'GET').toUpperCase();
+      const method = typeof parameters.httpMethod === 'string' ? parameters.httpMethod.toUpperCase() : 'GET';
       if (method !== 'GET' && method !== 'HEAD') return { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) };
       for (const [key, value] of Object.entries(payload)) url.searchParams.set(key, text(value));
       return { method };

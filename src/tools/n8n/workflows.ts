@@ -3,7 +3,6 @@ import { Catalog } from '../../catalog/catalog';
 import type { Env } from '../../env';
 import { N8nApiError, type N8nClient } from '../../n8n/client';
 import { isN8nId, n8nId } from '../../n8n/ids';
-import { workflowFor } from '../../n8n/userData';
 import { workflowBody } from '../../n8n/workflowBody';
 import { workflowOverLimit } from '../../workflows/limits';
 import { catalogForNodes } from '../../workflows/prefetch';
@@ -14,6 +13,7 @@ import { withInstance } from '../validation/catalogView';
 import { NamedObject } from '../validation/schemas';
 import { withinLimits } from '../validation/withinLimits';
 import { CREATES, DELETES, n8nTool, page, paging, READS, REPLACES, TOGGLES, type Page } from './n8nTool';
+import { workflowFor } from './userData';
 import { workflowPath, type Workflow } from './workflowApi';
 
 /** What a listing shows of a workflow: enough to pick one, not its whole graph. */

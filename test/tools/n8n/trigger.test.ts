@@ -89,4 +89,17 @@ describe('what test_workflow sends a trigger', () => {
     const post = triggerRequest(new URL(`${BASE}/webhook/orders`), webhook('orders', { parameters: { path: 'orders', httpMethod: 'POST' } }), { total: 3 });
     expect(post).toMatchObject({ method: 'POST', body: '{"total":3}' });
   });
+
+  it('reads a label or method that is not a string as none: no throw on an object String() cannot convert', () => {
+    const unprintable = { toString: 1 };
+    const form = { ...signUp, parameters: { formFields: { values: [{ fieldLabel: unprintable }, { fieldLabel: 'Name' }] } } };
+    const { body } = triggerRequest(new URL(`${BASE}/form/x`), form, { 'field-0': 'by position', Name: 'Ada' });
+    expect([...(body as FormData).entries()]).toEqual([
+      ['field-0', 'by position'],
+      ['field-1', 'Ada'],
+    ]);
+    const url = new URL(`${BASE}/webhook/orders`);
+    expect(triggerRequest(url, webhook('orders', { parameters: { path: 'orders', httpMethod: unprintable } }), { total: 3 })).toEqual({ method: 'GET' });
+    expect(url.search).toBe('?total=3');
+  });
 });

@@ -1,6 +1,6 @@
-import type { Principal } from '../auth/principal';
-import { allows } from '../auth/scopes';
-import { isPlainObject } from '../workflows/values';
+import type { Principal } from '../../auth/principal';
+import { allows } from '../../auth/scopes';
+import { isPlainObject } from '../../workflows/values';
 
 /**
  * What n8n says about people inside answers about other things (n8n 1.123.81's public API, read from
@@ -9,7 +9,7 @@ import { isPlainObject } from '../workflows/values';
  * "First Last <email>"; a workflow's published version names its `authors`. Reading people is what
  * `users:read` is for, so a caller without it gets these answers without them.
  */
-export const seesUsers = (caller: Principal): boolean => allows(caller.scopes, 'users:read');
+const seesUsers = (caller: Principal): boolean => allows(caller.scopes, 'users:read');
 
 type Json = Record<string, unknown>;
 

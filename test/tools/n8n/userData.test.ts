@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { projectFor, workflowFor } from '../../src/n8n/userData';
+import { projectFor, workflowFor } from '../../../src/tools/n8n/userData';
 
 /** GET /workflows/{id} of a real n8n 1.123.81 (published once), cut to the parts that matter here. */
 const owner = {
