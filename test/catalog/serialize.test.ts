@@ -172,17 +172,3 @@ describe('output items', () => {
     expect(port).not.toHaveProperty('item_fields');
   });
 });
-
-describe('withinBudget', () => {
-  it('keeps entries in order and stands in for those that would pass the budget', async () => {
-    const { RESPONSE_BUDGET, withinBudget } = await import('../../src/catalog/budget');
-    const entries = await withinBudget<{ i: number; pad?: string; leftOut?: boolean }>(
-      5,
-      async (i) => ({ i, pad: 'x'.repeat(RESPONSE_BUDGET / 3) }),
-      (i) => ({ i, leftOut: true }),
-    );
-    expect(entries.map((e) => e.i)).toEqual([0, 1, 2, 3, 4]);
-    expect(entries.filter((e) => e.leftOut).map((e) => e.i)).toEqual([2, 3, 4]);
-    expect(JSON.stringify(entries).length).toBeLessThanOrEqual(RESPONSE_BUDGET);
-  });
-});
