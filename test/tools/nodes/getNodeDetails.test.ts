@@ -34,19 +34,17 @@ describe('get_node_details', () => {
   });
 
   it('leaves out examples and port schemas when asked', async () => {
-    const [detail] = (
-      await callInSession('get_node_details', {
-        nodes: [{ node_type: 'ACTION_NODE', subtype: 'HTTP_REQUEST' }],
-        include_examples: false,
-        include_schemas: false,
-        detail: 'full',
-      })
-    ).json;
-    expect(detail).not.toHaveProperty('examples');
-    for (const port of [...detail.input_ports, ...detail.output_ports]) {
-      expect(port.data_format).toBeNull();
-      expect(port.validation_schema).toBeNull();
-    }
+    const details = async (flags: Record<string, boolean>) =>
+      (await callInSession('get_node_details', { nodes: [{ node_type: 'ACTION_NODE', subtype: 'HTTP_REQUEST' }], detail: 'full', ...flags })).json[0];
+    const ports = (detail: { input_ports: object[]; output_ports: object[] }) => [...detail.input_ports, ...detail.output_ports] as { data_format: unknown; validation_schema: unknown }[];
+    // Unless asked, both are there.
+    const whole = await details({});
+    expect(whole.examples.length).toBeGreaterThan(0);
+    expect(ports(whole).some((port) => port.data_format !== null && port.validation_schema !== null)).toBe(true);
+    const lean = await details({ include_examples: false, include_schemas: false });
+    expect(lean).not.toHaveProperty('examples');
+    expect(ports(lean).length).toBe(ports(whole).length);
+    for (const port of ports(lean)) expect(port).toMatchObject({ data_format: null, validation_schema: null });
   });
 
   it('narrows an n8n node to the resource/operation asked, and names the choices when one is not the node’s', async () => {
