@@ -39,6 +39,9 @@ describe('node-spec:// resources', () => {
     const sessionId = await openSession();
     const ref = { type: 'ref/resource', uri: 'node-spec://{node_type}/{+subtype}' };
     let id = 10;
+    // A node type the catalog has: its subtypes.
+    const { reply: known } = await rpc(sessionId, 'completion/complete', { ref, argument: { name: 'subtype', value: '' }, context: { arguments: { node_type: 'FLOW_NODE' } } }, id++);
+    expect(known!.result.completion.values).toEqual(['IF', 'FILTER', 'LOOP', 'MERGE', 'SWITCH', 'WAIT']);
     for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
       const { reply: inType } = await rpc(sessionId, 'completion/complete', { ref, argument: { name: 'subtype', value: '' }, context: { arguments: { node_type: name } } }, id++);
       expect(inType!.result.completion.values, name).toEqual([]);

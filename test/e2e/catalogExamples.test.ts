@@ -31,6 +31,9 @@ describe('the built catalog', () => {
       .map((x) => `${x.subtype}: ${x.result.errors.map((e) => e.message).join('; ')}`);
     expect(invalid).toEqual([]);
     expect(specs.every((s) => s.examples.length > 0)).toBe(true);
+    // The same example at a typeVersion its node lacks is refused: the check above judged something.
+    const example = specs.find((s) => s.subtype === 'n8n-nodes-base.set')!.examples[0]!.output as object;
+    expect(validateNode({ ...example, typeVersion: 999 }, catalog).errors.map((e) => e.code)).toContain('invalid_type_version');
   });
 
   it('finds no error in the workflows a real n8n 1.123.81 saved and ran (test/fixtures/workflows)', () => {
@@ -39,6 +42,10 @@ describe('the built catalog', () => {
     expect(files.length).toBeGreaterThanOrEqual(40);
     const errors = files.flatMap((f) => validateWorkflow(JSON.parse(readFileSync(join(dir, f), 'utf8')), catalog).errors.map((e) => `${f}: ${e.node}: ${e.message}`));
     expect(errors).toEqual([]);
+    // One of them with a node type misspelled has an error: the check above judged something.
+    const misspelled = JSON.parse(readFileSync(join(dir, files[0]!), 'utf8'));
+    misspelled.nodes[0].type += 'x';
+    expect(validateWorkflow(misspelled, catalog).errors.map((e) => e.code)).toContain('unknown_node_type');
   });
 
   it('names only port functions this build bundles, and computes ports from them for the node’s defaults', () => {

@@ -46,7 +46,7 @@ describe('n8n import', () => {
     expect(spec('n8n-nodes-base.mailcheck').credentials).toEqual([{ name: 'mailcheckApi', required: true }]);
     const v1 = result.specs.find((s) => s.subtype === '@n8n/n8n-nodes-langchain.agent' && s.type_versions?.includes(1))!;
     expect(v1.credentials?.map((c) => c.name)).toEqual(['mySql', 'postgres']);
-    expect(v1.credentials?.[0]?.display_options?.show).toBeDefined();
+    expect(v1.credentials?.[0]?.display_options).toEqual({ show: { agent: ['sqlAgent'], '/dataSource': ['mysql'] } });
   });
 
   it('derives the AI-agent tool n8n makes of a node marked usableAsTool', () => {

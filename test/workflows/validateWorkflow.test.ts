@@ -213,11 +213,22 @@ describe('validate_workflow', () => {
     expect(errorsOf(w)).toEqual([]);
   });
 
-  it('does not judge disabled nodes, and does not guess ports that depend on an expression', () => {
+  it('does not judge disabled nodes', () => {
     const w = goodWorkflow();
-    Object.assign(nodeNamed(w, 'Tell sales'), { disabled: true, parameters: { text: 42, resource: 'nope' } });
-    (nodeNamed(w, 'Route').parameters as Record<string, unknown>).rules = '={{ $json.body.rules }}';
+    Object.assign(nodeNamed(w, 'Tell sales'), { parameters: { text: 42, resource: 'nope' } });
+    // Enabled, the same node is wrong.
+    expect(codes(w)).not.toEqual([]);
+    expect(codes(w).every((c) => c.endsWith('@Tell sales'))).toBe(true);
+    Object.assign(nodeNamed(w, 'Tell sales'), { disabled: true });
+    expect(errorsOf(w)).toEqual([]);
+  });
+
+  it('does not guess ports that depend on an expression', () => {
+    const w = goodWorkflow();
     w.connections['Route']!['main']![7] = [{ node: 'Other', type: 'main', index: 0 }];
+    // With its rules written out, Switch has three outputs: an eighth is wrong.
+    expect(codes(w)).toEqual(['output_index_out_of_range@Route']);
+    (nodeNamed(w, 'Route').parameters as Record<string, unknown>).rules = '={{ $json.body.rules }}';
     expect(errorsOf(w)).toEqual([]);
   });
 

@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildSearchIndex, decodePostings, usagePrior } from '../../../src/catalog/search/buildIndex';
-import { builderTerms } from '../../../src/catalog/search/builderNames';
-import { stem } from '../../../src/catalog/search/tokenize';
+import { buildSearchIndex } from '../../../src/catalog/search/buildIndex';
 import type { NodeSpec } from '../../../src/catalog/nodeSpec';
 import { Searcher } from '../../../src/catalog/search/search';
 import { seedSpecs, spec } from '../../support/catalog';
@@ -176,64 +174,12 @@ describe('search over n8n-shaped nodes', () => {
     const names = { 'n8n-nodes-base.crypto': { 'Generate UUID': 3, Crypto: 40 } };
     expect(top('generate a uuid', new Searcher(buildSearchIndex(catalog, { counts: {}, names })))[0]).toBe('crypto');
   });
-});
-
-describe('builderTerms', () => {
-  const crypto = n8n('crypto', 'Crypto');
-  const loop = n8n('splitInBatches', 'Loop Over Items (Split in Batches)');
-  const term = (word: string) => stem(word);
-
-  it("leaves out names that are the node's display or type name, written any way", () => {
-    expect(builderTerms(crypto, { Crypto: 9, crypto: 2, 'CRYPTO ': 1 })).toEqual([]);
-    expect(builderTerms(loop, { 'Loop Over Items': 9, 'Split In Batches': 4, splitInBatches: 1, 'loop over items (split in batches)': 1 })).toEqual([]);
-  });
-
-  it('orders terms by their uses, each repeated 1 + ⌊log₂ uses⌋ times, at most 3', () => {
-    expect(builderTerms(crypto, { 'Generate UUID': 5, 'Generate hash': 2, 'Hash password': 1 })).toEqual(
-      ['generate', 'generate', 'generate', 'uuid', 'uuid', 'uuid', 'hash', 'hash', 'password'].map(term),
-    );
-    expect(builderTerms(crypto, { uuid: 1000 })).toEqual(['uuid', 'uuid', 'uuid']);
-  });
-
-  it('gives index terms that are not analyzed again: a digit-joined word counts as often as it is used', () => {
-    expect(builderTerms(crypto, { 'To base64': 1 })).toEqual(['64', 'base', 'base64']);
-  });
-
-  it('keeps the 40 most used terms', () => {
-    const many = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`word${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}`, 60 - i]));
-    const terms = new Set(builderTerms(crypto, many));
-    expect(terms.size).toBe(40);
-    expect(terms.has(term('wordaa'))).toBe(true);
-    expect(terms.has(term('wordhc'))).toBe(false);
-  });
-
-  it('records the nodes builders mostly mean by a term: a fifth of its uses or more, in two workflows or more', () => {
-    const names = {
-      'n8n-nodes-base.crypto': { 'Generate UUID': 4, 'Hash it': 1 },
-      'n8n-nodes-base.mailgun': { 'Generate report': 12 },
-      'n8n-nodes-base.mailjet': { 'Generate newsletter': 1 },
-    };
-    const index = buildSearchIndex(catalog, { counts: {}, names });
-    const doc = (name: string) => index.docs.findIndex(([, subtype]) => subtype === `n8n-nodes-base.${name}`);
-    expect(decodePostings(index.meant[term('generate')]!)).toEqual([doc('crypto'), 24, doc('mailgun'), 71]);
-    expect(decodePostings(index.meant[term('uuid')]!)).toEqual([doc('crypto'), 100]);
-    expect(index.meant[term('hash')]).toBeUndefined();
-  });
 
   it("counts the names of the node's tool variant with its own", () => {
     const hashing = (names: Record<string, Record<string, number>>) =>
       new Searcher(buildSearchIndex(catalog, { counts: {}, names })).search('hash a password', 10).map((h) => h.subtype.replace(/^.*\./, ''))[0];
     expect(hashing({})).not.toBe('crypto');
     expect(hashing({ 'n8n-nodes-base.cryptoTool': { 'Hash password': 4 } })).toBe('crypto');
-  });
-});
-
-describe('usagePrior', () => {
-  it('scales counts by their logarithm to 0–100 and gives replaced nodes none', () => {
-    const specs = [n8n('a', 'A'), n8n('b', 'B'), n8n('c', 'C'), n8n('d', 'D', { hidden: true }), n8n('e', 'E', { legacy: true })];
-    const prior = usagePrior(specs, { 'n8n-nodes-base.a': 99, 'n8n-nodes-base.b': 9, 'n8n-nodes-base.d': 500, 'n8n-nodes-base.e': 500 });
-    expect(prior).toEqual([100, 50, 0, 0, 0]);
-    expect(usagePrior(specs, {})).toEqual([0, 0, 0, 0, 0]);
   });
 });
 

@@ -2,8 +2,9 @@ import { afterEach, describe, expect, inject, it } from 'vitest';
 import { invokeTool } from '../../../src/server/runTool';
 import { toolsFor } from '../../../src/server/registry';
 import { loadCatalog } from '../../support/catalog';
-import { directContext, withN8n } from '../../support/hostile';
+import { directContext, renamedNode, SAMPLE_WORKFLOW, withN8n } from '../../support/hostile';
 import { connect, n8nSpecs, node } from '../../support/n8nCatalog';
+import { callDirect, savedN8nWorkflow } from '../../support/tools';
 
 /** The workflow tools' answers about sub-workflows, in workerd against the fake n8n, with n8n's own node descriptions loaded. */
 const n8nUrl = inject('n8nUrl');
@@ -59,5 +60,14 @@ describe('workflow tools and sub-workflows', () => {
     expect(JSON.parse(refused.text).errors).toContainEqual(expect.objectContaining({ code: 'subworkflow_input_unknown', node: 'Call' }));
     const saved = await call('create_workflow', { workflow: caller({ email: 'a@b.c', amount: 1 }) });
     expect(saved.isError).toBe(false);
+  });
+});
+
+describe('create_workflow and names that are special on JavaScript objects', () => {
+  it('saves a node named "__proto__" with the connections it starts', async () => {
+    await loadCatalog(n8nSpecs, ['n8n']);
+    const workflow = renamedNode(SAMPLE_WORKFLOW, 'Build Order', '__proto__');
+    const { id } = (await callDirect('create_workflow', JSON.parse(`{"workflow":${workflow},"force":true}`))).json;
+    expect(Object.hasOwn((await savedN8nWorkflow(id)).connections, '__proto__')).toBe(true);
   });
 });

@@ -1,13 +1,13 @@
 import fc from 'fast-check';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_JSON_DEPTH } from '../../src/protocol/jsonDepth';
+import { MAX_JSON_DEPTH } from '../src/protocol/jsonDepth';
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/core';
-import { loadCatalog } from '../support/catalog';
-import { anyJson, body, clippedReport, RUNS } from '../support/fuzz';
-import { pollutedSince, prototypesSnapshot, restorePrototypes } from '../support/specialNames';
-import { hostileString } from '../support/hostileInputs';
-import { bearer, createKey } from '../support/keys';
-import { call, ErrorBodySchema, messagesOf, ORIGIN, openSession, parseSse, postJson, sessionHeaders } from '../support/mcp';
+import { loadCatalog } from './support/catalog';
+import { anyJson, body, clippedReport, RUNS } from './support/fuzz';
+import { pollutedSince, prototypesSnapshot, restorePrototypes } from './support/specialNames';
+import { hostileString } from './support/hostileInputs';
+import { bearer, createKey } from './support/keys';
+import { call, ErrorBodySchema, messagesOf, ORIGIN, openSession, parseSse, postJson, sessionHeaders } from './support/mcp';
 
 beforeAll(async () => {
   await loadCatalog();

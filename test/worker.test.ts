@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_JSON_DEPTH } from '../../src/protocol/jsonDepth';
-import { call, messagesOf, openSseSession, openSession, parseSse, postJson, rpc, sessionHeaders } from '../support/mcp';
-import { modern, withTasks } from '../support/modern';
+import { MAX_JSON_DEPTH } from '../src/protocol/jsonDepth';
+import { call, messagesOf, openSseSession, openSession, parseSse, postJson, rpc, sessionHeaders } from './support/mcp';
+import { modern, withTasks } from './support/modern';
 
 /** Every bad input gets a clear error of the right kind, and never a 5xx. */
 describe('bad input on POST /mcp', () => {
@@ -105,16 +105,6 @@ describe('bad input on the other routes', () => {
     expect(put.status).toBe(405);
     expect(put.headers.get('allow')).toBe('GET, POST, DELETE, OPTIONS');
     expect((await call('/messages')).status).toBe(405);
-  });
-});
-
-describe('messagesOf helper sanity', () => {
-  it('reads both JSON and SSE bodies', async () => {
-    const json = new Response('{"jsonrpc":"2.0","id":1,"result":{}}', { headers: { 'content-type': 'application/json' } });
-    const sse = new Response('event: message\ndata: {"jsonrpc":"2.0","id":1,"result":{}}\n\n', {
-      headers: { 'content-type': 'text/event-stream' },
-    });
-    expect(await messagesOf(json)).toEqual(await messagesOf(sse));
   });
 });
 

@@ -1,29 +1,28 @@
-import fc from 'fast-check';
-import { afterEach, describe, expect, it } from 'vitest';
-import { autofix } from '../../src/workflows/autofix';
-import { valueOverLimit, workflowOverLimit } from '../../src/workflows/limits';
-import { applyOperations, OPERATION_TYPES, type Operation } from '../../src/workflows/operations';
-import { validateWorkflow } from '../../src/workflows/validateWorkflow';
-import { clippedReport, RUNS } from '../support/fuzz';
-import { pollutedSince, prototypesSnapshot, restorePrototypes } from '../support/specialNames';
-import { backtracking, longName, prototypeName } from '../support/hostileInputs';
-import { n8nCatalog } from '../support/n8nCatalog';
-
 /**
- * The workflow core (validation, autofix, the edit operations) on generated workflows made of hostile
- * parts: prototype names as node names, connection sources, targets and types and parameter keys;
- * long names; expressions that backtracked; deep parameters; graphs at and past the size limits. As
- * the tools do, a workflow past the limits (src/workflows/limits.ts) is refused before any rule runs,
- * in a sentence; any other must end within the hang bound with an answer no larger than its input
- * allows, keep every node it was given under its own name, and leave the built-in prototypes alone.
+ * Generated workflows made of hostile parts, for the workflow core's fuzzers (test/workflows/*.fuzz.test.ts):
+ * prototype names as node names, connection sources, targets and types and parameter keys; long names;
+ * expressions that backtracked; deep parameters; graphs at and past the size limits. As the tools do,
+ * a workflow past the limits (src/workflows/limits.ts) is refused before any rule runs, in a sentence;
+ * any other must end within the hang bound with an answer no larger than its input allows and leave the
+ * built-in prototypes alone (`holds`).
  */
+import fc from 'fast-check';
+import { afterEach, expect } from 'vitest';
+import { workflowOverLimit } from '../../src/workflows/limits';
+import { backtracking, longName, prototypeName } from './hostileInputs';
+import { n8nCatalog } from './n8nCatalog';
+import { pollutedSince, prototypesSnapshot, restorePrototypes } from './specialNames';
+
+/** No single run may take this long: past it, the isolate would be held (a hang, not a speed target). */
 const HANG_MS = 10_000;
 const answerBound = (input: number) => 4 * input + 1024 * 1024;
+/** The built-in prototypes as they were, restored after each test of a file that imports this. */
 const pristine = prototypesSnapshot();
 afterEach(() => restorePrototypes(pristine));
 
 const TYPES = [...n8nCatalog.typeNames().filter((t) => /\.(webhook|if|set|code|switch|merge|noOp|httpRequest|manualTrigger|agent|lmChatOpenAi|respondToWebhook)$/.test(t)), 'n8n-nodes-base.notAThing'];
-const name = fc.oneof(
+/** A node name: ordinary ones, prototype names, long ones, anything. */
+export const nodeName = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom('Start', 'IF', 'Set', 'Webhook', 'Respond', 'Agent', 'Model') },
   { weight: 3, arbitrary: prototypeName },
   { weight: 1, arbitrary: fc.integer({ min: 100, max: 1_200 }).map((n) => 'N'.repeat(n)) },
@@ -32,17 +31,18 @@ const name = fc.oneof(
 );
 const text = fc.oneof(
   fc.constantFrom('plain', '={{ $json.a }}', "={{ $('IF').item.json.x }}", '{{ $json.missing }}', "={{ $('__proto__').first().json }}", '={{ $node["constructor"].json }}'),
-  name.map((n) => `={{ $('${n}').item.json }}`),
+  nodeName.map((n) => `={{ $('${n}').item.json }}`),
   backtracking.map((s) => s.slice(0, 60_000)),
 );
-const parameterValue: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
+/** A parameter value: expressions naming nodes, text that backtracked, numbers, nested lists and objects with prototype keys. */
+export const parameterValue: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
   value: fc.oneof({ depthSize: 'small', withCrossShrink: true }, text, fc.integer(), fc.boolean(), fc.array(tie('value'), { maxLength: 3 }), tie('object')),
   object: fc.dictionary(fc.oneof(prototypeName, fc.constantFrom('conditions', 'values', 'options', 'assignments', 'rules', 'path', 'httpMethod')), tie('value'), { maxKeys: 4 }),
 })).value;
 
 /** A node as the caller wrote it: the parts that matter here, and odd ones. */
-const workflowNode = fc.record({
-  name,
+export const workflowNode = fc.record({
+  name: nodeName,
   type: fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...TYPES) }, { weight: 1, arbitrary: prototypeName }),
   typeVersion: fc.constantFrom(1, 1.1, 2, 2.1, 3, 99),
   parameters: fc.dictionary(fc.oneof(prototypeName, fc.constantFrom('conditions', 'values', 'options', 'path', 'jsCode', 'text')), parameterValue, { maxKeys: 5 }),
@@ -63,12 +63,13 @@ const connectionsText = (names: string[]) =>
     )
     .map((list) => `{${list.map((c) => `${JSON.stringify(c.source)}:{${JSON.stringify(c.type)}:${JSON.stringify(c.targets)}}`).join(',')}}`);
 
-const smallWorkflow = fc.array(workflowNode, { minLength: 1, maxLength: 12 }).chain((nodes) =>
+/** A workflow of 1 to 12 such nodes and connections among them (and to missing ones), as JSON text. */
+export const smallWorkflow = fc.array(workflowNode, { minLength: 1, maxLength: 12 }).chain((nodes) =>
   connectionsText(nodes.map((n) => n.name)).map((connections) => `{"nodes":${JSON.stringify(nodes)},"connections":${connections}}`),
 );
 
 /** Graphs at the size the tools take: a chain listed from its end, or one node with many connections to a missing one. */
-const largeWorkflow = fc.oneof(
+export const largeWorkflow = fc.oneof(
   fc.integer({ min: 100, max: 2_700 }).map((n) => {
     const nodes = Array.from({ length: n }, (_, i) => ({ name: `n${i}`, type: i === 0 ? 'n8n-nodes-base.manualTrigger' : 'n8n-nodes-base.noOp', typeVersion: 1, position: [0, 0], parameters: {} }));
     const connections = Object.fromEntries(Array.from({ length: n - 1 }, (_, i) => [`n${n - 2 - i}`, { main: [[{ node: `n${n - 1 - i}`, type: 'main', index: 0 }]] }]));
@@ -82,7 +83,7 @@ const largeWorkflow = fc.oneof(
 );
 
 /** Runs `work` on the workflow's text, as a tool would; checks the bound, the answer size, names kept and prototypes. */
-function holds(text: string, work: (workflow: unknown) => unknown, limits: (workflow: unknown) => string | null = workflowOverLimit): void {
+export function holds(text: string, work: (workflow: unknown) => unknown, limits: (workflow: unknown) => string | null = workflowOverLimit): void {
   const started = Date.now();
   const workflow = JSON.parse(text);
   const refusal = limits(workflow);
@@ -92,65 +93,5 @@ function holds(text: string, work: (workflow: unknown) => unknown, limits: (work
   expect(pollutedSince(pristine), text.slice(0, 300)).toEqual([]);
 }
 
-const namesOf = (workflow: unknown): string[] => ((workflow as { nodes?: { name?: unknown }[] }).nodes ?? []).map((n) => String(n?.name)).sort();
-
-describe('the workflow core, property-based, on hostile workflows', () => {
-  it(`validates and autofixes any workflow, keeping every node's name (${RUNS * 3} workflows)`, ({ task }) => {
-    let tried = 0;
-    fc.assert(
-      fc.property(smallWorkflow, (text) => {
-        tried++;
-        holds(text, (w) => validateWorkflow(w, n8nCatalog));
-        holds(text, (w) => {
-          const fixed = autofix(w, n8nCatalog, { newId: () => 'id' });
-          expect(namesOf(fixed.workflow)).toEqual(namesOf(w));
-          return fixed;
-        });
-      }),
-      { numRuns: RUNS * 3, reporter: clippedReport },
-    );
-    task.meta.inputs = tried;
-  }, 1_800_000);
-
-  it(`applies any list of operations all or nothing (${RUNS} edits)`, ({ task }) => {
-    const operation = fc.record({
-      type: fc.constantFrom(...OPERATION_TYPES),
-      name: name,
-      newName: name,
-      source: name,
-      target: name,
-      from: name,
-      to: name,
-      connectionType: fc.oneof(fc.constant('main'), prototypeName),
-      node: workflowNode,
-      changes: fc.dictionary(fc.oneof(prototypeName, fc.constantFrom('parameters', 'notes')), parameterValue, { maxKeys: 3 }),
-      settings: fc.dictionary(prototypeName, parameterValue, { maxKeys: 2 }),
-      tag: name,
-    });
-    let tried = 0;
-    fc.assert(
-      fc.property(smallWorkflow, fc.array(operation, { maxLength: 6 }), (text, operations) => {
-        tried++;
-        // Through JSON, as they arrive: "__proto__" keys in changes and settings stay own keys.
-        const ops = JSON.parse(JSON.stringify(operations)) as Operation[];
-        holds(text, (w) => applyOperations(w as Record<string, unknown>, ops, () => 'id'), (w) => workflowOverLimit(w) ?? valueOverLimit(ops, 'operations'));
-      }),
-      { numRuns: RUNS, reporter: clippedReport },
-    );
-    task.meta.inputs = tried;
-  }, 1_800_000);
-
-  const large = Math.max(5, Math.round(RUNS / 100));
-  it(`bounds the work and the answer on graphs at the size limits (${large} workflows)`, ({ task }) => {
-    let tried = 0;
-    fc.assert(
-      fc.property(largeWorkflow, (text) => {
-        tried++;
-        holds(text, (w) => validateWorkflow(w, n8nCatalog));
-        holds(text, (w) => autofix(w, n8nCatalog, { newId: () => 'id' }));
-      }),
-      { numRuns: large, reporter: clippedReport },
-    );
-    task.meta.inputs = tried;
-  }, 1_800_000);
-});
+/** The names of a workflow's nodes, sorted. */
+export const namesOf = (workflow: unknown): string[] => ((workflow as { nodes?: { name?: unknown }[] }).nodes ?? []).map((n) => String(n?.name)).sort();

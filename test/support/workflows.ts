@@ -1,0 +1,11 @@
+/**
+ * A small workflow with two faults the validation tools find: IF's third output (v1 has two) leads
+ * back to the manual trigger, which takes no input.
+ */
+export const FAULTY_WORKFLOW = {
+  nodes: [
+    { name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, parameters: {}, position: [0, 0] },
+    { name: 'Check', type: 'n8n-nodes-base.if', typeVersion: 1, parameters: {}, position: [200, 0] },
+  ],
+  connections: { Start: { main: [[{ node: 'Check', type: 'main', index: 0 }]] }, Check: { main: [[], [], [{ node: 'Start', type: 'main', index: 0 }]] } },
+};

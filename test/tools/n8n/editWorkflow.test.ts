@@ -1,0 +1,77 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadCatalog, seedSpecs } from '../../support/catalog';
+import { savedSampleWorkflow, withN8n } from '../../support/hostile';
+import { n8nSpecs } from '../../support/n8nCatalog';
+import { callDirect, savedN8nWorkflow } from '../../support/tools';
+
+/** edit_workflow against the contract fake of n8n, judged by n8n's own node descriptions. */
+beforeAll(() => loadCatalog([...seedSpecs(), ...n8nSpecs], ['seed', 'n8n']));
+
+/** A saved workflow (Webhook → IF → Code → Respond to Webhook, one node named "__proto__"); its id. */
+const saved = () => savedSampleWorkflow(withN8n());
+const setNode = (name: string) => ({ name, type: 'n8n-nodes-base.set', typeVersion: 3.4, position: [0, 0], parameters: {} });
+
+describe('edit_workflow', () => {
+  it('saves the operations applied, and answers the new versionId', async () => {
+    const id = await saved();
+    const before = await savedN8nWorkflow(id);
+    const answer = await callDirect('edit_workflow', { id, operations: [{ type: 'addNode', node: setNode('Added') }, { type: 'addConnection', source: '__proto__', target: 'Added' }] });
+    expect(answer.json).toMatchObject({ saved: true, id, operations: 2, valid: expect.any(Boolean) });
+    const after = await savedN8nWorkflow(id);
+    expect(after.versionId).not.toBe(before.versionId);
+    expect(answer.json.versionId).toBe(after.versionId);
+    expect(after.nodes.map((n) => n.name)).toContain('Added');
+  });
+
+  it('with validateOnly, answers the edited workflow and saves nothing', async () => {
+    const id = await saved();
+    const before = await savedN8nWorkflow(id);
+    const answer = await callDirect('edit_workflow', { id, operations: [{ type: 'addNode', node: setNode('Preview') }], validateOnly: true });
+    expect(answer.json).toMatchObject({ saved: false, preview: true, workflow: { nodes: expect.arrayContaining([expect.objectContaining({ name: 'Preview' })]) } });
+    expect(await savedN8nWorkflow(id)).toEqual(before);
+  });
+
+  it('refuses, saving nothing, when the workflow changed since the versionId the caller read', async () => {
+    const id = await saved();
+    const before = await savedN8nWorkflow(id);
+    const answer = await callDirect('edit_workflow', { id, operations: [{ type: 'addNode', node: setNode('Late') }], expectedVersionId: 'an-older-version' });
+    expect(answer.isError).toBe(true);
+    expect(answer.text).toMatch(new RegExp(`has changed since you read it \\(versionId ${before.versionId}, not an-older-version\\).*Nothing was saved`));
+    expect(await savedN8nWorkflow(id)).toEqual(before);
+  });
+
+  it('saves nothing when an operation fails, naming which and why', async () => {
+    const id = await saved();
+    const before = await savedN8nWorkflow(id);
+    const answer = await callDirect('edit_workflow', { id, operations: [{ type: 'addNode', node: setNode('Fine') }, { type: 'removeNode', name: 'No such node' }] });
+    expect(answer.isError).toBe(true);
+    expect(answer.text).toMatch(/^Error: Operation 1 \(removeNode\) failed: .*No such node.*\. Nothing was saved\.$/);
+    expect(await savedN8nWorkflow(id)).toEqual(before);
+  });
+
+  it('saves nothing when the edit would add an error, naming the operation it came from', async () => {
+    const id = await saved();
+    const before = await savedN8nWorkflow(id);
+    const answer = await callDirect('edit_workflow', { id, operations: [{ type: 'addNode', node: setNode('Fine') }, { type: 'addNode', node: { ...setNode('Bad'), type: 'n8n-nodes-base.notAThing' } }] });
+    expect(answer.isError).toBe(true);
+    expect(answer.json).toMatchObject({ saved: false, operation: { index: 1, type: 'addNode' }, errors: [expect.objectContaining({ node: 'Bad' })] });
+    expect(await savedN8nWorkflow(id)).toEqual(before);
+  });
+
+  it('adds a tag n8n does not have yet by creating it', async () => {
+    const id = await saved();
+    const tag = `new-${crypto.randomUUID().slice(0, 8)}`;
+    const answer = await callDirect('edit_workflow', { id, operations: [{ type: 'addTag', tag }] });
+    expect(answer.json).toMatchObject({ saved: true, tags: [tag] });
+    expect((await savedN8nWorkflow(id)).tags.map((t) => t.name)).toEqual([tag]);
+  });
+
+  it('adds a node with a "__proto__" parameter and connects from a node named "__proto__"', async () => {
+    const id = await saved();
+    const operations = `[{"type":"addNode","node":{"name":"Added","type":"n8n-nodes-base.set","typeVersion":3.4,"position":[0,0],"parameters":{"__proto__":{"a":1}}}},{"type":"addConnection","source":"__proto__","target":"Added"}]`;
+    expect((await callDirect('edit_workflow', JSON.parse(`{"id":"${id}","operations":${operations},"validateOnly":false}`))).json).toMatchObject({ saved: true });
+    const after = await savedN8nWorkflow(id);
+    expect(Object.hasOwn(after.connections, '__proto__')).toBe(true);
+    expect(Object.hasOwn(after.nodes.find((n) => n.name === 'Added')!.parameters, '__proto__')).toBe(true);
+  });
+});

@@ -1,0 +1,89 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { loadCatalog, seedSpecs, spec } from '../../support/catalog';
+import { callInSession } from '../../support/tools';
+
+beforeEach(async () => {
+  await loadCatalog();
+});
+
+describe('get_node_details', () => {
+  it('answers one entry per requested node, in order, with errors in place', async () => {
+    const details = (
+      await callInSession('get_node_details', {
+        nodes: [
+          { node_type: 'ACTION_NODE', subtype: 'HTTP_REQUEST' },
+          { node_type: 'ACTION_NODE', subtype: 'NOPE' },
+          { node_type: 'AI_AGENT_NODE', subtype: 'OPENAI_NODE' },
+        ],
+      })
+    ).json;
+    expect(details).toHaveLength(3);
+    expect(details[0]).toMatchObject({ node_type: 'ACTION_NODE', subtype: 'HTTP_REQUEST', parameters: expect.any(Array) });
+    expect(details[1]).toEqual({ node_type: 'ACTION_NODE', subtype: 'NOPE', error: 'Node specification not found' });
+    expect(details[2]).toMatchObject({ subtype: 'OPENAI_NODE', examples: expect.any(Array) });
+  });
+
+  it('answers names that are not in the catalog as not found, however long, a node of another type too', async () => {
+    const nodes = [
+      { node_type: 'ACTION_NODE', subtype: 'x'.repeat(600) },
+      { node_type: 'FLOW_NODE', subtype: 'HTTP_REQUEST' },
+    ];
+    const result = await callInSession('get_node_details', { nodes });
+    expect(result.isError).toBeFalsy();
+    expect(result.json).toEqual(nodes.map((n) => ({ ...n, error: 'Node specification not found' })));
+  });
+
+  it('leaves out examples and port schemas when asked', async () => {
+    const details = async (flags: Record<string, boolean>) =>
+      (await callInSession('get_node_details', { nodes: [{ node_type: 'ACTION_NODE', subtype: 'HTTP_REQUEST' }], detail: 'full', ...flags })).json[0];
+    const ports = (detail: { input_ports: object[]; output_ports: object[] }) => [...detail.input_ports, ...detail.output_ports] as { data_format: unknown; validation_schema: unknown }[];
+    // Unless asked, both are there.
+    const whole = await details({});
+    expect(whole.examples.length).toBeGreaterThan(0);
+    expect(ports(whole).some((port) => port.data_format !== null && port.validation_schema !== null)).toBe(true);
+    const lean = await details({ include_examples: false, include_schemas: false });
+    expect(lean).not.toHaveProperty('examples');
+    expect(ports(lean).length).toBe(ports(whole).length);
+    for (const port of ports(lean)) expect(port).toMatchObject({ data_format: null, validation_schema: null });
+  });
+
+  it('narrows an n8n node to the resource/operation asked, and names the choices when one is not the node’s', async () => {
+    const param = (name: string, extra: object) => ({ name, type: 'string' as const, required: true, description: name, ...extra });
+    const mail = spec('n8n-nodes-base.mail', {
+      node_type: 'EXTERNAL_ACTION_NODE',
+      source: 'n8n',
+      type_versions: [1],
+      node_versions: [1],
+      version: '1',
+      parameters: [
+        param('resource', { type: 'enum', enum_values: ['message', 'label'], default_value: 'message' }),
+        param('operation', { type: 'enum', enum_values: ['send', 'get'], default_value: 'send', display_options: { show: { resource: ['message'] } } }),
+        param('to', { display_options: { show: { resource: ['message'], operation: ['send'] } } }),
+        param('messageId', { display_options: { show: { resource: ['message'], operation: ['get'] } } }),
+      ],
+    });
+    await loadCatalog([...seedSpecs(), mail]);
+    const node = { node_type: 'EXTERNAL_ACTION_NODE', subtype: 'n8n-nodes-base.mail' };
+    const [get, send, unknown, none] = (
+      await callInSession('get_node_details', {
+        detail: 'full',
+        nodes: [
+          { ...node, resource: 'message', operation: 'get' },
+          { ...node, operation: 'send' },
+          { ...node, operation: 'archive' },
+          { node_type: 'ACTION_NODE', subtype: 'HTTP_REQUEST', resource: 'x' },
+        ],
+      })
+    ).json;
+    expect(get.parameters.map((p: { name: string }) => p.name)).toEqual(['resource', 'operation', 'messageId']);
+    expect(send.parameters.map((p: { name: string }) => p.name)).toEqual(['resource', 'operation', 'to']);
+    expect(unknown).toEqual({ ...node, error: 'No operation "archive": n8n-nodes-base.mail has send, get' });
+    expect(none.error).toMatch(/has no resource to choose: leave resource out/);
+  });
+
+  it('refuses an empty node list as invalid params', async () => {
+    const result = await callInSession('get_node_details', { nodes: [] });
+    expect(result.isError).toBe(true);
+    expect(result.text).toMatch(/nodes/);
+  });
+});
