@@ -28,7 +28,9 @@ for (const w of workflows) {
   if (applied.length > 0) changed.push({ workflow: w.id, fixes: applied.map((f) => f.description) });
 }
 
-const mutants = (read('mutants/manifest.json') as { mutants: { id: string; workflow: string; kind: string }[] }).mutants.filter((m) => originals.has(m.workflow));
+const mutants = (read('mutants/manifest.json') as { mutants: { id: string; workflow: string; kind: string }[] }).mutants.filter((m) =>
+  originals.has(m.workflow),
+);
 const perKind: Record<string, { mutants: number; fixed: number }> = {};
 for (const m of mutants) {
   const result = autofix(read(`mutants/${m.id}.json`), catalog);
@@ -45,4 +47,7 @@ for (const [kind, k] of Object.entries(perKind).sort()) console.log(`  ${kind.pa
 console.log(`  all                          ${String(mutants.length).padStart(4)}  fixed ${pct(fixed, mutants.length)}`);
 console.log(`real workflows changed: ${changed.length} of ${workflows.length}`);
 mkdirSync('bench/results', { recursive: true });
-writeFileSync('bench/results/autofix.json', JSON.stringify({ date: new Date().toISOString(), split: flags.split, perKind, fixed, mutants: mutants.length, realChanged: changed }, null, 2) + '\n');
+writeFileSync(
+  'bench/results/autofix.json',
+  JSON.stringify({ date: new Date().toISOString(), split: flags.split, perKind, fixed, mutants: mutants.length, realChanged: changed }, null, 2) + '\n',
+);

@@ -60,7 +60,14 @@ interface Case {
 
 // ---- The workflows -------------------------------------------------------------------------------
 
-const node = (name: string, type: string, typeVersion: number, parameters: Json = {}): Json => ({ id: `id-${name.slice(0, 40)}-${name.length}`, name, type, typeVersion, position: [0, 0], parameters });
+const node = (name: string, type: string, typeVersion: number, parameters: Json = {}): Json => ({
+  id: `id-${name.slice(0, 40)}-${name.length}`,
+  name,
+  type,
+  typeVersion,
+  position: [0, 0],
+  parameters,
+});
 const set = (name: string, parameters: Json = {}) => node(name, 'n8n-nodes-base.set', 3.4, parameters);
 const trigger = (name = 'Start') => node(name, 'n8n-nodes-base.manualTrigger', 1);
 const target = (name: string) => ({ node: name, type: 'main', index: 0 });
@@ -85,11 +92,19 @@ const tag = (i: number) => String.fromCharCode(97 + (i % 26), 97 + (Math.floor(i
 function cases(specs: NodeSpec[]): Case[] {
   const text = LIMITS.textLength;
   const list: Case[] = [
-    { name: 'reference', what: 'a typical workflow: 30 nodes of the catalog’s own examples', workflow: { ...exampleWorkflow(specs), settings: { executionOrder: 'v1' } } as Workflow },
+    {
+      name: 'reference',
+      what: 'a typical workflow: 30 nodes of the catalog’s own examples',
+      workflow: { ...exampleWorkflow(specs), settings: { executionOrder: 'v1' } } as Workflow,
+    },
     {
       name: 'braces',
       what: `two ${text.toLocaleString('en-US')}-character texts of "{{ $json " repeated, one an expression left open`,
-      workflow: workflow('braces', [trigger(), set('Set', { text: '{{ $json '.repeat(text / 9), value: `={{ ${'$json.a {{ '.repeat((text - 4) / 11)}` })], chain(['Start', 'Set'])),
+      workflow: workflow(
+        'braces',
+        [trigger(), set('Set', { text: '{{ $json '.repeat(text / 9), value: `={{ ${'$json.a {{ '.repeat((text - 4) / 11)}` })],
+        chain(['Start', 'Set']),
+      ),
     },
   ];
   // Names a_i + M + b_i and references c + M + d of two letters more: every pair is compared all along, and none is near.
@@ -99,7 +114,11 @@ function cases(specs: NodeSpec[]): Case[] {
   list.push({
     name: 'references',
     what: `${nearNames.length.toLocaleString('en-US')} nodes of ${LIMITS.nameLength}-character names, and a Code node with 800 references each two letters longer`,
-    workflow: workflow('references', [trigger(), node('Code', 'n8n-nodes-base.code', 2, { jsCode: references }), ...nearNames.map((name) => set(name))], chain(['Start', 'Code'])),
+    workflow: workflow(
+      'references',
+      [trigger(), node('Code', 'n8n-nodes-base.code', 2, { jsCode: references }), ...nearNames.map((name) => set(name))],
+      chain(['Start', 'Code']),
+    ),
   });
   const chained = Array.from({ length: LIMITS.nodes - 1 }, (_, i) => `Node ${i + 1}`);
   list.push({
@@ -113,13 +132,19 @@ function cases(specs: NodeSpec[]): Case[] {
   list.push({
     name: 'missing-target',
     what: `a node of a ${LIMITS.nameLength}-character name connected ${targets.toLocaleString('en-US')} times to a missing one of such a name`,
-    workflow: workflow('missing-target', [trigger(), set(source)], { Start: { main: [[target(source)]] }, [source]: { main: [Array.from({ length: targets }, () => target(missing))] } }),
+    workflow: workflow('missing-target', [trigger(), set(source)], {
+      Start: { main: [[target(source)]] },
+      [source]: { main: [Array.from({ length: targets }, () => target(missing))] },
+    }),
   });
   const longNames = Array.from({ length: Math.floor(MAX_WORKFLOW_BYTES / (3 * LIMITS.nameLength + 300)) }, (_, i) => longName(i, LIMITS.nameLength));
   list.push({
     name: 'long-names',
     what: `${longNames.length.toLocaleString('en-US')} nodes of ${LIMITS.nameLength}-character names, chained, each with a wrong choice`,
-    workflow: workflow('long-names', [trigger(), ...longNames.map((name) => set(name, { mode: 'nope' }))], { Start: { main: [[target(longNames[0]!)]] }, ...chain(longNames) }),
+    workflow: workflow('long-names', [trigger(), ...longNames.map((name) => set(name, { mode: 'nope' }))], {
+      Start: { main: [[target(longNames[0]!)]] },
+      ...chain(longNames),
+    }),
   });
   const deep = (leaves: number) => {
     let value: Json = Object.fromEntries(Array.from({ length: leaves }, (_, i) => [`l${i}`, '={{ $json.x ']));
@@ -135,18 +160,28 @@ function cases(specs: NodeSpec[]): Case[] {
   list.push({
     name: 'many-parameters',
     what: `${parameters.toLocaleString('en-US')} parameters a Set node does not have, each "{{ $json.a }}" without its "="`,
-    workflow: workflow('many-parameters', [trigger(), set('Set', Object.fromEntries(Array.from({ length: parameters }, (_, i) => [`p${i}`, '{{ $json.a }}'])))], chain(['Start', 'Set'])),
+    workflow: workflow(
+      'many-parameters',
+      [trigger(), set('Set', Object.fromEntries(Array.from({ length: parameters }, (_, i) => [`p${i}`, '{{ $json.a }}'])))],
+      chain(['Start', 'Set']),
+    ),
   });
   const known = [...new Set(specs.map((s) => s.subtype).filter((t) => t.startsWith('n8n-nodes-base.')))];
   list.push({
     name: 'unknown-types',
     what: `${(LIMITS.nodes - 1).toLocaleString('en-US')} nodes whose types are each a letter off one of n8n's`,
-    workflow: workflow('unknown-types', [trigger(), ...Array.from({ length: LIMITS.nodes - 1 }, (_, i) => node(`N${i}`, `${known[i % known.length]!}${tag(i)[0]}`, 1))]),
+    workflow: workflow('unknown-types', [
+      trigger(),
+      ...Array.from({ length: LIMITS.nodes - 1 }, (_, i) => node(`N${i}`, `${known[i % known.length]!}${tag(i)[0]}`, 1)),
+    ]),
   });
   list.push({
     name: 'explain',
     what: `${(LIMITS.nodes - 1).toLocaleString('en-US')} uProc nodes with a wrong tool: each invites trying its other groups`,
-    workflow: workflow('explain', [trigger(), ...Array.from({ length: LIMITS.nodes - 1 }, (_, i) => node(`U${i}`, 'n8n-nodes-base.uproc', 1, { tool: 'nope', email: `={{ $('N${i}').item.json.x }}` }))]),
+    workflow: workflow('explain', [
+      trigger(),
+      ...Array.from({ length: LIMITS.nodes - 1 }, (_, i) => node(`U${i}`, 'n8n-nodes-base.uproc', 1, { tool: 'nope', email: `={{ $('N${i}').item.json.x }}` })),
+    ]),
   });
   for (const c of list) {
     const bytes = Buffer.byteLength(JSON.stringify(c.workflow));
@@ -210,7 +245,12 @@ function measure(call: () => unknown, runs: number): Measured {
   }
   if (repeat > 0) times.shift();
   times.sort((a, b) => a - b);
-  return { cpuP50Ms: round(percentile(times, 50), 2), cpuP99Ms: round(percentile(times, 99), 2), answerBytes: Buffer.byteLength(JSON.stringify(answer)), runs: times.length };
+  return {
+    cpuP50Ms: round(percentile(times, 50), 2),
+    cpuP99Ms: round(percentile(times, 99), 2),
+    answerBytes: Buffer.byteLength(JSON.stringify(answer)),
+    runs: times.length,
+  };
 }
 
 function inNode(core: Core, catalog: NodeCatalog, c: Case) {
@@ -246,7 +286,11 @@ async function inWorkerd(list: Case[]) {
     };
     const rows: Record<string, Record<string, { serverCpuMsPerCall: number | null; answerBytes: number; error?: string }>> = {};
     for (const c of list) {
-      const created = await fetch(`${n8n.url}/api/v1/workflows`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-n8n-api-key': n8nKey }, body: JSON.stringify(c.workflow) });
+      const created = await fetch(`${n8n.url}/api/v1/workflows`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-n8n-api-key': n8nKey },
+        body: JSON.stringify(c.workflow),
+      });
       if (!created.ok) throw new Error(`${c.name}: the fake n8n refused the workflow: ${(await created.text()).slice(0, 300)}`);
       const workflowId = ((await created.json()) as { id: string }).id;
       const calls: [string, Json][] = [
@@ -267,7 +311,9 @@ async function inWorkerd(list: Case[]) {
           ...(answer.isError ? { error: JSON.stringify(answer.content).slice(0, 300) } : {}),
         };
         const row = rows[c.name]![name]!;
-        console.log(`  workerd ${c.name.padEnd(16)} ${name.padEnd(18)} server CPU ${row.serverCpuMsPerCall} ms/call, answer ${row.answerBytes.toLocaleString('en-US')} bytes${row.error ? ` (an error: ${row.error.slice(0, 160)})` : ''}`);
+        console.log(
+          `  workerd ${c.name.padEnd(16)} ${name.padEnd(18)} server CPU ${row.serverCpuMsPerCall} ms/call, answer ${row.answerBytes.toLocaleString('en-US')} bytes${row.error ? ` (an error: ${row.error.slice(0, 160)})` : ''}`,
+        );
       }
     }
     return rows;
@@ -289,10 +335,17 @@ for (const c of list) {
   console.log(`${c.name}: ${c.what} (${Buffer.byteLength(JSON.stringify(c.workflow)).toLocaleString('en-US')} bytes)`);
   nodeFigures[c.name] = inNode(core, catalog, c);
   for (const [tool, m] of Object.entries(nodeFigures[c.name]!)) {
-    console.log(`  Node    ${tool.padEnd(18)} CPU p50 ${m.cpuP50Ms} ms, p99 ${m.cpuP99Ms} ms (${m.runs} runs), answer ${m.answerBytes.toLocaleString('en-US')} bytes`);
+    console.log(
+      `  Node    ${tool.padEnd(18)} CPU p50 ${m.cpuP50Ms} ms, p99 ${m.cpuP99Ms} ms (${m.runs} runs), answer ${m.answerBytes.toLocaleString('en-US')} bytes`,
+    );
   }
 }
 const workerd = args['node-only'] ? null : await inWorkerd(list);
 mkdirSync('bench/results', { recursive: true });
-const described = Object.fromEntries(list.map((c) => [c.name, { what: c.what, bytes: Buffer.byteLength(JSON.stringify(c.workflow)), node: nodeFigures[c.name], workerd: workerd?.[c.name] ?? null }]));
+const described = Object.fromEntries(
+  list.map((c) => [
+    c.name,
+    { what: c.what, bytes: Buffer.byteLength(JSON.stringify(c.workflow)), node: nodeFigures[c.name], workerd: workerd?.[c.name] ?? null },
+  ]),
+);
 writeFileSync(args.out, JSON.stringify({ date: new Date().toISOString(), src: args.src, runs: RUNS, limits: LIMITS, cases: described }, null, 2) + '\n');

@@ -61,12 +61,21 @@ async function streamableClient(signal: AbortSignal) {
   const init = await fetch(`${server.url}/mcp`, {
     method: 'POST',
     headers: { ...json, ...auth },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'idle', version: '1' } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'idle', version: '1' } },
+    }),
   });
   await init.text();
   const session = init.headers.get('mcp-session-id')!;
   const headers = { ...auth, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' };
-  await fetch(`${server.url}/mcp`, { method: 'POST', headers: { ...json, ...headers }, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+  await fetch(`${server.url}/mcp`, {
+    method: 'POST',
+    headers: { ...json, ...headers },
+    body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+  });
   const stream = await fetch(`${server.url}/mcp`, { headers: { ...headers, accept: 'text/event-stream' }, signal });
   return { session, ...watch(stream, signal) };
 }
@@ -78,7 +87,12 @@ async function legacyClient(signal: AbortSignal) {
   while (!/data: (\/messages\S+)/.test(watched.seen.text)) await new Promise((r) => setTimeout(r, 20));
   const endpoint = /data: (\/messages\S+)/.exec(watched.seen.text)![1]!;
   const post = (body: unknown) => fetch(`${server.url}${endpoint}`, { method: 'POST', headers: { ...json, ...auth }, body: JSON.stringify(body) });
-  await post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'idle', version: '1' } } });
+  await post({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'idle', version: '1' } },
+  });
   await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
   return { session: new URL(endpoint, server.url).searchParams.get('sessionId')!, ...watched };
 }

@@ -306,13 +306,23 @@ for (const r of summary) {
 console.log(`\np50 this/floor at 1 session:         ${ratios.p50VsFloor1 ?? '-'}  (target ${targets.p50VsFloor1})`);
 console.log(`req/s this/mcp-agent at 50 sessions: ${ratios.rpsVsMcpAgent50 ?? '-'}  (target ${targets.rpsVsMcpAgent50})`);
 console.log(`req/s this/floor at 50 sessions:     ${ratios.rpsVsFloor50 ?? '-'}`);
-console.log(`queued adds at 1 session:            p50 ${ratios.queuedAddedP50Ms ?? '-'} ms, p99 ${ratios.queuedAddedP99Ms ?? '-'} ms  (target p50 ${targets.queuedAddedP50Ms})`);
-console.log(`API key check adds at 1 session:     p50 ${ratios.authAddedP50Ms ?? '-'} ms; req/s with/without at 50 sessions: ${ratios.rpsWithAuthVsWithout50 ?? '-'}`);
+console.log(
+  `queued adds at 1 session:            p50 ${ratios.queuedAddedP50Ms ?? '-'} ms, p99 ${ratios.queuedAddedP99Ms ?? '-'} ms  (target p50 ${targets.queuedAddedP50Ms})`,
+);
+console.log(
+  `API key check adds at 1 session:     p50 ${ratios.authAddedP50Ms ?? '-'} ms; req/s with/without at 50 sessions: ${ratios.rpsWithAuthVsWithout50 ?? '-'}`,
+);
 console.log(`p50 modern/echo at 1 request stream:  ${ratios.modernP50VsEcho1 ?? '-'}  (target ${targets.modernP50VsEcho1})`);
-console.log(`req/s modern/this (2025 sessions) at 50:  ${ratios.modernRpsVsSessions50 ?? '-'}  (target ${targets.modernRpsVsSessions50}); modern/mcp-agent: ${ratios.modernRpsVsMcpAgent50 ?? '-'}`);
-console.log(`p50 sdk-modern/echo (the SDK's modern floor): ${ratios.sdkModernP50VsEcho1 ?? '-'}; modern/sdk-modern: p50 ${ratios.modernP50VsSdkModern1 ?? '-'}, req/s at 50 ${ratios.modernRpsVsSdkModern50 ?? '-'}`);
+console.log(
+  `req/s modern/this (2025 sessions) at 50:  ${ratios.modernRpsVsSessions50 ?? '-'}  (target ${targets.modernRpsVsSessions50}); modern/mcp-agent: ${ratios.modernRpsVsMcpAgent50 ?? '-'}`,
+);
+console.log(
+  `p50 sdk-modern/echo (the SDK's modern floor): ${ratios.sdkModernP50VsEcho1 ?? '-'}; modern/sdk-modern: p50 ${ratios.modernP50VsSdkModern1 ?? '-'}, req/s at 50 ${ratios.modernRpsVsSdkModern50 ?? '-'}`,
+);
 console.log(`API key check adds to a modern call:  p50 ${ratios.modernAuthAddedP50Ms ?? '-'} ms`);
-console.log(`a log line per request adds (wrangler dev): p50 ${ratios.logLineAddedP50Ms ?? '-'} ms; req/s with/without at 50: ${ratios.rpsLoggedVsNot50 ?? '-'}`);
+console.log(
+  `a log line per request adds (wrangler dev): p50 ${ratios.logLineAddedP50Ms ?? '-'} ms; req/s with/without at 50: ${ratios.rpsLoggedVsNot50 ?? '-'}`,
+);
 for (const [name, m] of Object.entries(many)) {
   console.log(
     `${name}: ${m.sessions} sessions at once, one call each: ${m.errors} errors (target ${targets.manySessionsErrors}), ${m.totalSeconds} s in all; ` +
@@ -324,7 +334,19 @@ mkdirSync('bench/results', { recursive: true });
 writeFileSync(
   'bench/results/latency.json',
   JSON.stringify(
-    { date: new Date().toISOString(), quick, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, rounds: ROUNDS, cores: cpus().length, summary, ratios, targets, manySessions: many, runs },
+    {
+      date: new Date().toISOString(),
+      quick,
+      seconds: SECONDS,
+      warmupSeconds: WARMUP_SECONDS,
+      rounds: ROUNDS,
+      cores: cpus().length,
+      summary,
+      ratios,
+      targets,
+      manySessions: many,
+      runs,
+    },
     null,
     2,
   ),

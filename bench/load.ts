@@ -51,7 +51,13 @@ setGlobalDispatcher(new Agent({ connections: 4096, pipelining: 1, keepAliveTimeo
 const QUERIES = ['slack', 'send email', 'http request', 'google sheets', 'webhook', 'ai agent', 'postgres', 'schedule'];
 const text = (r: Record<string, any>) => String(r.content?.[0]?.text ?? '');
 /** Percentile of unsorted times. */
-const pct = (values: number[], p: number) => round(percentile([...values].sort((a, b) => a - b), p));
+const pct = (values: number[], p: number) =>
+  round(
+    percentile(
+      [...values].sort((a, b) => a - b),
+      p,
+    ),
+  );
 const OPS: Record<string, { weight: number; call: (id: number) => Call }> = {
   'tools/list': { weight: 3, call: () => ({ method: 'tools/list', expect: (r) => r.tools?.some((t: { name: string }) => t.name === 'search_nodes') }) },
   search_nodes: {
@@ -66,13 +72,20 @@ const OPS: Record<string, { weight: number; call: (id: number) => Call }> = {
     weight: 2,
     call: () => ({
       method: 'tools/call',
-      params: { name: 'get_node_details', arguments: { nodes: [{ node_type: 'ACTION_NODE', subtype: 'n8n-nodes-base.httpRequest' }], include_examples: false } },
+      params: {
+        name: 'get_node_details',
+        arguments: { nodes: [{ node_type: 'ACTION_NODE', subtype: 'n8n-nodes-base.httpRequest' }], include_examples: false },
+      },
       expect: (r) => text(r).includes('n8n-nodes-base.httpRequest'),
     }),
   },
   queued: {
     weight: 2,
-    call: (id) => ({ method: 'tools/call', params: { name: 'test_queued_echo', arguments: { text: `t${id}` } }, expect: (r) => r.structuredContent?.echo === `t${id}` }),
+    call: (id) => ({
+      method: 'tools/call',
+      params: { name: 'test_queued_echo', arguments: { text: `t${id}` } },
+      expect: (r) => r.structuredContent?.echo === `t${id}`,
+    }),
   },
   ...(FAULTS
     ? {
@@ -145,13 +158,20 @@ try {
     while (performance.now() < end) {
       const op = pick();
       const id = nextId++;
-      const record = { op, transport: session instanceof LegacySseSession ? 'sse' : 'streamable', session: index, startedAt: performance.now() - start, faults: [] } as unknown as Record_;
+      const record = {
+        op,
+        transport: session instanceof LegacySseSession ? 'sse' : 'streamable',
+        session: index,
+        startedAt: performance.now() - start,
+        faults: [],
+      } as unknown as Record_;
       mine.add(record);
       const drop = FAULTS && session instanceof StreamableSession && session.protocolVersion === '2025-11-25' && op === 'queued' && id % 10 === 0;
       if (drop) record.faults.push('stream-dropped');
       if (op === 'slow') record.faults.push('past-deadline');
       if (op === 'queued' && FAULTS) record.faults.push('consumer-failures');
-      const sent = session instanceof LegacySseSession ? await session.send(id, OPS[op]!.call(id)) : await session.send(id, OPS[op]!.call(id), { dropAfterPriming: drop });
+      const sent =
+        session instanceof LegacySseSession ? await session.send(id, OPS[op]!.call(id)) : await session.send(id, OPS[op]!.call(id), { dropAfterPriming: drop });
       mine.delete(record);
       records.push(Object.assign(record, sent));
       if (session instanceof LegacySseSession && session.broken) break; // its stream is gone: that client reconnects as a new session
@@ -220,7 +240,21 @@ try {
   const byTransport = Object.fromEntries(
     (['streamable', 'sse'] as const).map((t) => {
       const rs = records.filter((r) => r.transport === t);
-      return [t, { calls: rs.length, ok: count(rs, (r) => r.outcome === 'ok'), p50: pct(rs.map((r) => r.ms), 50), p99: pct(rs.map((r) => r.ms), 99) }];
+      return [
+        t,
+        {
+          calls: rs.length,
+          ok: count(rs, (r) => r.outcome === 'ok'),
+          p50: pct(
+            rs.map((r) => r.ms),
+            50,
+          ),
+          p99: pct(
+            rs.map((r) => r.ms),
+            99,
+          ),
+        },
+      ];
     }),
   );
   const faultReport = FAULTS
@@ -228,7 +262,21 @@ try {
         ['evicted', 'stream-dropped', 'consumer-failures', 'past-deadline'].map((fault) => {
           const rs = records.filter((r) => r.faults.includes(fault));
           const answered = count(rs, (r) => r.answers === 1 || isClearError(r.outcome));
-          return [fault, { calls: rs.length, answeredOnce: answered, ok: count(rs, (r) => r.outcome === 'ok'), clearError: count(rs, (r) => isClearError(r.outcome)), lost: count(rs, (r) => r.outcome === 'lost'), resumed: count(rs, (r) => r.resumed === true), p99Ms: pct(rs.map((r) => r.ms), 99) }];
+          return [
+            fault,
+            {
+              calls: rs.length,
+              answeredOnce: answered,
+              ok: count(rs, (r) => r.outcome === 'ok'),
+              clearError: count(rs, (r) => isClearError(r.outcome)),
+              lost: count(rs, (r) => r.outcome === 'lost'),
+              resumed: count(rs, (r) => r.resumed === true),
+              p99Ms: pct(
+                rs.map((r) => r.ms),
+                99,
+              ),
+            },
+          ];
         }),
       )
     : undefined;
@@ -258,7 +306,12 @@ try {
     byTransport,
     ...(faultReport
       ? {
-          faultsInjected: { evictions: faultLog.evictions, evictedCallsInFlight: faultLog.evictedCallsInFlight, consumerFailureRate: 0.2, deadlineSeconds: DEADLINE_S },
+          faultsInjected: {
+            evictions: faultLog.evictions,
+            evictedCallsInFlight: faultLog.evictedCallsInFlight,
+            consumerFailureRate: 0.2,
+            deadlineSeconds: DEADLINE_S,
+          },
           byFault: faultReport,
         }
       : {}),
@@ -274,11 +327,18 @@ try {
   const charts = flags.quick ? 'bench/results' : 'bench/charts';
   mkdirSync(charts, { recursive: true });
   const label = `${SESSIONS} sessions${FAULTS ? ', with faults' : ''}`;
-  writeFileSync(`${charts}/${name}-throughput.svg`, lineChart(`Answers per second (${label})`, 'second', 'answers / s', { answered: timeline.completed, 'not ok': timeline.errors }));
+  writeFileSync(
+    `${charts}/${name}-throughput.svg`,
+    lineChart(`Answers per second (${label})`, 'second', 'answers / s', { answered: timeline.completed, 'not ok': timeline.errors }),
+  );
   const ops = Object.keys(byOp);
   writeFileSync(
     `${charts}/${name}-latency.svg`,
-    barChart(`Latency of answered calls (${label})`, 'call', 'ms', ops, { p50: ops.map((o) => byOp[o]!.p50), p90: ops.map((o) => byOp[o]!.p90), p99: ops.map((o) => byOp[o]!.p99) }),
+    barChart(`Latency of answered calls (${label})`, 'call', 'ms', ops, {
+      p50: ops.map((o) => byOp[o]!.p50),
+      p90: ops.map((o) => byOp[o]!.p90),
+      p99: ops.map((o) => byOp[o]!.p99),
+    }),
   );
   if (faultReport) {
     const faults = Object.keys(faultReport);

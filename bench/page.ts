@@ -38,7 +38,13 @@ interface Load {
   resources: Record<string, number>;
 }
 
-const median = (values: number[]) => round(percentile([...values].sort((a, b) => a - b), 50));
+const median = (values: number[]) =>
+  round(
+    percentile(
+      [...values].sort((a, b) => a - b),
+      50,
+    ),
+  );
 
 /** The Inspector's built UI, from the npm registry once (cached); null without the registry. */
 function inspectorDist(): string | null {
@@ -154,7 +160,16 @@ async function searchRoundTrips(browser: Browser, url: string, apiKey: string) {
     times.push(performance.now() - started);
   }
   await context.close();
-  return { runs: times.length, medianMs: median(times), p90Ms: round(percentile([...times].sort((a, b) => a - b), 90)) };
+  return {
+    runs: times.length,
+    medianMs: median(times),
+    p90Ms: round(
+      percentile(
+        [...times].sort((a, b) => a - b),
+        90,
+      ),
+    ),
+  };
 }
 
 const kb = (n: number) => `${round(n / 1024, 1)} KB`;
@@ -191,10 +206,16 @@ async function main() {
         `${name.padEnd(18)} ${String(m.requests).padEnd(11)} ${kb(m.bytes.raw).padEnd(10)} ${kb(m.bytes.gzip).padEnd(10)} ${kb(m.bytes.brotli).padEnd(10)} ${`${m.ttfbMs} ms`.padEnd(9)} ${`${m.domContentLoadedMs} ms`.padEnd(9)} ${m.loadMs} ms`,
       );
     }
-    console.log(`landing files: ${Object.entries(landing.bytes.files).map(([f, n]) => `${f} ${kb(n)}`).join(', ')}`);
+    console.log(
+      `landing files: ${Object.entries(landing.bytes.files)
+        .map(([f, n]) => `${f} ${kb(n)}`)
+        .join(', ')}`,
+    );
     console.log(`search in the page (type, Enter, results shown): median ${search.medianMs} ms, p90 ${search.p90Ms} ms over ${search.runs}`);
-    console.log(`ratios: load ${result.ratios.landingLoadToHealthLoad}× /health` +
-      (reference ? `; gzip weight ${result.ratios.landingGzipToInspectorGzip}× and load ${result.ratios.landingLoadToInspectorLoad}× the Inspector UI` : ''));
+    console.log(
+      `ratios: load ${result.ratios.landingLoadToHealthLoad}× /health` +
+        (reference ? `; gzip weight ${result.ratios.landingGzipToInspectorGzip}× and load ${result.ratios.landingLoadToInspectorLoad}× the Inspector UI` : ''),
+    );
     console.log(`budget: ${kb(landing.bytes.gzip)} gzip of ${kb(BUDGET_GZIP_BYTES)}: ${result.budget.within ? 'within' : 'OVER'}`);
     mkdirSync('bench/results', { recursive: true });
     writeFileSync('bench/results/page.json', JSON.stringify(result, null, 2));

@@ -30,7 +30,12 @@ const { values: flags } = parseArgs({
 const era = flags.era === 'modern' ? 'modern' : 'legacy';
 const SESSIONS = Number(flags.sessions);
 const SECONDS = Number(flags.seconds);
-const vars = Object.fromEntries(flags.vars.split(',').filter(Boolean).map((pair) => pair.split('=') as [string, string]));
+const vars = Object.fromEntries(
+  flags.vars
+    .split(',')
+    .filter(Boolean)
+    .map((pair) => pair.split('=') as [string, string]),
+);
 
 interface ProfileNode {
   id: number;
@@ -105,9 +110,7 @@ function groupOf(module: string): string {
 /** This project, or a benchmark reference to set beside it. */
 const serverName = flags.config ? (/references\/([^/]+)\//.exec(flags.config)?.[1] ?? 'reference') : 'this';
 // Rate limits on (each request counted), with a budget the load cannot exhaust.
-const server = await startWranglerDev(
-  flags.config ? { config: flags.config } : { vars: { LOG_LEVEL: 'warn', ...vars }, requestLimit: 10_000_000 },
-);
+const server = await startWranglerDev(flags.config ? { config: flags.config } : { vars: { LOG_LEVEL: 'warn', ...vars }, requestLimit: 10_000_000 });
 try {
   const target = { url: `${server.url}/mcp`, apiKey: server.apiKey, era } as const;
   const sessions = await Promise.all(Array.from({ length: SESSIONS }, () => openSession(target)));
@@ -177,9 +180,16 @@ try {
     rps: round(requests / (elapsed / 1000), 1),
     busyMsPerRequest: perRequest(busyUs),
     groups: Object.fromEntries([...groups].sort((a, b) => b[1] - a[1]).map(([g, us]) => [g, perRequest(us)])),
-    topFunctions: Object.fromEntries([...functions].sort((a, b) => b[1] - a[1]).slice(0, 25).map(([f, us]) => [f, perRequest(us)])),
+    topFunctions: Object.fromEntries(
+      [...functions]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 25)
+        .map(([f, us]) => [f, perRequest(us)]),
+    ),
   };
-  console.log(`${serverName}, ${era}, ${SESSIONS} session(s): ${requests} calls in ${result.seconds} s (${result.rps}/s); isolate busy ${result.busyMsPerRequest} ms per call`);
+  console.log(
+    `${serverName}, ${era}, ${SESSIONS} session(s): ${requests} calls in ${result.seconds} s (${result.rps}/s); isolate busy ${result.busyMsPerRequest} ms per call`,
+  );
   console.log('\nself time per call (ms), by origin:');
   for (const [group, ms] of Object.entries(result.groups)) console.log(`  ${String(ms).padStart(7)}  ${group}`);
   console.log('\nheaviest functions (ms per call):');

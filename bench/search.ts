@@ -50,7 +50,10 @@ async function engines(): Promise<Record<string, Engine>> {
 
   const schema = Object.fromEntries([...FIELD_NAMES.map((f) => [f, 'string']), ['subtype', 'string']]) as Record<string, 'string'>;
   const orama = create({ schema });
-  await insertMultiple(orama, docs.map(({ id, ...rest }) => ({ ...rest, id: String(id) })));
+  await insertMultiple(
+    orama,
+    docs.map(({ id, ...rest }) => ({ ...rest, id: String(id) })),
+  );
 
   return {
     ours: {
@@ -64,7 +67,11 @@ async function engines(): Promise<Record<string, Engine>> {
       serialized: JSON.stringify(mini),
       load: (s) => {
         const index = MiniSearch.loadJSON(s, miniOptions);
-        return (q) => index.search(q).slice(0, 10).map((r) => r.subtype as string);
+        return (q) =>
+          index
+            .search(q)
+            .slice(0, 10)
+            .map((r) => r.subtype as string);
       },
     },
     orama: {
@@ -73,9 +80,9 @@ async function engines(): Promise<Record<string, Engine>> {
         const db = create({ schema });
         load(db, JSON.parse(s));
         return (q) =>
-          (oramaSearch(db, { term: q, boost: FIELDS, tolerance: 1, limit: 10, properties: FIELD_NAMES }) as { hits: { document: { subtype: string } }[] }).hits.map(
-            (h) => h.document.subtype,
-          );
+          (
+            oramaSearch(db, { term: q, boost: FIELDS, tolerance: 1, limit: 10, properties: FIELD_NAMES }) as { hits: { document: { subtype: string } }[] }
+          ).hits.map((h) => h.document.subtype);
       },
     },
     naive: {
@@ -105,7 +112,10 @@ function naive(specs: NodeSpec[], query: string): string[] {
     }
     if (score > 0) scored.push([spec.subtype, score]);
   }
-  return scored.sort((a, b) => b[1] - a[1]).slice(0, 10).map(([id]) => id);
+  return scored
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 10)
+    .map(([id]) => id);
 }
 
 /** Child mode: time a cold load of one engine's serialized index in a fresh process. */
@@ -134,7 +144,9 @@ for (const [name, engine] of Object.entries(all)) {
   for (const set of sets) {
     const file = `bench/results/search-${name}-${setName(set.file)}-results.json`;
     writeFileSync(file, JSON.stringify(set.queries.map((q) => ({ q, ids: query(q) }))));
-    quality[setName(set.file)] = (JSON.parse(execFileSync('python3', ['../shared/eval/score.py', set.file, file], { encoding: 'utf8' })) as { ndcg10: number }).ndcg10;
+    quality[setName(set.file)] = (
+      JSON.parse(execFileSync('python3', ['../shared/eval/score.py', set.file, file], { encoding: 'utf8' })) as { ndcg10: number }
+    ).ndcg10;
   }
   const times: number[] = [];
   for (let r = 0; r < ROUNDS; r++) {
@@ -167,5 +179,8 @@ for (const [name, r] of Object.entries(report) as [string, Record<string, number
     `${name.padEnd(10)} ${sets.map((set) => r[setName(set.file)]!.toFixed(3).padStart(13)).join('')} ${r.queryP50Ms!.toFixed(3).padStart(8)} ${r.queryP99Ms!.toFixed(3).padStart(8)} ${r.coldLoadMs!.toFixed(2).padStart(13)} ${r.sizeKiB!.toFixed(1).padStart(9)}`,
   );
 }
-writeFileSync('bench/results/search.json', JSON.stringify({ date: new Date().toISOString(), queries: queries.length, rounds: ROUNDS, engines: report }, null, 2));
+writeFileSync(
+  'bench/results/search.json',
+  JSON.stringify({ date: new Date().toISOString(), queries: queries.length, rounds: ROUNDS, engines: report }, null, 2),
+);
 console.log('\nwrote bench/results/search.json');

@@ -64,7 +64,9 @@ const result = {
 mkdirSync('bench/results', { recursive: true });
 writeFileSync('bench/results/search-workerd.json', JSON.stringify(result, null, 2) + '\n');
 console.log(`search in workerd (${queries.length} development queries, each ×${REPEAT}; ${ISOLATES} fresh isolates):`);
-console.log(`  index      ${(result.bytes / 1024).toFixed(0)} KiB raw, ${(result.gzipBytes / 1024).toFixed(0)} KiB gzip   (target ≤ ${TARGETS.bytes / 1024 / 1024} MB)`);
+console.log(
+  `  index      ${(result.bytes / 1024).toFixed(0)} KiB raw, ${(result.gzipBytes / 1024).toFixed(0)} KiB gzip   (target ≤ ${TARGETS.bytes / 1024 / 1024} MB)`,
+);
 console.log(`  cold load  ${result.coldLoadMs.median} ms median (${result.coldLoadMs.runs.join(', ')})   (target ≤ ${TARGETS.coldMs} ms)`);
 console.log(`  per query  p50 ${result.perQueryMs.p50} ms, p99 ${result.perQueryMs.p99} ms   (target p50 ≤ ${TARGETS.p50Ms} ms)`);
 console.log(`  reference  plain scan p50 ${result.referenceScanMs.p50} ms: the ranker takes ${result.ratioToScan}× a scan`);

@@ -71,7 +71,10 @@ async function inWorkerd(workflow: unknown) {
     return {
       validateWorkflow: validateCost,
       serverInfo: reference,
-      validationCpuMs: validateCost.serverCpuMsPerCall !== null && reference.serverCpuMsPerCall !== null ? round(validateCost.serverCpuMsPerCall - reference.serverCpuMsPerCall, 2) : null,
+      validationCpuMs:
+        validateCost.serverCpuMsPerCall !== null && reference.serverCpuMsPerCall !== null
+          ? round(validateCost.serverCpuMsPerCall - reference.serverCpuMsPerCall, 2)
+          : null,
       answer: { chars: answerChars, estimatedTokens: Math.round(answerChars / 4), valid: (answer.structuredContent as { valid: boolean }).valid },
     };
   } finally {
@@ -93,4 +96,7 @@ console.log(
 console.log(`  answer for the valid workflow: ${workerd.answer.chars} characters ≈ ${workerd.answer.estimatedTokens} tokens`);
 mkdirSync('bench/results', { recursive: true });
 const { result: _, ...nodeFigures } = node;
-writeFileSync('bench/results/validate.json', JSON.stringify({ date: new Date().toISOString(), nodes: workflow.nodes.length, runs: RUNS, node: nodeFigures, workerd }, null, 2) + '\n');
+writeFileSync(
+  'bench/results/validate.json',
+  JSON.stringify({ date: new Date().toISOString(), nodes: workflow.nodes.length, runs: RUNS, node: nodeFigures, workerd }, null, 2) + '\n',
+);

@@ -115,7 +115,9 @@ function loadData() {
   const mutantsFile = `${CORPUS}/mutants/manifest.json`;
   if (!existsSync(manifestFile)) throw new Error(`${manifestFile} is missing: npx tsx scripts/eval/workflows/corpus.ts <bare git dir> ...`);
   if (!existsSync(mutantsFile)) throw new Error(`${mutantsFile} is missing: npx tsx scripts/eval/workflows/mutants.ts`);
-  let workflows = (JSON.parse(readFileSync(manifestFile, 'utf8')) as { workflows: CorpusEntry[] }).workflows.filter((w) => SPLIT === 'all' || w.split === SPLIT);
+  let workflows = (JSON.parse(readFileSync(manifestFile, 'utf8')) as { workflows: CorpusEntry[] }).workflows.filter(
+    (w) => SPLIT === 'all' || w.split === SPLIT,
+  );
   if (flags.limit) workflows = workflows.slice(0, Number(flags.limit));
   const ids = new Set(workflows.map((w) => w.id));
   const taken = new Map<string, number>();
@@ -148,7 +150,9 @@ async function ours(): Promise<Validator | string> {
   for (const f of [validatorFile, catalogFile]) if (!existsSync(f)) return `${f} does not exist yet`;
   if (!existsSync('.catalog/entries.json')) return '.catalog/entries.json is missing: npm run catalog:build';
   try {
-    const { validateWorkflow } = (await import(pathToFileURL(validatorFile).href)) as { validateWorkflow: (w: unknown, c: unknown) => { errors: Finding[]; warnings: Finding[] } };
+    const { validateWorkflow } = (await import(pathToFileURL(validatorFile).href)) as {
+      validateWorkflow: (w: unknown, c: unknown) => { errors: Finding[]; warnings: Finding[] };
+    };
     const { loadNodeCatalog } = (await import(pathToFileURL(catalogFile).href)) as { loadNodeCatalog: (file?: string) => unknown };
     const catalog = loadNodeCatalog();
     return {
@@ -220,7 +224,10 @@ async function n8nMcp(workers: number): Promise<Validator | string> {
         const ms = performance.now() - start;
         const text = r.content.find((c) => c.type === 'text')?.text ?? '';
         if (r.isError) return { errors: [], warnings: 0, ms, failure: `tool error: ${text.slice(0, 500)}` };
-        const body = (r.structuredContent ?? JSON.parse(text)) as { errors?: { node?: string; message: string; details?: unknown }[]; warnings?: { details?: unknown }[] };
+        const body = (r.structuredContent ?? JSON.parse(text)) as {
+          errors?: { node?: string; message: string; details?: unknown }[];
+          warnings?: { details?: unknown }[];
+        };
         const bad = [...(body.errors ?? []), ...(body.warnings ?? [])].find((f) => f.details !== undefined && typeof f.details !== 'string');
         return {
           errors: (body.errors ?? []).map((e) => ({ node: e.node ?? null, message: e.message })),
@@ -273,7 +280,16 @@ async function evaluate(validator: Validator, data: ReturnType<typeof loadData>)
     const out = outcomes.get(m.id)!;
     const fresh = out.errors.filter((e) => !before.has(validator.key(e)));
     const atNode = fresh.some((e) => e.node === m.node);
-    return { id: m.id, kind: m.kind, node: m.node, detected: fresh.length > 0, atNode, failure: out.failure, schemaViolation: out.schemaViolation, newErrors: fresh.slice(0, 3) };
+    return {
+      id: m.id,
+      kind: m.kind,
+      node: m.node,
+      detected: fresh.length > 0,
+      atNode,
+      failure: out.failure,
+      schemaViolation: out.schemaViolation,
+      newErrors: fresh.slice(0, 3),
+    };
   });
   const kinds = [...new Set(data.mutants.map((m) => m.kind))];
   const share = (n: number, of: number) => (of === 0 ? null : round(n / of, 3));
@@ -299,7 +315,9 @@ async function evaluate(validator: Validator, data: ReturnType<typeof loadData>)
         }),
       ),
       failures: realFailures,
-      errors: withError.flatMap((w) => originals.get(w.id)!.errors.map((e) => ({ workflow: w.id, node: e.node, ...(e.code ? { code: e.code } : {}), message: e.message }))),
+      errors: withError.flatMap((w) =>
+        originals.get(w.id)!.errors.map((e) => ({ workflow: w.id, node: e.node, ...(e.code ? { code: e.code } : {}), message: e.message })),
+      ),
     },
     mutants: {
       total: mutantRows.length,
@@ -352,12 +370,20 @@ if (flags.reuse) reuse(flags.reuse);
  * mutants: n8n-mcp's answers do not change when ours does, so a re-run of ours need not wait for it.
  */
 function reuse(file: string) {
-  const earlier = JSON.parse(readFileSync(file, 'utf8')) as { date: string; inputs?: string; validators: Record<string, Awaited<ReturnType<typeof evaluate>> | { skipped: string }> };
+  const earlier = JSON.parse(readFileSync(file, 'utf8')) as {
+    date: string;
+    inputs?: string;
+    validators: Record<string, Awaited<ReturnType<typeof evaluate>> | { skipped: string }>;
+  };
   const mutantIds = JSON.stringify(data.mutants.map((m) => m.id).sort());
   for (const [name, r] of Object.entries(earlier.validators)) {
     if (name in results || 'skipped' in r) continue;
-    const same = earlier.inputs === undefined ? r.real.workflows === data.workflows.length && JSON.stringify(r.mutants.detail.map((d) => d.id).sort()) === mutantIds : earlier.inputs === INPUTS;
-    if (!same) throw new Error(`--reuse ${file}: ${name} ran on other workflows or mutants (regenerate the mutants with the same seed and corpus, or run it again)`);
+    const same =
+      earlier.inputs === undefined
+        ? r.real.workflows === data.workflows.length && JSON.stringify(r.mutants.detail.map((d) => d.id).sort()) === mutantIds
+        : earlier.inputs === INPUTS;
+    if (!same)
+      throw new Error(`--reuse ${file}: ${name} ran on other workflows or mutants (regenerate the mutants with the same seed and corpus, or run it again)`);
     results[name] = r;
     report[name] = { ...r, reusedFrom: `${file} (${earlier.date})` };
     console.error(`${name}: reused from ${file} (${earlier.date})`);
@@ -377,7 +403,9 @@ for (const n of names) {
 for (const n of names) {
   const m = results[n]!.mutants;
   if (m.failures || m.schemaViolations || results[n]!.real.failures.length)
-    console.log(`${n.padEnd(10)} no answer on ${results[n]!.real.failures.length} real workflows and ${m.failures} mutants; ${m.schemaViolations} answers broke the tool's own output schema`);
+    console.log(
+      `${n.padEnd(10)} no answer on ${results[n]!.real.failures.length} real workflows and ${m.failures} mutants; ${m.schemaViolations} answers broke the tool's own output schema`,
+    );
 }
 if (names.length) {
   const sources = Object.keys(results[names[0]!]!.real.perSource);
@@ -387,7 +415,8 @@ if (names.length) {
     console.log(`${source.padEnd(38)} ${String(total).padStart(5)}  ${names.map((n) => pct(results[n]!.real.perSource[source]?.share).padStart(9)).join(' ')}`);
   }
 }
-for (const [n, r] of Object.entries(report)) if ((r as { skipped?: string }).skipped) console.log(`${n.padEnd(10)} skipped: ${(r as { skipped: string }).skipped}`);
+for (const [n, r] of Object.entries(report))
+  if ((r as { skipped?: string }).skipped) console.log(`${n.padEnd(10)} skipped: ${(r as { skipped: string }).skipped}`);
 if (names.length) {
   const present = new Set(names.flatMap((n) => Object.keys(results[n]!.mutants.perKind)));
   for (const [group, kinds] of [
@@ -401,7 +430,14 @@ if (names.length) {
       const total = results[names[0]!]!.mutants.perKind[k]?.mutants ?? 0;
       console.log(`${k.padEnd(42)} ${String(total).padStart(5)}  ${names.map((n) => pct(results[n]!.mutants.perKind[k]?.share).padStart(9)).join(' ')}`);
     }
-    const sum = (n: string) => shown.reduce((acc, k) => ({ mutants: acc.mutants + (results[n]!.mutants.perKind[k]?.mutants ?? 0), detected: acc.detected + (results[n]!.mutants.perKind[k]?.detected ?? 0) }), { mutants: 0, detected: 0 });
+    const sum = (n: string) =>
+      shown.reduce(
+        (acc, k) => ({
+          mutants: acc.mutants + (results[n]!.mutants.perKind[k]?.mutants ?? 0),
+          detected: acc.detected + (results[n]!.mutants.perKind[k]?.detected ?? 0),
+        }),
+        { mutants: 0, detected: 0 },
+      );
     const all = sum(names[0]!).mutants;
     console.log(`${'all of these'.padEnd(42)} ${String(all).padStart(5)}  ${names.map((n) => pct(all ? sum(n).detected / all : null).padStart(9)).join(' ')}`);
   }
@@ -418,8 +454,15 @@ writeFileSync(
       perKind: PER_KIND === Infinity ? null : PER_KIND,
       workflows: data.workflows.length,
       mutants: data.mutants.length,
-      detection: 'a mutant is detected when the validator reports an error on it that it does not report on the original (ours: code+node; n8n-mcp: node+message)',
-      n8nMcp: { version: N8N_MCP_VERSION, tool: 'validate_workflow', profile: `${N8N_MCP_PROFILE} (the default: options left out)`, node: N8N_MCP_NODE, processes: CONCURRENCY },
+      detection:
+        'a mutant is detected when the validator reports an error on it that it does not report on the original (ours: code+node; n8n-mcp: node+message)',
+      n8nMcp: {
+        version: N8N_MCP_VERSION,
+        tool: 'validate_workflow',
+        profile: `${N8N_MCP_PROFILE} (the default: options left out)`,
+        node: N8N_MCP_NODE,
+        processes: CONCURRENCY,
+      },
       validators: report,
     },
     null,

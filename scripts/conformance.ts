@@ -32,7 +32,19 @@ const server = await startWranglerDev({
 const failures: string[] = [];
 try {
   const url = `${server.url}/mcp`;
-  const baseline = run(process.execPath, [SUITE, 'server', '--url', url, '--expected-failures', 'test/conformance/expected-failures.yml', '--suite', 'all', '--output-dir', join(RESULTS, '0.1.16'), ...process.argv.slice(2)]);
+  const baseline = run(process.execPath, [
+    SUITE,
+    'server',
+    '--url',
+    url,
+    '--expected-failures',
+    'test/conformance/expected-failures.yml',
+    '--suite',
+    'all',
+    '--output-dir',
+    join(RESULTS, '0.1.16'),
+    ...process.argv.slice(2),
+  ]);
   if (baseline !== 0) failures.push('0.1.16 --suite all (against the baseline)');
   for (const revision of ['2025-11-25', '2026-07-28']) {
     const dir = join(RESULTS, revision);
@@ -41,7 +53,9 @@ try {
     const checks = readChecks(dir);
     const failed = checks.filter((c) => c.status === 'FAILURE');
     const warned = checks.filter((c) => c.status === 'WARNING');
-    console.log(`\n0.2.0-alpha.12 --requirements ${revision}: ${checks.filter((c) => c.status === 'SUCCESS').length} checks passed, ${failed.length} failed, ${warned.length} warnings (scored and unscored scenarios)`);
+    console.log(
+      `\n0.2.0-alpha.12 --requirements ${revision}: ${checks.filter((c) => c.status === 'SUCCESS').length} checks passed, ${failed.length} failed, ${warned.length} warnings (scored and unscored scenarios)`,
+    );
     for (const check of [...failed, ...warned]) console.log(`  ${check.status} ${check.scenario} ${check.id}: ${check.errorMessage ?? ''}`);
     if (status !== 0 || failed.length > 0 || checks.length === 0) failures.push(`0.2.0-alpha.12 --requirements ${revision}`);
   }

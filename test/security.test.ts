@@ -95,7 +95,13 @@ describe('security rules', () => {
     await revokeKey(revoked.record);
     const expired = await createKey(['*'], { expiresAt: Date.now() - 1_000 });
     const answers = [];
-    for (const authorization of [`Bearer n2f_${'Q'.repeat(40)}`, `Bearer ${revoked.key}`, `Bearer ${expired.key}`, `Bearer ${'x'.repeat(2_000)}`, 'Basic dXNlcjpwYXNz']) {
+    for (const authorization of [
+      `Bearer n2f_${'Q'.repeat(40)}`,
+      `Bearer ${revoked.key}`,
+      `Bearer ${expired.key}`,
+      `Bearer ${'x'.repeat(2_000)}`,
+      'Basic dXNlcjpwYXNz',
+    ]) {
       const response = await postJson('/mcp', initializeRequest(), { authorization });
       expect(response.status, authorization.slice(0, 20)).toBe(401);
       expect(response.headers.get('www-authenticate')).toMatch(/error="invalid_token"/);
@@ -127,13 +133,17 @@ describe('security rules', () => {
     const allowed = bearer(await newKey(['nodes:read']));
     const listed = async (headers: Record<string, string>) => {
       const sessionId = await openSession(undefined, headers);
-      const { reply } = await postJson('/mcp', { jsonrpc: '2.0', id: 2, method: 'tools/list' }, { ...headers, ...sessionHeaders(sessionId) }).then(async (r) => ({ reply: (await messagesOf(r))[0] }));
+      const { reply } = await postJson('/mcp', { jsonrpc: '2.0', id: 2, method: 'tools/list' }, { ...headers, ...sessionHeaders(sessionId) }).then(
+        async (r) => ({ reply: (await messagesOf(r))[0] }),
+      );
       return (reply!.result.tools as { name: string }[]).map((t) => t.name);
     };
     const search = { name: 'search_nodes', arguments: { query: 'http request' } };
     const callIn = async (headers: Record<string, string>) => {
       const sessionId = await openSession(undefined, headers);
-      return (await messagesOf(await postJson('/mcp', { jsonrpc: '2.0', id: 3, method: 'tools/call', params: search }, { ...headers, ...sessionHeaders(sessionId) })))[0]!.result;
+      return (
+        await messagesOf(await postJson('/mcp', { jsonrpc: '2.0', id: 3, method: 'tools/call', params: search }, { ...headers, ...sessionHeaders(sessionId) }))
+      )[0]!.result;
     };
     const refusal = 'Error: Forbidden: search_nodes needs the scope "nodes:read", which this credential does not have';
 
@@ -162,7 +172,9 @@ describe('security rules', () => {
       return { read: await call('resources/read', { uri }, 2), templates: await call('resources/templates/list', {}, 3) };
     };
     const narrow = await read(['workflows:read']);
-    expect(narrow.read.error).toMatchObject({ message: expect.stringContaining('Forbidden: node-spec:// resources need the scope "nodes:read", which this credential does not have') });
+    expect(narrow.read.error).toMatchObject({
+      message: expect.stringContaining('Forbidden: node-spec:// resources need the scope "nodes:read", which this credential does not have'),
+    });
     const template = expect.objectContaining({ uriTemplate: 'node-spec://{node_type}/{+subtype}' });
     expect(narrow.templates.result.resourceTemplates).not.toContainEqual(template);
     // Positive control: with nodes:read, the spec is read and the template listed.

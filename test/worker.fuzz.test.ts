@@ -35,7 +35,18 @@ const printable = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c)
 const header = <T>(...values: T[]) => fc.option(fc.oneof(fc.constantFrom(...values), printable), { nil: undefined });
 
 const MCP_PATHS = ['/mcp', '/sse', '/messages', '/mcp/sse'];
-const PATHS = [...MCP_PATHS, '/health', '/', '/authorize', '/oauth/token', '/oauth/register', '/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-authorization-server', '/mcp/', '/MCP'];
+const PATHS = [
+  ...MCP_PATHS,
+  '/health',
+  '/',
+  '/authorize',
+  '/oauth/token',
+  '/oauth/register',
+  '/.well-known/oauth-protected-resource/mcp',
+  '/.well-known/oauth-authorization-server',
+  '/mcp/',
+  '/MCP',
+];
 
 /** Query strings: seed 004's query mode with any field wrong, a sessionId, or junk. */
 const query = fc.oneof(
@@ -44,7 +55,11 @@ const query = fc.oneof(
       jsonrpc: fc.oneof(fc.constant('2.0'), printable),
       method: fc.oneof(fc.constantFrom('mcp/getServerCapabilities', 'mcp/executeTool', 'tools/list', 'tools/call', 'ping', 'initialize'), printable),
       id: fc.oneof(fc.integer().map(String), printable),
-      params: fc.oneof(anyJson.map((v) => JSON.stringify(v) ?? ''), printable, fc.constant(JSON.stringify({ toolId: 'server_info', inputs: {} }))),
+      params: fc.oneof(
+        anyJson.map((v) => JSON.stringify(v) ?? ''),
+        printable,
+        fc.constant(JSON.stringify({ toolId: 'server_info', inputs: {} })),
+      ),
     },
     { requiredKeys: [] },
   ),
@@ -54,16 +69,30 @@ const query = fc.oneof(
 
 const request = fc.record({
   method: fc.constantFrom('GET', 'POST', 'DELETE', 'PUT', 'OPTIONS', 'PATCH'),
-  path: fc.oneof(fc.constantFrom(...PATHS), printable.map((p) => `/${encodeURIComponent(p)}`)),
+  path: fc.oneof(
+    fc.constantFrom(...PATHS),
+    printable.map((p) => `/${encodeURIComponent(p)}`),
+  ),
   query,
   accept: header('application/json, text/event-stream', 'application/json', 'text/event-stream', '*/*', 'text/html'),
   contentType: header('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded'),
   sessionId: fc.option(fc.oneof(fc.constant(LIVE), fc.constant('A'.repeat(43)), printable), { nil: undefined }),
   protocolVersion: header('2025-06-18', '2025-11-25', '2025-03-26', '2024-11-05', '1999-01-01'),
   origin: header(ORIGIN, 'https://evil.example', 'null', 'http://localhost:6274'),
-  authorization: fc.option(fc.oneof(fc.constant('key'), fc.constant(''), printable.map((t) => `Bearer ${t}`), printable), { nil: undefined }),
+  authorization: fc.option(
+    fc.oneof(
+      fc.constant('key'),
+      fc.constant(''),
+      printable.map((t) => `Bearer ${t}`),
+      printable,
+    ),
+    { nil: undefined },
+  ),
   lastEventId: header('0', '1763840000000000'),
-  body: fc.oneof(body.map((text) => new TextEncoder().encode(text)), fc.uint8Array({ maxLength: 64 })),
+  body: fc.oneof(
+    body.map((text) => new TextEncoder().encode(text)),
+    fc.uint8Array({ maxLength: 64 }),
+  ),
 });
 
 type Generated = typeof request extends fc.Arbitrary<infer T> ? T : never;
@@ -135,34 +164,44 @@ describe('the Worker routes, property-based', () => {
 
 describe('valid requests nested to any depth, property-based', () => {
   const deep = Math.max(20, Math.round(RUNS / 10));
-  it(`answer the live session, query mode and the 2026-07-28 era below the limit, and a 400 past it; never a 5xx (${deep} depths up to 20,000)`, async ({ task }) => {
+  it(`answer the live session, query mode and the 2026-07-28 era below the limit, and a 400 past it; never a 5xx (${deep} depths up to 20,000)`, async ({
+    task,
+  }) => {
     await freshSession();
     const before = runs;
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.integer({ min: 4, max: MAX_JSON_DEPTH + 2 }), fc.integer({ min: 4, max: 20_000 })), fc.constantFrom('session', 'query', 'modern'), async (depth, route) => {
-        if (++runs % 250 === 0) await freshSession();
-        // `arguments.x` nests so that the whole message nests `depth` levels (message, params, arguments, then x).
-        const x = JSON.parse('['.repeat(depth - 3) + ']'.repeat(depth - 3));
-        const params = { name: 'server_info', arguments: { x } };
-        const tooDeep = depth > MAX_JSON_DEPTH;
-        if (route === 'query') {
-          // Its params alone: one level less than the message.
-          const response = await call(`/mcp/sse?method=tools/call&id=1&params=${encodeURIComponent(JSON.stringify(params))}`, { headers: auth });
-          expect(response.status).toBe(200);
-          const reply = JSON.parse(parseSse(await response.text())[0]!.data);
-          if (depth - 1 > MAX_JSON_DEPTH) expect(reply.error?.code).toBe(-32600);
-          else expect(reply.result?.isError).toBeUndefined();
-          return;
-        }
-        const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
-        const response =
-          route === 'session'
-            ? await postJson('/mcp', { jsonrpc: '2.0', id: 1, method: 'tools/call', params }, { ...auth, ...sessionHeaders(session) })
-            : await postJson('/mcp', { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { ...params, _meta: meta } }, { ...auth, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'server_info' });
-        expect(response.status, `${route} at ${depth}`).toBe(tooDeep ? 400 : 200);
-        if (tooDeep) expect(ErrorBodySchema.safeParse(await response.json()).success).toBe(true);
-        else await response.body?.cancel();
-      }),
+      fc.asyncProperty(
+        fc.oneof(fc.integer({ min: 4, max: MAX_JSON_DEPTH + 2 }), fc.integer({ min: 4, max: 20_000 })),
+        fc.constantFrom('session', 'query', 'modern'),
+        async (depth, route) => {
+          if (++runs % 250 === 0) await freshSession();
+          // `arguments.x` nests so that the whole message nests `depth` levels (message, params, arguments, then x).
+          const x = JSON.parse('['.repeat(depth - 3) + ']'.repeat(depth - 3));
+          const params = { name: 'server_info', arguments: { x } };
+          const tooDeep = depth > MAX_JSON_DEPTH;
+          if (route === 'query') {
+            // Its params alone: one level less than the message.
+            const response = await call(`/mcp/sse?method=tools/call&id=1&params=${encodeURIComponent(JSON.stringify(params))}`, { headers: auth });
+            expect(response.status).toBe(200);
+            const reply = JSON.parse(parseSse(await response.text())[0]!.data);
+            if (depth - 1 > MAX_JSON_DEPTH) expect(reply.error?.code).toBe(-32600);
+            else expect(reply.result?.isError).toBeUndefined();
+            return;
+          }
+          const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+          const response =
+            route === 'session'
+              ? await postJson('/mcp', { jsonrpc: '2.0', id: 1, method: 'tools/call', params }, { ...auth, ...sessionHeaders(session) })
+              : await postJson(
+                  '/mcp',
+                  { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { ...params, _meta: meta } },
+                  { ...auth, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'server_info' },
+                );
+          expect(response.status, `${route} at ${depth}`).toBe(tooDeep ? 400 : 200);
+          if (tooDeep) expect(ErrorBodySchema.safeParse(await response.json()).success).toBe(true);
+          else await response.body?.cancel();
+        },
+      ),
       { numRuns: deep },
     );
     task.meta.inputs = runs - before;
@@ -173,11 +212,38 @@ describe('batches, property-based', () => {
   /** Calls whose arguments hold a hostile string, pings, and cancellations of calls of the same batch. */
   const message = (id: number) =>
     fc.oneof(
-      { weight: 4, arbitrary: fc.record({ name: fc.constantFrom('validate_workflow', 'autofix_workflow', 'search_nodes', 'get_node_details', 'validate_node', 'server_info'), text: hostileString }).map(({ name, text }) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: { workflow: { nodes: [{ name: text, type: text, typeVersion: 1, parameters: { [text.slice(0, 50)]: text } }], connections: {} }, query: text.slice(0, 200), node_type: text.slice(0, 100), type: text.slice(0, 100), typeVersion: 1 } } })) },
+      {
+        weight: 4,
+        arbitrary: fc
+          .record({
+            name: fc.constantFrom('validate_workflow', 'autofix_workflow', 'search_nodes', 'get_node_details', 'validate_node', 'server_info'),
+            text: hostileString,
+          })
+          .map(({ name, text }) => ({
+            jsonrpc: '2.0',
+            id,
+            method: 'tools/call',
+            params: {
+              name,
+              arguments: {
+                workflow: { nodes: [{ name: text, type: text, typeVersion: 1, parameters: { [text.slice(0, 50)]: text } }], connections: {} },
+                query: text.slice(0, 200),
+                node_type: text.slice(0, 100),
+                type: text.slice(0, 100),
+                typeVersion: 1,
+              },
+            },
+          })),
+      },
       { weight: 1, arbitrary: fc.constant({ jsonrpc: '2.0', id, method: 'ping' }) },
-      { weight: 1, arbitrary: fc.nat({ max: 20 }).map((of) => ({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: of, reason: 'fuzz' } })) },
+      {
+        weight: 1,
+        arbitrary: fc.nat({ max: 20 }).map((of) => ({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: of, reason: 'fuzz' } })),
+      },
     );
-  const batch = fc.oneof({ weight: 9, arbitrary: fc.integer({ min: 1, max: 8 }) }, { weight: 1, arbitrary: fc.integer({ min: 90, max: 120 }) }).chain((n) => fc.tuple(...Array.from({ length: n }, (_, i) => message(i))));
+  const batch = fc
+    .oneof({ weight: 9, arbitrary: fc.integer({ min: 1, max: 8 }) }, { weight: 1, arbitrary: fc.integer({ min: 90, max: 120 }) })
+    .chain((n) => fc.tuple(...Array.from({ length: n }, (_, i) => message(i))));
   /** Past this a batch is held, not slow: every call in it answers or is cancelled well before. */
   const HANG_MS = 20_000;
 

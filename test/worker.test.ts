@@ -12,7 +12,12 @@ describe('bad input on POST /mcp', () => {
     ['an empty batch', '[]', 400, -32600],
     ['a message without jsonrpc', '{"id":1,"method":"initialize"}', 400, -32600],
     ['a request without method', '{"jsonrpc":"2.0","id":1}', 400, -32600],
-    ['initialize without clientInfo', '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{}}}', 400, -32602],
+    [
+      'initialize without clientInfo',
+      '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{}}}',
+      400,
+      -32602,
+    ],
   ])('rejects %s before any session is touched', async (_, body, status, code) => {
     const response = await postJson('/mcp', body);
     expect(response.status).toBe(status);
@@ -66,7 +71,12 @@ describe('bad input on POST /mcp', () => {
 
   it('answers 404 to a session id of another transport kind', async () => {
     const sse = await call('/sse');
-    const endpoint = parseSse((await sse.body!.getReader().read().then((r) => new TextDecoder().decode(r.value))))[0]!;
+    const endpoint = parseSse(
+      await sse
+        .body!.getReader()
+        .read()
+        .then((r) => new TextDecoder().decode(r.value)),
+    )[0]!;
     const legacyId = new URL(endpoint.data, 'https://x').searchParams.get('sessionId')!;
     const response = await postJson('/mcp', { jsonrpc: '2.0', id: 1, method: 'tools/list' }, sessionHeaders(legacyId));
     expect(response.status).toBe(404);
@@ -119,7 +129,12 @@ const refusedDepth = { code: -32600, message: `Invalid Request: the body nests o
 describe('JSON nested past the limit, on every route that reads JSON', () => {
   it('POST /mcp (2025 era): 400 naming the limit, where it was a 503 to retry forever; the session goes on', async () => {
     const sessionId = await openSession();
-    const call = (depth: number) => postJson('/mcp', { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'server_info', arguments: argumentsNested(depth) } }, sessionHeaders(sessionId));
+    const call = (depth: number) =>
+      postJson(
+        '/mcp',
+        { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'server_info', arguments: argumentsNested(depth) } },
+        sessionHeaders(sessionId),
+      );
     const deep = await call(TOO_DEEP);
     expect(deep.status).toBe(400);
     expect(deep.headers.get('retry-after')).toBeNull();
@@ -133,24 +148,33 @@ describe('JSON nested past the limit, on every route that reads JSON', () => {
     const deep = await modern('tools/call', { name: 'slow_compute', arguments: { seconds: 0, ...argumentsNested(TOO_DEEP) } }, { capabilities: withTasks });
     expect(deep.status).toBe(400);
     expect(deep.body).toEqual({ jsonrpc: '2.0', id: null, error: refusedDepth });
-    const atLimit = await modern('tools/call', { name: 'slow_compute', arguments: { seconds: 0, ...argumentsNested(MAX_JSON_DEPTH) } }, { capabilities: withTasks });
+    const atLimit = await modern(
+      'tools/call',
+      { name: 'slow_compute', arguments: { seconds: 0, ...argumentsNested(MAX_JSON_DEPTH) } },
+      { capabilities: withTasks },
+    );
     expect(atLimit.body.result).toMatchObject({ resultType: 'task', status: 'working' });
   });
 
   it('POST /messages: 400 naming the limit; the session goes on', async () => {
     const { endpoint, stream } = await openSseSession();
-    const message = (depth: number) => postJson(endpoint, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'server_info', arguments: argumentsNested(depth) } });
+    const message = (depth: number) =>
+      postJson(endpoint, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'server_info', arguments: argumentsNested(depth) } });
     const deep = await message(TOO_DEEP);
     expect(deep.status).toBe(400);
     expect(await deep.json()).toEqual({ jsonrpc: '2.0', id: null, error: refusedDepth });
     expect((await message(MAX_JSON_DEPTH)).status).toBe(202);
-    expect(JSON.parse((await stream.next((f) => f.event === 'message')).data)).toMatchObject({ id: 2, result: { structuredContent: { name: 'n8n-mcp-edge' } } });
+    expect(JSON.parse((await stream.next((f) => f.event === 'message')).data)).toMatchObject({
+      id: 2,
+      result: { structuredContent: { name: 'n8n-mcp-edge' } },
+    });
     await stream.cancel();
   });
 
   it('GET /mcp/sse query mode: an error event naming the limit', async () => {
     // The query's params are the message's params: one level less than a body.
-    const query = (depth: number) => `/mcp/sse?method=tools/call&id=5&params=${encodeURIComponent(JSON.stringify({ name: 'server_info', arguments: argumentsNested(depth + 1) }))}`;
+    const query = (depth: number) =>
+      `/mcp/sse?method=tools/call&id=5&params=${encodeURIComponent(JSON.stringify({ name: 'server_info', arguments: argumentsNested(depth + 1) }))}`;
     const [deep] = parseSse(await (await call(query(TOO_DEEP))).text());
     expect(JSON.parse(deep!.data)).toEqual({
       jsonrpc: '2.0',

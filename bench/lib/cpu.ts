@@ -24,7 +24,7 @@ export function serverCpuMs(): number | null {
     });
   const descendants = new Set([process.pid]);
   // Parents come before children in most listings, but not always: repeat until nothing is added.
-  for (let added = true; added; ) {
+  for (let added = true; added;) {
     added = false;
     for (const p of processes) {
       if (!descendants.has(p.pid) && descendants.has(p.ppid)) {

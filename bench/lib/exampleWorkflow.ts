@@ -7,12 +7,30 @@ import type { NodeSpec } from '../../src/catalog/nodeSpec.ts';
 
 /** Main-flow nodes, in order, then the agent's sub-nodes: types common in n8n users' workflows. */
 const FLOW = [
-  'n8n-nodes-base.manualTrigger', 'n8n-nodes-base.httpRequest', 'n8n-nodes-base.set', 'n8n-nodes-base.if',
-  'n8n-nodes-base.switch', 'n8n-nodes-base.code', 'n8n-nodes-base.merge', 'n8n-nodes-base.filter',
-  'n8n-nodes-base.splitOut', 'n8n-nodes-base.aggregate', 'n8n-nodes-base.sort', 'n8n-nodes-base.limit',
-  'n8n-nodes-base.removeDuplicates', 'n8n-nodes-base.dateTime', 'n8n-nodes-base.crypto', 'n8n-nodes-base.wait',
-  'n8n-nodes-base.googleSheets', 'n8n-nodes-base.slack', 'n8n-nodes-base.gmail', 'n8n-nodes-base.notion',
-  'n8n-nodes-base.airtable', 'n8n-nodes-base.postgres', 'n8n-nodes-base.telegram', 'n8n-nodes-base.noOp',
+  'n8n-nodes-base.manualTrigger',
+  'n8n-nodes-base.httpRequest',
+  'n8n-nodes-base.set',
+  'n8n-nodes-base.if',
+  'n8n-nodes-base.switch',
+  'n8n-nodes-base.code',
+  'n8n-nodes-base.merge',
+  'n8n-nodes-base.filter',
+  'n8n-nodes-base.splitOut',
+  'n8n-nodes-base.aggregate',
+  'n8n-nodes-base.sort',
+  'n8n-nodes-base.limit',
+  'n8n-nodes-base.removeDuplicates',
+  'n8n-nodes-base.dateTime',
+  'n8n-nodes-base.crypto',
+  'n8n-nodes-base.wait',
+  'n8n-nodes-base.googleSheets',
+  'n8n-nodes-base.slack',
+  'n8n-nodes-base.gmail',
+  'n8n-nodes-base.notion',
+  'n8n-nodes-base.airtable',
+  'n8n-nodes-base.postgres',
+  'n8n-nodes-base.telegram',
+  'n8n-nodes-base.noOp',
   '@n8n/n8n-nodes-langchain.agent',
 ];
 const SUB_NODES: [string, string][] = [
@@ -49,4 +67,3 @@ export function exampleWorkflow(specs: NodeSpec[]) {
   }
   return { name: 'Benchmark: 30 nodes', nodes, connections };
 }
-

@@ -68,19 +68,33 @@ export class StreamableSession {
   }
 
   private headers(): Record<string, string> {
-    return { ...JSON_HEADERS, ...auth(this.target), 'mcp-protocol-version': this.protocolVersion, ...(this.sessionId ? { 'mcp-session-id': this.sessionId } : {}) };
+    return {
+      ...JSON_HEADERS,
+      ...auth(this.target),
+      'mcp-protocol-version': this.protocolVersion,
+      ...(this.sessionId ? { 'mcp-session-id': this.sessionId } : {}),
+    };
   }
 
   async open(): Promise<void> {
     const init = await fetch(`${this.target.url}/mcp`, {
       method: 'POST',
       headers: this.headers(),
-      body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: this.protocolVersion, capabilities: {}, clientInfo: { name: 'load', version: '1' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: this.protocolVersion, capabilities: {}, clientInfo: { name: 'load', version: '1' } },
+      }),
     });
     await init.text();
     if (!init.ok) throw new Error(`initialize: HTTP ${init.status}`);
     this.sessionId = init.headers.get('mcp-session-id') ?? '';
-    const ack = await fetch(`${this.target.url}/mcp`, { method: 'POST', headers: this.headers(), body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+    const ack = await fetch(`${this.target.url}/mcp`, {
+      method: 'POST',
+      headers: this.headers(),
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    });
     await ack.text();
   }
 
@@ -152,7 +166,10 @@ export class StreamableSession {
   private async resume(lastEventId: string, signal: AbortSignal): Promise<ReadableStream<Uint8Array> | null> {
     while (!signal.aborted) {
       try {
-        const again = await fetch(`${this.target.url}/mcp`, { headers: { ...this.headers(), accept: 'text/event-stream', 'last-event-id': lastEventId }, signal });
+        const again = await fetch(`${this.target.url}/mcp`, {
+          headers: { ...this.headers(), accept: 'text/event-stream', 'last-event-id': lastEventId },
+          signal,
+        });
         if (again.ok) return again.body;
         await again.body?.cancel();
         if (again.status !== 409 && again.status !== 503) return null;
@@ -173,7 +190,11 @@ export class StreamableSession {
 
   /** Whether the session still answers (its state survived whatever happened). */
   async alive(): Promise<boolean> {
-    const response = await fetch(`${this.target.url}/mcp`, { method: 'POST', headers: this.headers(), body: JSON.stringify({ jsonrpc: '2.0', id: 'alive', method: 'ping' }) });
+    const response = await fetch(`${this.target.url}/mcp`, {
+      method: 'POST',
+      headers: this.headers(),
+      body: JSON.stringify({ jsonrpc: '2.0', id: 'alive', method: 'ping' }),
+    });
     const text = await response.text();
     return response.ok && text.includes('"id":"alive"');
   }
@@ -214,13 +235,22 @@ export class LegacySseSession {
       this.streamEnded = true;
       for (const wake of this.waiting.values()) wake();
     })();
-    await this.post({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'load-sse', version: '1' } } });
+    await this.post({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'load-sse', version: '1' } },
+    });
     await this.wait(0);
     await this.post({ jsonrpc: '2.0', method: 'notifications/initialized' });
   }
 
   private post(message: unknown): Promise<Response> {
-    return fetch(new URL(this.endpoint, this.target.url), { method: 'POST', headers: { ...JSON_HEADERS, ...auth(this.target) }, body: JSON.stringify(message) });
+    return fetch(new URL(this.endpoint, this.target.url), {
+      method: 'POST',
+      headers: { ...JSON_HEADERS, ...auth(this.target) },
+      body: JSON.stringify(message),
+    });
   }
 
   private wait(id: number): Promise<void> {

@@ -67,7 +67,9 @@ export function barChart(title: string, xLabel: string, yLabel: string, categori
       return `<rect x="${bx.toFixed(1)}" y="${y(value).toFixed(1)}" width="${(barWidth - 2).toFixed(1)}" height="${(H - PAD.bottom - y(value)).toFixed(1)}" fill="${COLORS[k % COLORS.length]}"><title>${esc(`${category} ${name}: ${value}`)}</title></rect>`;
     }),
   );
-  const labels = categories.map((category, c) => `<text x="${PAD.left + groupWidth * (c + 0.5)}" y="${H - PAD.bottom + 16}" text-anchor="middle" fill="#444">${esc(category)}</text>`);
+  const labels = categories.map(
+    (category, c) => `<text x="${PAD.left + groupWidth * (c + 0.5)}" y="${H - PAD.bottom + 16}" text-anchor="middle" fill="#444">${esc(category)}</text>`,
+  );
   const legend = names.map((name, k) => `<text x="${PAD.left + 8 + k * 110}" y="${PAD.top - 4}" fill="${COLORS[k % COLORS.length]}">■ ${esc(name)}</text>`);
   return frame(title, [axes(maxY), ...bars, ...labels, ...legend].join('\n'), xLabel, yLabel);
 }

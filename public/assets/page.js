@@ -266,11 +266,17 @@ function resultItem(/** @type {Hit} */ hit, /** @type {number} */ index) {
   const meta = `${hit.node_type} · ${hit.subtype}${hit.relevance_score ? ` · score ${hit.relevance_score}` : ''}`;
   /** @param {Event} event */
   const open = (event) => openNode(hit, /** @type {HTMLElement} */ (event.currentTarget));
-  return h('li', {},
-    h('button', { type: 'button', 'data-node-type': hit.node_type, 'data-subtype': hit.subtype, 'data-rank': index + 1, onclick: open },
+  return h(
+    'li',
+    {},
+    h(
+      'button',
+      { type: 'button', 'data-node-type': hit.node_type, 'data-subtype': hit.subtype, 'data-rank': index + 1, onclick: open },
       h('span', { class: 'hit-name' }, hit.display_name),
       h('span', { class: 'hit-meta' }, meta),
-      h('span', { class: 'hit-desc' }, plain(hit.description))));
+      h('span', { class: 'hit-desc' }, plain(hit.description)),
+    ),
+  );
 }
 
 /** @type {ReturnType<typeof setTimeout> | undefined} */
@@ -316,21 +322,38 @@ function specView(/** @type {Spec} */ s) {
   const call = JSON.stringify({ nodes: [{ node_type: s.node_type, subtype: s.subtype }] });
   const copy = h('button', { type: 'button', class: 'copy' }, 'Copy', h('span', { class: 'vh' }, ' the get_node_details call'));
   wireCopyButton(copy, () => call);
-  return h('div', {},
+  return h(
+    'div',
+    {},
     h('h3', { id: 'spec-title' }, s.display_name),
-    h('p', { class: 'hit-meta' }, h('code', {}, s.node_type), ' · ', h('code', {}, s.subtype), ` · version ${s.version} · from ${s.source === 'n8n' ? 'n8n’s packages' : 'the seed taxonomy'}`),
+    h(
+      'p',
+      { class: 'hit-meta' },
+      h('code', {}, s.node_type),
+      ' · ',
+      h('code', {}, s.subtype),
+      ` · version ${s.version} · from ${s.source === 'n8n' ? 'n8n’s packages' : 'the seed taxonomy'}`,
+    ),
     h('p', {}, plain(s.description)),
     s.categories.length ? h('p', {}, `Categories: ${s.categories.join(', ')}`) : null,
     s.aliases.length ? h('p', {}, `Also known as: ${s.aliases.join(', ')}`) : null,
-    s.documentation_url && /^https?:\/\//.test(s.documentation_url) ? h('p', {}, h('a', { href: s.documentation_url, rel: 'noopener noreferrer', target: '_blank' }, 'Documentation (opens a new tab)')) : null,
+    s.documentation_url && /^https?:\/\//.test(s.documentation_url)
+      ? h('p', {}, h('a', { href: s.documentation_url, rel: 'noopener noreferrer', target: '_blank' }, 'Documentation (opens a new tab)'))
+      : null,
     h('h4', {}, `Parameters (${s.parameters.length})`),
     s.parameters.length ? h('ul', { class: 'params', id: 'spec-parameters' }, s.parameters.map(parameterItem)) : h('p', {}, 'None.'),
     h('h4', {}, 'Ports'),
-    h('ul', { class: 'params', id: 'spec-ports' }, s.input_ports.map((p) => portItem('input', p)), s.output_ports.map((p) => portItem('output', p))),
+    h(
+      'ul',
+      { class: 'params', id: 'spec-ports' },
+      s.input_ports.map((p) => portItem('input', p)),
+      s.output_ports.map((p) => portItem('output', p)),
+    ),
     s.examples?.length ? [h('h4', {}, `Examples (${s.examples.length})`), s.examples.map(exampleView)] : null,
     h('h4', {}, 'From an MCP client'),
     h('div', { class: 'snippet' }, h('pre', {}, h('code', {}, `get_node_details ${call}`)), copy),
-    h('p', {}, h('button', { type: 'button', class: 'secondary', onclick: closeNode }, 'Back to the results')));
+    h('p', {}, h('button', { type: 'button', class: 'secondary', onclick: closeNode }, 'Back to the results')),
+  );
 }
 
 function conditions(/** @type {string} */ label, /** @type {Conditions | undefined} */ map) {
@@ -344,27 +367,47 @@ function parameterItem(/** @type {Parameter} */ p) {
   const choices = p.enum_values?.length
     ? `One of: ${p.enum_values.slice(0, 25).join(', ')}${p.enum_values.length > 25 ? ` (+${p.enum_values.length - 25} more)` : ''}`
     : null;
-  return h('li', {},
-    h('code', { class: 'name' }, p.name), ' ', h('span', { class: 'type' }, p.type),
+  return h(
+    'li',
+    {},
+    h('code', { class: 'name' }, p.name),
+    ' ',
+    h('span', { class: 'type' }, p.type),
     p.required ? [' ', h('span', { class: 'badge' }, 'required')] : null,
-    p.default_value !== undefined && p.default_value !== '' ? [' ', h('span', { class: 'default' }, 'default ', h('code', {}, JSON.stringify(p.default_value)))] : null,
+    p.default_value !== undefined && p.default_value !== ''
+      ? [' ', h('span', { class: 'default' }, 'default ', h('code', {}, JSON.stringify(p.default_value)))]
+      : null,
     p.display_name && p.display_name !== p.name ? h('span', { class: 'desc' }, h('br'), p.display_name) : null,
     p.description && p.description !== p.display_name ? h('span', { class: 'desc' }, h('br'), plain(p.description)) : null,
     choices ? h('span', { class: 'desc' }, h('br'), choices) : null,
     conditions('Shown when', p.display_options?.show),
     conditions('Hidden when', p.display_options?.hide),
-    p.options?.length ? h('details', {}, h('summary', {}, `${p.options.length} options`), h('ul', {}, p.options.map(parameterItem))) : null);
+    p.options?.length ? h('details', {}, h('summary', {}, `${p.options.length} options`), h('ul', {}, p.options.map(parameterItem))) : null,
+  );
 }
 
 function portItem(/** @type {string} */ direction, /** @type {Port} */ p) {
   const limit = p.max_connections === null ? 'any number of connections' : `up to ${p.max_connections} connection${p.max_connections === 1 ? '' : 's'}`;
-  return h('li', {}, `${direction} `, h('code', { class: 'name' }, p.name), ' ', h('span', { class: 'type' }, p.type),
+  return h(
+    'li',
+    {},
+    `${direction} `,
+    h('code', { class: 'name' }, p.name),
+    ' ',
+    h('span', { class: 'type' }, p.type),
     p.required ? [' ', h('span', { class: 'badge' }, 'required')] : null,
-    h('span', { class: 'desc' }, h('br'), [plain(p.description), limit].filter(Boolean).join(' · ')));
+    h('span', { class: 'desc' }, h('br'), [plain(p.description), limit].filter(Boolean).join(' · ')),
+  );
 }
 
 function exampleView(/** @type {Example} */ e) {
-  return h('div', {}, h('h5', {}, e.name), e.description ? h('p', {}, plain(e.description)) : null, h('pre', {}, h('code', {}, JSON.stringify(e.parameters, null, 2))));
+  return h(
+    'div',
+    {},
+    h('h5', {}, e.name),
+    e.description ? h('p', {}, plain(e.description)) : null,
+    h('pre', {}, h('code', {}, JSON.stringify(e.parameters, null, 2))),
+  );
 }
 
 function closeNode() {
@@ -387,7 +430,10 @@ const node = start.get('node')?.match(/^([A-Z_]+)\/(.+)$/);
 if (node) {
   const [, nodeType, subtype] = /** @type {[string, string, string]} */ (/** @type {unknown} */ (node));
   const buttons = /** @type {HTMLElement[]} */ ([...results.querySelectorAll('button')]);
-  await openNode({ node_type: nodeType, subtype }, buttons.find((b) => b.dataset.nodeType === nodeType && b.dataset.subtype === subtype));
+  await openNode(
+    { node_type: nodeType, subtype },
+    buttons.find((b) => b.dataset.nodeType === nodeType && b.dataset.subtype === subtype),
+  );
 }
 
 export {};

@@ -40,14 +40,19 @@ const found = violations(modules, forbiddenFor(Object.keys(devDependencies)));
 const gzipBytes = gzipSync(bundle).length;
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
-console.log(`Production bundle (wrangler deploy --dry-run): ${file} ${bundle.length.toLocaleString('en')} bytes (${kb(bundle.length)}), gzip ${gzipBytes.toLocaleString('en')} (${kb(gzipBytes)}); ${modules.length} modules\n`);
+console.log(
+  `Production bundle (wrangler deploy --dry-run): ${file} ${bundle.length.toLocaleString('en')} bytes (${kb(bundle.length)}), gzip ${gzipBytes.toLocaleString('en')} (${kb(gzipBytes)}); ${modules.length} modules\n`,
+);
 for (const group of groups) {
   console.log(`  ${group.path.padEnd(40)} ${kb(group.bytes).padStart(11)}  ${((100 * group.bytes) / bundle.length).toFixed(1).padStart(5)}%`);
 }
 
 const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
 mkdirSync('bench/results', { recursive: true });
-writeFileSync(RESULT, JSON.stringify({ date: new Date().toISOString(), commit, file, bytes: bundle.length, gzipBytes, groups, modules, forbidden: found }, null, 2) + '\n');
+writeFileSync(
+  RESULT,
+  JSON.stringify({ date: new Date().toISOString(), commit, file, bytes: bundle.length, gzipBytes, groups, modules, forbidden: found }, null, 2) + '\n',
+);
 console.log(`\nwrote ${RESULT}`);
 
 if (found.length > 0) {

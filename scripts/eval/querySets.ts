@@ -11,5 +11,4 @@ export const DEV_QUERY_SETS: Record<string, number> = {
 };
 
 /** The query strings of a judgements file (score.py's format). */
-export const readQueries = (file: string): string[] =>
-  (JSON.parse(readFileSync(file, 'utf8')) as { queries: { q: string }[] }).queries.map((q) => q.q);
+export const readQueries = (file: string): string[] => (JSON.parse(readFileSync(file, 'utf8')) as { queries: { q: string }[] }).queries.map((q) => q.q);

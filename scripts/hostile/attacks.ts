@@ -47,17 +47,34 @@ class Client {
   }
 
   async session(): Promise<string> {
-    const response = await fetch(`${this.url}/mcp`, { method: 'POST', headers: this.headers(), body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: PROTOCOL, capabilities: {}, clientInfo: { name: 'hostile', version: '1' } } }) });
+    const response = await fetch(`${this.url}/mcp`, {
+      method: 'POST',
+      headers: this.headers(),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: PROTOCOL, capabilities: {}, clientInfo: { name: 'hostile', version: '1' } },
+      }),
+    });
     await response.text();
     const id = response.headers.get('mcp-session-id');
     if (!id) throw new Error(`initialize answered ${response.status}`);
-    await (await fetch(`${this.url}/mcp`, { method: 'POST', headers: this.headers(id), body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })).text();
+    await (
+      await fetch(`${this.url}/mcp`, {
+        method: 'POST',
+        headers: this.headers(id),
+        body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+      })
+    ).text();
     return id;
   }
 
   /** A body POSTed to /mcp on `session`, answered within `ms` (null if not). */
   post(session: string | undefined, body: unknown, ms = 30_000) {
-    return within(ms, () => fetch(`${this.url}/mcp`, { method: 'POST', headers: this.headers(session), body: typeof body === 'string' ? body : JSON.stringify(body) }));
+    return within(ms, () =>
+      fetch(`${this.url}/mcp`, { method: 'POST', headers: this.headers(session), body: typeof body === 'string' ? body : JSON.stringify(body) }),
+    );
   }
 
   callTool(session: string, name: string, args: unknown, ms = 60_000) {
@@ -66,7 +83,11 @@ class Client {
 
   /** Whether the server still serves: a new session, and the landing page. */
   async serves(): Promise<string> {
-    const init = await this.post(undefined, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: PROTOCOL, capabilities: {}, clientInfo: { name: 'after', version: '1' } } }, 10_000);
+    const init = await this.post(
+      undefined,
+      { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: PROTOCOL, capabilities: {}, clientInfo: { name: 'after', version: '1' } } },
+      10_000,
+    );
     const page = await within(10_000, () => fetch(`${this.url}/`, { headers: { accept: 'text/html' } }));
     return `initialize ${init?.status ?? 'no answer'}, landing page ${page?.status ?? 'no answer'}`;
   }
@@ -84,13 +105,23 @@ function resultOf(text: string): { isError?: boolean; content?: { text: string }
 
 const mb = (n: number) => `${(n / 1024 / 1024).toFixed(2)} MB`;
 
-const node = (name: string, type = 'n8n-nodes-base.noOp', parameters: Record<string, unknown> = {}) => ({ name, type, typeVersion: 1, position: [0, 0], parameters });
+const node = (name: string, type = 'n8n-nodes-base.noOp', parameters: Record<string, unknown> = {}) => ({
+  name,
+  type,
+  typeVersion: 1,
+  position: [0, 0],
+  parameters,
+});
 
 async function pollution(c: Client): Promise<Outcome[]> {
   const session = await c.session();
   // A node named __proto__, and connections under a name that autofix resolves to it by case.
   const workflow = `{"nodes":[${JSON.stringify(node('__proto__'))},${JSON.stringify(node('Start', 'n8n-nodes-base.manualTrigger'))}],"connections":{"__PROTO__":{"OPERATOR_PASSWORD":[["hunter2"]],"polluted":[[]]}}}`;
-  const answer = await c.post(session, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"autofix_workflow","arguments":{"workflow":${workflow}}}}`, 20_000);
+  const answer = await c.post(
+    session,
+    `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"autofix_workflow","arguments":{"workflow":${workflow}}}}`,
+    20_000,
+  );
   const serves = await c.serves();
   return [
     {
@@ -113,7 +144,10 @@ async function answerSize(c: Client): Promise<Outcome[]> {
   ] as const) {
     const long = 'L'.repeat(length);
     const targets = Array.from({ length: count }, () => ({ node: 'x', type: 'main', index: 0 }));
-    const workflow = { nodes: [node('Start', 'n8n-nodes-base.manualTrigger'), node(long)], connections: { Start: { main: [[{ node: long, type: 'main', index: 0 }]] }, [long]: { main: [targets] } } };
+    const workflow = {
+      nodes: [node('Start', 'n8n-nodes-base.manualTrigger'), node(long)],
+      connections: { Start: { main: [[{ node: long, type: 'main', index: 0 }]] }, [long]: { main: [targets] } },
+    };
     const size = JSON.stringify(workflow).length;
     for (const tool of ['validate_workflow', 'autofix_workflow']) {
       const answer = await c.callTool(session, tool, { workflow }, 60_000);
@@ -123,7 +157,9 @@ async function answerSize(c: Client): Promise<Outcome[]> {
         finding: '2 answer size',
         attack: `${tool}: a ${mb(size)} workflow, a ${length.toLocaleString('en-US')}-character node name with ${count.toLocaleString('en-US')} connections to a missing node`,
         refused: answer !== null && bytes < 4 * size + 1024 * 1024 && !answer.text.includes('Invalid string length'),
-        detail: answer ? `${answer.status}, a ${mb(bytes)} answer (${(bytes / size).toFixed(1)}× the workflow) in ${answer.ms} ms${refusal}` : 'no answer in 60 s',
+        detail: answer
+          ? `${answer.status}, a ${mb(bytes)} answer (${(bytes / size).toFixed(1)}× the workflow) in ${answer.ms} ms${refusal}`
+          : 'no answer in 60 s',
       });
     }
   }
@@ -135,15 +171,30 @@ async function cpu(c: Client): Promise<Outcome[]> {
   const out: Outcome[] = [];
   const backtracking = `${'{{'.repeat(8_000)}${'$json'.repeat(4_000)}`;
   const attacks = [
-    { name: `validate_workflow: a node whose parameter holds ${Math.round(backtracking.length / 1000)} KB of "{{" and "$json", never closed`, tool: 'validate_workflow', workflow: { nodes: [node('Start', 'n8n-nodes-base.manualTrigger'), node('Set', 'n8n-nodes-base.noOp', { text: backtracking })], connections: {} } },
-    { name: 'autofix_workflow: the same', tool: 'autofix_workflow', workflow: { nodes: [node('Start', 'n8n-nodes-base.manualTrigger'), node('Set', 'n8n-nodes-base.noOp', { text: backtracking })], connections: {} } },
+    {
+      name: `validate_workflow: a node whose parameter holds ${Math.round(backtracking.length / 1000)} KB of "{{" and "$json", never closed`,
+      tool: 'validate_workflow',
+      workflow: { nodes: [node('Start', 'n8n-nodes-base.manualTrigger'), node('Set', 'n8n-nodes-base.noOp', { text: backtracking })], connections: {} },
+    },
+    {
+      name: 'autofix_workflow: the same',
+      tool: 'autofix_workflow',
+      workflow: { nodes: [node('Start', 'n8n-nodes-base.manualTrigger'), node('Set', 'n8n-nodes-base.noOp', { text: backtracking })], connections: {} },
+    },
     {
       name: 'validate_workflow: 24,000 nodes in a chain, connections listed from its end',
       tool: 'validate_workflow',
       workflow: {
-        nodes: Array.from({ length: 24_000 }, (_, i) => ({ name: `n${i}`, type: i === 0 ? 'n8n-nodes-base.manualTrigger' : 'n8n-nodes-base.noOp', typeVersion: 1, position: [0, 0] })),
+        nodes: Array.from({ length: 24_000 }, (_, i) => ({
+          name: `n${i}`,
+          type: i === 0 ? 'n8n-nodes-base.manualTrigger' : 'n8n-nodes-base.noOp',
+          typeVersion: 1,
+          position: [0, 0],
+        })),
         // Listed from the end of the chain: a pass over the connections reaches one more node.
-        connections: Object.fromEntries(Array.from({ length: 23_999 }, (_, i) => [`n${23_998 - i}`, { main: [[{ node: `n${23_999 - i}`, type: 'main', index: 0 }]] }])),
+        connections: Object.fromEntries(
+          Array.from({ length: 23_999 }, (_, i) => [`n${23_998 - i}`, { main: [[{ node: `n${23_999 - i}`, type: 'main', index: 0 }]] }]),
+        ),
       },
     },
   ];
@@ -160,7 +211,9 @@ async function cpu(c: Client): Promise<Outcome[]> {
       finding: '3 CPU per call',
       attack: attack.name,
       refused: answer !== null && answer.ms < 2_000 && (waited?.ms ?? Infinity) < 2_000,
-      detail: answer ? `answered ${answer.status} in ${answer.ms} ms: ${result?.content?.[0]?.text.slice(0, 160) ?? answer.text.slice(0, 160)}; /health took ${waited?.ms ?? '>60000'} ms` : 'no answer in 60 s',
+      detail: answer
+        ? `answered ${answer.status} in ${answer.ms} ms: ${result?.content?.[0]?.text.slice(0, 160) ?? answer.text.slice(0, 160)}; /health took ${waited?.ms ?? '>60000'} ms`
+        : 'no answer in 60 s',
     });
   }
   return out;
@@ -192,13 +245,28 @@ async function messagesLimit(c: Client): Promise<Outcome[]> {
   let answered = 0;
   let status = '';
   if (endpoint) {
-    const post = (body: unknown) => fetch(new URL(endpoint, c.url), { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${c.key}` }, body: JSON.stringify(body) });
-    await post({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'hostile', version: '1' } } });
+    const post = (body: unknown) =>
+      fetch(new URL(endpoint, c.url), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${c.key}` },
+        body: JSON.stringify(body),
+      });
+    await post({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'hostile', version: '1' } },
+    });
     await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
     // In batches of 100 (what /mcp takes in one), one after another.
     const statuses: number[] = [];
     for (let b = 0; b < 7; b++) {
-      const batch = Array.from({ length: 100 }, (_, i) => ({ jsonrpc: '2.0', id: 100 + b * 100 + i, method: 'tools/call', params: { name: 'server_info', arguments: {} } }));
+      const batch = Array.from({ length: 100 }, (_, i) => ({
+        jsonrpc: '2.0',
+        id: 100 + b * 100 + i,
+        method: 'tools/call',
+        params: { name: 'server_info', arguments: {} },
+      }));
       const response = await post(batch);
       statuses.push(response.status);
       await response.text();
@@ -214,7 +282,12 @@ async function messagesLimit(c: Client): Promise<Outcome[]> {
     answered = results();
   }
   controller.abort();
-  out.push({ finding: '5 rate limits', attack: '7 POST /messages of 100 tools/call each (limit 600 a minute)', refused: answered <= 600, detail: `the POSTs answered ${status}; ${answered} calls answered with a result` });
+  out.push({
+    finding: '5 rate limits',
+    attack: '7 POST /messages of 100 tools/call each (limit 600 a minute)',
+    refused: answered <= 600,
+    detail: `the POSTs answered ${status}; ${answered} calls answered with a result`,
+  });
 
   return out;
 }
@@ -222,25 +295,53 @@ async function messagesLimit(c: Client): Promise<Outcome[]> {
 async function consentGuesses(c: Client): Promise<Outcome[]> {
   const out: Outcome[] = [];
   // Consent guesses with a new CF-Connecting-IP each time.
-  const registration = (await (await fetch(`${c.url}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 'guesser', redirect_uris: ['http://127.0.0.1:9/cb'], token_endpoint_auth_method: 'none' }) })).json().catch(() => ({}))) as { client_id?: string };
+  const registration = (await (
+    await fetch(`${c.url}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_name: 'guesser', redirect_uris: ['http://127.0.0.1:9/cb'], token_endpoint_auth_method: 'none' }),
+    })
+  )
+    .json()
+    .catch(() => ({}))) as { client_id?: string };
   let guesses = 0;
   let limitedGuesses = 0;
   if (registration.client_id) {
-    const query = new URLSearchParams({ response_type: 'code', client_id: registration.client_id, redirect_uri: 'http://127.0.0.1:9/cb', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256', state: 's' });
+    const query = new URLSearchParams({
+      response_type: 'code',
+      client_id: registration.client_id,
+      redirect_uri: 'http://127.0.0.1:9/cb',
+      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      code_challenge_method: 'S256',
+      state: 's',
+    });
     for (let i = 0; i < 20; i++) {
       const page = await fetch(`${c.url}/authorize?${query}`);
       const html = await page.text();
       const handle = /name="handle" value="([^"]+)"/.exec(html)?.[1];
-      const cookie = page.headers.getSetCookie().map((v) => v.split(';')[0]).join('; ');
+      const cookie = page.headers
+        .getSetCookie()
+        .map((v) => v.split(';')[0])
+        .join('; ');
       if (!handle) break;
       const form = new URLSearchParams({ handle, decision: 'approve', credential: `guess-${i}` });
-      const response = await fetch(`${c.url}/authorize?${query}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, 'cf-connecting-ip': `203.0.113.${i}` }, body: form, redirect: 'manual' });
+      const response = await fetch(`${c.url}/authorize?${query}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, 'cf-connecting-ip': `203.0.113.${i}` },
+        body: form,
+        redirect: 'manual',
+      });
       await response.text();
       guesses++;
       if (response.status === 429) limitedGuesses++;
     }
   }
-  out.push({ finding: '5 rate limits', attack: '20 wrong consent credentials, each with another CF-Connecting-IP (limit 10 a minute per address)', refused: limitedGuesses > 0, detail: `${guesses} tried, ${limitedGuesses} answered 429` });
+  out.push({
+    finding: '5 rate limits',
+    attack: '20 wrong consent credentials, each with another CF-Connecting-IP (limit 10 a minute per address)',
+    refused: limitedGuesses > 0,
+    detail: `${guesses} tried, ${limitedGuesses} answered 429`,
+  });
   return out;
 }
 
@@ -248,7 +349,11 @@ async function oauthFlood(c: Client): Promise<Outcome[]> {
   const out: Outcome[] = [];
   // OAuth registration and tokens, 60 each from one address.
   for (const [path, body, type] of [
-    ['/oauth/register', JSON.stringify({ client_name: 'flood', redirect_uris: ['http://127.0.0.1:9/cb'], token_endpoint_auth_method: 'none' }), 'application/json'],
+    [
+      '/oauth/register',
+      JSON.stringify({ client_name: 'flood', redirect_uris: ['http://127.0.0.1:9/cb'], token_endpoint_auth_method: 'none' }),
+      'application/json',
+    ],
     ['/oauth/token', 'grant_type=authorization_code&code=x:y:z&client_id=nope&code_verifier=v', 'application/x-www-form-urlencoded'],
   ] as const) {
     let limited = 0;
@@ -271,22 +376,67 @@ async function lowFindings(c: Client): Promise<Outcome[]> {
     { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 7 } },
   ];
   const cancelled = await c.post(session, batch, 10_000);
-  out.push({ finding: '8 batch', attack: 'a batch holding a call and its own cancellation', refused: cancelled !== null, detail: cancelled ? `answered ${cancelled.status} in ${cancelled.ms} ms` : 'no answer in 10 s' });
-  const ping = await c.post(session, [{ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 8 } }, { jsonrpc: '2.0', id: 8, method: 'ping' }], 10_000);
-  out.push({ finding: '8 batch', attack: 'a batch holding a ping after its own cancellation (found by the batch fuzzer)', refused: ping !== null, detail: ping ? `answered ${ping.status} in ${ping.ms} ms` : 'no answer in 10 s' });
+  out.push({
+    finding: '8 batch',
+    attack: 'a batch holding a call and its own cancellation',
+    refused: cancelled !== null,
+    detail: cancelled ? `answered ${cancelled.status} in ${cancelled.ms} ms` : 'no answer in 10 s',
+  });
+  const ping = await c.post(
+    session,
+    [
+      { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 8 } },
+      { jsonrpc: '2.0', id: 8, method: 'ping' },
+    ],
+    10_000,
+  );
+  out.push({
+    finding: '8 batch',
+    attack: 'a batch holding a ping after its own cancellation (found by the batch fuzzer)',
+    refused: ping !== null,
+    detail: ping ? `answered ${ping.status} in ${ping.ms} ms` : 'no answer in 10 s',
+  });
 
   const depth = 4_000;
-  const deep = await c.post(session, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"server_info","arguments":{"a":${'['.repeat(depth)}${']'.repeat(depth)}}}}`, 20_000);
-  out.push({ finding: '8 nesting', attack: `${depth} levels of JSON nesting`, refused: deep?.status === 400, detail: deep ? `${deep.status}: ${deep.text.slice(0, 140)}` : 'no answer' });
+  const deep = await c.post(
+    session,
+    `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"server_info","arguments":{"a":${'['.repeat(depth)}${']'.repeat(depth)}}}}`,
+    20_000,
+  );
+  out.push({
+    finding: '8 nesting',
+    attack: `${depth} levels of JSON nesting`,
+    refused: deep?.status === 400,
+    detail: deep ? `${deep.status}: ${deep.text.slice(0, 140)}` : 'no answer',
+  });
 
-  const completion = await c.post(session, { jsonrpc: '2.0', id: 3, method: 'completion/complete', params: { ref: { type: 'ref/resource', uri: 'node-spec://{node_type}/{+subtype}' }, argument: { name: 'subtype', value: 'a' }, context: { arguments: { node_type: '__proto__' } } } });
+  const completion = await c.post(session, {
+    jsonrpc: '2.0',
+    id: 3,
+    method: 'completion/complete',
+    params: {
+      ref: { type: 'ref/resource', uri: 'node-spec://{node_type}/{+subtype}' },
+      argument: { name: 'subtype', value: 'a' },
+      context: { arguments: { node_type: '__proto__' } },
+    },
+  });
   const completionError = completion?.text.includes('"error"');
-  out.push({ finding: '8 completions', attack: 'completion/complete with node_type "__proto__"', refused: completion?.status === 200 && !completionError, detail: completion ? completion.text.slice(0, 160) : 'no answer' });
+  out.push({
+    finding: '8 completions',
+    attack: 'completion/complete with node_type "__proto__"',
+    refused: completion?.status === 200 && !completionError,
+    detail: completion ? completion.text.slice(0, 160) : 'no answer',
+  });
 
   const served = new URL(c.url);
   const metadata = await withHost(`${c.url}/.well-known/oauth-authorization-server`, `${served.hostname}:31337`);
   const issuer = /"issuer":"([^"]+)"/.exec(metadata.text)?.[1];
-  out.push({ finding: '8 host reflection', attack: 'OAuth metadata asked with a Host header naming another port', refused: !issuer?.includes('31337'), detail: `${metadata.status}, issuer ${issuer ?? 'none'}` });
+  out.push({
+    finding: '8 host reflection',
+    attack: 'OAuth metadata asked with a Host header naming another port',
+    refused: !issuer?.includes('31337'),
+    detail: `${metadata.status}, issuer ${issuer ?? 'none'}`,
+  });
   return out;
 }
 

@@ -52,7 +52,8 @@ async function main(): Promise<void> {
       if (!values.name) fail('create needs --name');
       const scopes = parseScopes(values.scopes ?? fail('create needs --scopes'));
       const expiresAt = values.expires === undefined ? undefined : parseExpiry(values.expires);
-      if (listKeys(target).some((k) => k.name === values.name && k.revokedAt === undefined)) fail(`a key named "${values.name}" exists; revoke it or pick another name`);
+      if (listKeys(target).some((k) => k.name === values.name && k.revokedAt === undefined))
+        fail(`a key named "${values.name}" exists; revoke it or pick another name`);
       const key = generateApiKey();
       const record = newKeyRecord(await sha256Hex(key), values.name, scopes, expiresAt);
       putKey(record, target);
@@ -66,7 +67,9 @@ async function main(): Promise<void> {
       if (keys.length === 0) return console.error('no keys');
       const now = Date.now();
       const status = (k: (typeof keys)[number]) => (k.revokedAt ? 'revoked' : k.expiresAt !== undefined && k.expiresAt <= now ? 'expired' : 'active');
-      console.table(keys.map((k) => ({ id: k.id, name: k.name, scopes: k.scopes.join(' '), created: iso(k.createdAt), expires: iso(k.expiresAt), status: status(k) })));
+      console.table(
+        keys.map((k) => ({ id: k.id, name: k.name, scopes: k.scopes.join(' '), created: iso(k.createdAt), expires: iso(k.expiresAt), status: status(k) })),
+      );
       return;
     }
     case 'revoke': {

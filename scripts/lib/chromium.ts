@@ -20,10 +20,7 @@ type Platform = NodeJS.Platform;
 /** Command names a system Chrome or Chromium goes by on PATH (Debian, Ubuntu, Fedora, Google's packages). */
 const SYSTEM_COMMANDS = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable', 'chrome'];
 
-const MAC_APPS = [
-  '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
-  '/Applications/Chromium.app/Contents/MacOS/Chromium',
-];
+const MAC_APPS = ['/Applications/Google Chrome.app/Contents/MacOS/Google Chrome', '/Applications/Chromium.app/Contents/MacOS/Chromium'];
 
 /** What the `@sparticuz/chromium` package's own brotli archive holds a build for. */
 const PACKAGED_PLATFORM = { platform: 'linux', arch: 'x64' } as const;
@@ -129,11 +126,4 @@ export async function chromiumExecutable(log: (line: string) => void = console.l
 }
 
 /** Flags for a headless run on a closed network: without the background-networking ones Chromium keeps calling Google's hosts. */
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-];
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];

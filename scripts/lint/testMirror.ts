@@ -69,7 +69,9 @@ export function mirroredSource(testFile: string): string | null {
 /** Checks the tree at `base` (the repository by default). */
 export function checkMirror(base = root, allowed: readonly string[] = ALLOWED_WITHOUT_MIRROR): MirrorReport {
   const sources = filesUnder(base, 'src').filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'));
-  const tests = filesUnder(base, 'test').filter((f) => f.endsWith('.test.ts') && !NOT_MIRRORS.some((dir) => f.startsWith(dir)) && !CROSS_CUTTING_TESTS.includes(f));
+  const tests = filesUnder(base, 'test').filter(
+    (f) => f.endsWith('.test.ts') && !NOT_MIRRORS.some((dir) => f.startsWith(dir)) && !CROSS_CUTTING_TESTS.includes(f),
+  );
   const sourceSet = new Set(sources);
   const mirroredSet = new Set<string>();
   const orphans: string[] = [];
@@ -91,6 +93,8 @@ if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename
   for (const f of orphans) console.log(`${f}: mirrors no src file (${mirroredSource(f) ?? 'not a test'} does not exist)`);
   for (const f of stale) console.log(`${f}: listed in ALLOWED_WITHOUT_MIRROR, but it ${sources.includes(f) ? 'has a mirror' : 'does not exist'}`);
   const exceptions = sources.length - mirrored.length - missing.length;
-  console.log(`test mirror: ${mirrored.length} of ${sources.length} src files mirrored, ${exceptions} allowed without, ${missing.length} missing; ${orphans.length} test file(s) mirroring nothing`);
+  console.log(
+    `test mirror: ${mirrored.length} of ${sources.length} src files mirrored, ${exceptions} allowed without, ${missing.length} missing; ${orphans.length} test file(s) mirroring nothing`,
+  );
   process.exit(strict && missing.length + orphans.length + stale.length > 0 ? 1 : 0);
 }

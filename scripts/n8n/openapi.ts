@@ -60,7 +60,10 @@ function inline(node: unknown, spec: Record<string, any>, seen: string[] = []): 
   const ref = (node as { $ref?: unknown }).$ref;
   if (typeof ref === 'string') {
     if (seen.includes(ref)) throw new Error(`cyclic $ref ${ref}`);
-    const target = ref.replace(/^#\//, '').split('/').reduce((at: any, key) => at?.[key], spec);
+    const target = ref
+      .replace(/^#\//, '')
+      .split('/')
+      .reduce((at: any, key) => at?.[key], spec);
     if (target === undefined) throw new Error(`unresolved $ref ${ref}`);
     return inline(target, spec, [...seen, ref]);
   }

@@ -124,7 +124,9 @@ const rows: Row[] = [];
 const ids = new Map<string, string>(); // workflow name -> id
 const subWorkflows: { row: Row; id: string }[] = [];
 try {
-  for (const file of readdirSync(DIR).filter((f) => f.endsWith('.json')).sort()) {
+  for (const file of readdirSync(DIR)
+    .filter((f) => f.endsWith('.json'))
+    .sort()) {
     const workflow = JSON.parse(readFileSync(join(DIR, file), 'utf8')) as Workflow;
     const row: Row = { file, parameters: parameterCheck(workflow), saved: '', executed: '' };
     rows.push(row);
@@ -173,7 +175,8 @@ try {
   }
   for (const { row, id } of subWorkflows) {
     const runs = (await api('GET', `/executions?workflowId=${id}`)).json.data as { status: string }[];
-    if (runs.length > 0) row.executed = runs.every((r) => r.status === 'success') ? `success (${runs.length} runs, called by its caller)` : `failed: ${runs.map((r) => r.status)}`;
+    if (runs.length > 0)
+      row.executed = runs.every((r) => r.status === 'success') ? `success (${runs.length} runs, called by its caller)` : `failed: ${runs.map((r) => r.status)}`;
   }
 } finally {
   await n8n.stop();

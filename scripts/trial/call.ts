@@ -30,14 +30,24 @@ await client.connect(new StreamableHTTPClientTransport(new URL(server.mcpUrl), {
 try {
   if (command === '--list') {
     const { tools } = await client.listTools();
-    print(JSON.stringify(tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })), null, 2), { tool: '--list' });
+    print(
+      JSON.stringify(
+        tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
+        null,
+        2,
+      ),
+      { tool: '--list' },
+    );
   } else if (command === '--resources') {
     const [{ resources }, { resourceTemplates }] = await Promise.all([client.listResources(), client.listResourceTemplates()]);
     print(JSON.stringify({ resources, resourceTemplates }, null, 2), { tool: '--resources' });
   } else if (command === '--read') {
     if (!argument) throw new Error('--read needs a resource URI');
     const { contents } = await client.readResource({ uri: argument });
-    print(contents.map((content) => ('text' in content ? content.text : `[${content.mimeType ?? 'binary'} content]`)).join('\n'), { tool: '--read', args: argument });
+    print(contents.map((content) => ('text' in content ? content.text : `[${content.mimeType ?? 'binary'} content]`)).join('\n'), {
+      tool: '--read',
+      args: argument,
+    });
   } else {
     const args = toolArguments(argument);
     let text: string;

@@ -75,8 +75,10 @@ for (const task of readTasks().filter((t) => !only || only.includes(t.id))) {
 const calls = countCalls();
 
 for (const result of results) {
-  console.log(`\n${result.works ? 'WORKS' : 'FAILS'}  ${result.task} (${result.kind}), /webhook/${result.path}` +
-    `, workflows there: ${result.workflows.map((w) => `${w.id}${w.active ? '' : ' (inactive)'}`).join(', ') || 'none'}`);
+  console.log(
+    `\n${result.works ? 'WORKS' : 'FAILS'}  ${result.task} (${result.kind}), /webhook/${result.path}` +
+      `, workflows there: ${result.workflows.map((w) => `${w.id}${w.active ? '' : ' (inactive)'}`).join(', ') || 'none'}`,
+  );
   for (const [i, c] of result.cases.entries()) console.log(`  case ${i + 1}: ${c.works ? 'ok' : `fails: ${c.difference!.slice(0, PRINTED_DIFFERENCE)}`}`);
   if (result.structure) console.log(`  ${result.structure.check}: ${result.structure.works ? 'ok' : 'fails'}: ${result.structure.detail}`);
 }

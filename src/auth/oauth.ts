@@ -77,8 +77,7 @@ export function authorizationServer(origin: string): OAuthAuthorizationServer<En
 }
 
 /** Discovery, registration, token and revocation: answered by the library. */
-export const isOAuthEndpoint = (pathname: string): boolean =>
-  pathname === AS_METADATA_PATH || pathname === TOKEN_PATH || pathname === REGISTER_PATH;
+export const isOAuthEndpoint = (pathname: string): boolean => pathname === AS_METADATA_PATH || pathname === TOKEN_PATH || pathname === REGISTER_PATH;
 
 /**
  * Answers an OAuth endpoint (isOAuthEndpoint). Registrations and token requests are counted per client
@@ -89,7 +88,10 @@ export async function serveOAuthEndpoint(request: Request, env: Env, ctx: Execut
   const url = new URL(request.url);
   const stores = request.method === 'POST' && (url.pathname === TOKEN_PATH || url.pathname === REGISTER_PATH);
   if (stores && !(await withinLimit(env, env.OAUTH_LIMITER, clientAddress(request, env)))) {
-    const error = { error: 'temporarily_unavailable', error_description: `Too many registration and token requests from this address: try again in ${RATE_LIMIT_PERIOD_SECONDS} seconds` };
+    const error = {
+      error: 'temporarily_unavailable',
+      error_description: `Too many registration and token requests from this address: try again in ${RATE_LIMIT_PERIOD_SECONDS} seconds`,
+    };
     return Response.json(error, { status: 429, headers: { 'Retry-After': String(RATE_LIMIT_PERIOD_SECONDS), 'Cache-Control': 'no-store' } });
   }
   return authorizationServer(url.origin).fetch(request, env, ctx);

@@ -8,11 +8,7 @@ export const RESPONSE_BUDGET = 80_000;
  * Builds a list entry by entry, in order, without passing the budget: `build(i, remaining)` gives the
  * entry to use given the room left, and `leftOut(i)` the stand-in for one that cannot fit.
  */
-export async function withinBudget<T>(
-  count: number,
-  build: (i: number, remaining: number) => Promise<T>,
-  leftOut: (i: number) => T,
-): Promise<T[]> {
+export async function withinBudget<T>(count: number, build: (i: number, remaining: number) => Promise<T>, leftOut: (i: number) => T): Promise<T[]> {
   const entries: T[] = [];
   let used = 2;
   for (let i = 0; i < count; i++) {

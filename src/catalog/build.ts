@@ -59,10 +59,7 @@ export function validateSpec(path: string, content: unknown): NodeSpec {
  * the same specs, usage and index format always give the same version and the same entries. `usage`
  * is what real workflows say of each node type (scripts/catalog/usage), which search ranks with.
  */
-export async function buildCatalog(
-  specs: NodeSpec[],
-  options: { sources: string[]; usage?: WorkflowUsage },
-): Promise<CatalogBuild> {
+export async function buildCatalog(specs: NodeSpec[], options: { sources: string[]; usage?: WorkflowUsage }): Promise<CatalogBuild> {
   const { current, older } = newestDescriptions(specs);
   const version = await contentVersion([specs, options.usage ?? null, INDEX_VERSION]);
   const types: TypesMap = {};

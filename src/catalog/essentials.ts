@@ -57,9 +57,10 @@ export function commonParameters(usage: NodeUsage | undefined, typeVersions: num
   const target = Math.max(...typeVersions);
   const distance = (v: number) => (typeVersions.includes(v) ? 0 : Math.abs(v - target));
   const enough = counted.filter((c) => c.usage.workflows >= MIN_WORKFLOWS);
-  const [chosen] = enough.length > 0
-    ? enough.sort((a, b) => distance(a.version) - distance(b.version) || b.version - a.version)
-    : counted.sort((a, b) => b.usage.workflows - a.usage.workflows || b.version - a.version);
+  const [chosen] =
+    enough.length > 0
+      ? enough.sort((a, b) => distance(a.version) - distance(b.version) || b.version - a.version)
+      : counted.sort((a, b) => b.usage.workflows - a.usage.workflows || b.version - a.version);
   const { version, usage: chosenUsage } = chosen!;
   const common: CommonParameters = { version, workflows: chosenUsage.workflows, parameters: setByShare(chosenUsage) };
   const operations = Object.entries(chosenUsage.operations ?? {}).filter(([, u]) => u.workflows >= MIN_WORKFLOWS);

@@ -106,7 +106,10 @@ export const ParameterSchema: z.ZodType<Parameter> = z.lazy(() =>
       required: z.boolean(),
       default_value: z.unknown().optional(),
       description: z.string(),
-      enum_values: z.array(z.union([z.string(), z.number(), z.boolean()])).nullable().optional(),
+      enum_values: z
+        .array(z.union([z.string(), z.number(), z.boolean()]))
+        .nullable()
+        .optional(),
       enum_descriptions: z.array(z.string()).optional(),
       dynamic_options: z.boolean().optional(),
       legacy_values: z.array(z.union([z.string(), z.number(), z.boolean()])).optional(),
@@ -126,7 +129,10 @@ export const ParameterSchema: z.ZodType<Parameter> = z.lazy(() =>
 const DataFormatSchema = z
   .object({
     mime_type: z.string().min(1),
-    schema: z.union([z.string(), z.record(z.string(), z.unknown())]).nullable().optional(),
+    schema: z
+      .union([z.string(), z.record(z.string(), z.unknown())])
+      .nullable()
+      .optional(),
     examples: z.array(z.unknown()).nullable().optional(),
   })
   .strict();

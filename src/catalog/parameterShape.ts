@@ -24,7 +24,12 @@ export function parameterShape(p: Parameter): unknown {
       };
     case 'resource_mapper':
       return {
-        value: { mappingMode: 'defineBelow', value: { '<field id>': '={{ $json.source }}' }, matchingColumns: [], schema: [{ id: '<field id>', displayName: '<field id>', required: false, defaultMatch: false, display: true, type: 'string' }] },
+        value: {
+          mappingMode: 'defineBelow',
+          value: { '<field id>': '={{ $json.source }}' },
+          matchingColumns: [],
+          schema: [{ id: '<field id>', displayName: '<field id>', required: false, defaultMatch: false, display: true, type: 'string' }],
+        },
         mapping_modes: 'structured_types.mapping_modes ("autoMapInputData": n8n maps input fields by name and nothing else is written)',
         fields: `loaded from the service at edit time${p.mapper_mode ? ` (${p.mapper_mode})` : ''}: list them in "schema" and give required ones a value`,
       };
@@ -49,7 +54,9 @@ function filterShape(p: Parameter) {
       options: { caseSensitive: true, leftValue: '', typeValidation: 'strict', version: newest },
     },
     operators: 'structured_types.filter: "operator.type" and its "operation"; operations under "alone" take no rightValue',
-    ...(versions.length > 1 ? { options_version_by_type_version: Object.fromEntries(versions.map(([typeVersion, version]) => [String(typeVersion), version])) } : {}),
+    ...(versions.length > 1
+      ? { options_version_by_type_version: Object.fromEntries(versions.map(([typeVersion, version]) => [String(typeVersion), version])) }
+      : {}),
   };
 }
 
@@ -65,7 +72,9 @@ function locatorShape(p: Parameter) {
 
 /** Each group by name: a list of entries where n8n's description says multipleValues, one entry otherwise. */
 function fixedCollectionShape(p: Parameter) {
-  return Object.fromEntries((p.options ?? []).map((group) => [group.name, p.multiple_values ? [fieldsShape(group.options ?? [])] : fieldsShape(group.options ?? [])]));
+  return Object.fromEntries(
+    (p.options ?? []).map((group) => [group.name, p.multiple_values ? [fieldsShape(group.options ?? [])] : fieldsShape(group.options ?? [])]),
+  );
 }
 
 /** Each field by name: its shape when structured, else a line of its type, choices, default and condition. */
@@ -104,7 +113,8 @@ export function fieldLine(f: Parameter): string {
   if (when.length) parts.push(`(when ${when.map(([name, values]) => `${name}=${values.map((v) => String(v)).join('|')}`).join(', ')})`);
   // n8n's hint to its own builder often names what a run-time list holds (Switch's fallbackOutput);
   // else the start of its description says what the field does.
-  const about = f.hint ?? (f.description && f.description !== f.display_name && f.description !== f.name ? clipped(f.description, FIELD_DESCRIPTION) : undefined);
+  const about =
+    f.hint ?? (f.description && f.description !== f.display_name && f.description !== f.name ? clipped(f.description, FIELD_DESCRIPTION) : undefined);
   if (about) parts.push(`— ${about}`);
   return parts.join(' ');
 }

@@ -56,7 +56,11 @@ export function installCatalogResources(server: McpServer, env: Env): void {
   server.registerResource(
     'expressions',
     EXPRESSION_GUIDE_URI,
-    { title: 'Writing n8n expressions', description: 'How n8n expressions are written: ={{ … }}, $json, $(\'Node\'), $input, $itemIndex, $now and Luxon dates, $jmespath, what common nodes output', mimeType: 'text/markdown' },
+    {
+      title: 'Writing n8n expressions',
+      description: "How n8n expressions are written: ={{ … }}, $json, $('Node'), $input, $itemIndex, $now and Luxon dates, $jmespath, what common nodes output",
+      mimeType: 'text/markdown',
+    },
     async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/markdown', text: EXPRESSION_GUIDE }] }),
   );
 }

@@ -167,8 +167,7 @@ function inScope(parameters: Parameter[], spec: NodeSpec, scope: Scope): Paramet
   if (keys.length === 0) return parameters;
   const ctx = { values, root: values, typeVersion: scope.typeVersion ?? 0, nodeType: spec.subtype };
   return parameters.filter((p) => {
-    const only = (conditions?: Record<string, unknown[]>) =>
-      conditions && Object.fromEntries(Object.entries(conditions).filter(([key]) => keys.includes(key)));
+    const only = (conditions?: Record<string, unknown[]>) => conditions && Object.fromEntries(Object.entries(conditions).filter(([key]) => keys.includes(key)));
     const options = p.display_options && { show: only(p.display_options.show), hide: only(p.display_options.hide) };
     return visibility(options, ctx) !== 'hidden';
   });
@@ -189,7 +188,7 @@ function essentialParameters(parameters: Parameter[], common: NodeSpec['common_p
   );
   // The parameters whose values decide whether an essential one applies are essential too (Webhook's
   // responseData decides responseBinaryPropertyName): until no more are added.
-  for (let size = -1; size !== names.size; ) {
+  for (let size = -1; size !== names.size;) {
     size = names.size;
     for (const p of settable.filter((p) => names.has(p.name))) for (const name of deciding(p)) if (settable.some((q) => q.name === name)) names.add(name);
   }
@@ -198,7 +197,9 @@ function essentialParameters(parameters: Parameter[], common: NodeSpec['common_p
 
 /** The parameters a parameter's conditions read (`/name` reads the node's top level). */
 const deciding = (p: Parameter): string[] =>
-  [...Object.keys(p.display_options?.show ?? {}), ...Object.keys(p.display_options?.hide ?? {})].filter((k) => !k.startsWith('@')).map((k) => k.replace(/^\//, ''));
+  [...Object.keys(p.display_options?.show ?? {}), ...Object.keys(p.display_options?.hide ?? {})]
+    .filter((k) => !k.startsWith('@'))
+    .map((k) => k.replace(/^\//, ''));
 
 /** Paths real workflows commonly set, for the scope's operation, or for the version and every operation. */
 function commonPaths(common: NodeSpec['common_parameters'], scope: Scope): string[] {
@@ -223,7 +224,8 @@ function essentialEntry(p: Parameter, common: NodeSpec['common_parameters']): Es
   // A long default is a template (an HTML page, a JSON sample): the full detail has it.
   const shortDefault = typeof p.default_value !== 'string' || p.default_value.length <= LONG_DEFAULT;
   if (p.default_value !== undefined && p.default_value !== null && typeof p.default_value !== 'object' && shortDefault) e.default_value = p.default_value;
-  if (p.enum_values?.length && p.enum_descriptions && p.enum_values.length <= DESCRIBED_CHOICES) e.choices = describedChoices(p.enum_values, p.enum_descriptions);
+  if (p.enum_values?.length && p.enum_descriptions && p.enum_values.length <= DESCRIBED_CHOICES)
+    e.choices = describedChoices(p.enum_values, p.enum_descriptions);
   else if (p.enum_values?.length) e.enum_values = p.enum_values;
   else if (p.options?.length) e.enum_values = [...new Set(p.options.map((o) => o.name))];
   const fields = [...new Set((common?.parameters ?? []).concat(Object.values(common?.operations ?? {}).flat()))]
@@ -267,7 +269,5 @@ function otherParameters(others: Parameter[]): Record<string, string> {
 function condition(p: Parameter): string | undefined {
   const show = Object.entries(p.display_options?.show ?? {}).filter(([name]) => name !== '@version');
   if (show.length === 0) return undefined;
-  return show
-    .map(([name, values]) => `${name}=${values.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join('|')}`)
-    .join(', ');
+  return show.map(([name, values]) => `${name}=${values.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join('|')}`).join(', ');
 }

@@ -45,5 +45,4 @@ async function readBounded(body: ReadableStream<Uint8Array> | null): Promise<Uin
   return bytes;
 }
 
-const tooLarge = () =>
-  new HttpError(413, ErrorCode.InvalidRequest, `Payload Too Large: the body limit is ${MAX_BODY_BYTES} bytes`);
+const tooLarge = () => new HttpError(413, ErrorCode.InvalidRequest, `Payload Too Large: the body limit is ${MAX_BODY_BYTES} bytes`);

@@ -25,7 +25,10 @@ export function allowedOrigin(request: Request, env: Env): string | null {
   if (origin === null) return null;
   const self = new URL(request.url);
   if (origin === self.origin) return origin;
-  const allowList = (env.ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean);
+  const allowList = (env.ALLOWED_ORIGINS ?? '')
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
   if (allowList.includes(origin) || allowList.includes('*')) return origin;
   if (isLoopbackHost(self.hostname) && isLocalOrigin(origin)) return origin;
   throw new HttpError(403, ErrorCode.InvalidRequest, `Forbidden: origin ${JSON.stringify(origin)} is not allowed`);

@@ -21,7 +21,10 @@ const ENTRY = /^(\[[0-9a-f:.]+\]|[^:[\]]+)(?::(\d{1,5}))?$/;
  * allows nothing.
  */
 export function allowedHosts(env: Env): AllowedHost[] | null {
-  const entries = (env.ALLOWED_HOSTS ?? '').split(',').map((entry) => entry.trim().toLowerCase()).filter(Boolean);
+  const entries = (env.ALLOWED_HOSTS ?? '')
+    .split(',')
+    .map((entry) => entry.trim().toLowerCase())
+    .filter(Boolean);
   if (entries.length === 0) return null;
   return entries.flatMap((entry) => {
     const [, hostname, port] = ENTRY.exec(entry) ?? [];

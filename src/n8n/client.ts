@@ -14,7 +14,9 @@ const MAX_URL_LENGTH = 8_192;
 function tooLong(url: URL): ToolError {
   const [name, value] = [...url.searchParams].reduce((a, b) => (b[1].length > a[1].length ? b : a), ['', '']);
   const culprit = value.length > url.pathname.length ? `the ${name} filter (${value.length.toLocaleString('en-US')} characters)` : 'the id in its path';
-  return new ToolError(`The request to n8n would have a ${url.href.length.toLocaleString('en-US')}-character URL, past the ${MAX_URL_LENGTH.toLocaleString('en-US')} n8n takes: shorten ${culprit}. Nothing was sent.`);
+  return new ToolError(
+    `The request to n8n would have a ${url.href.length.toLocaleString('en-US')}-character URL, past the ${MAX_URL_LENGTH.toLocaleString('en-US')} n8n takes: shorten ${culprit}. Nothing was sent.`,
+  );
 }
 
 /** One request to n8n may take this long; the call's own deadline (the signal) may cut it shorter. */

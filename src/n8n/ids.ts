@@ -15,7 +15,10 @@ export const isN8nId = (value: string): boolean => STRING_ID.test(value);
 export const n8nId = (what: string) =>
   z.string().regex(STRING_ID, `a ${what} id is 1 to 36 letters and digits, as n8n makes them (e.g. "lcoyu2Fnpbyav28R")`).describe(`The ${what}'s id`);
 
-export const executionId = z.string().regex(/^\d{1,19}$/, 'an execution id is a number').describe("The execution's id");
+export const executionId = z
+  .string()
+  .regex(/^\d{1,19}$/, 'an execution id is a number')
+  .describe("The execution's id");
 
 /** n8n's /users/{id} takes a user's id or e-mail address. */
 export const userIdOrEmail = z

@@ -9,7 +9,18 @@ import type { WorkerRequest } from '../http/request';
  */
 export type ObservedEvent =
   /** Every HTTP request the Worker answers; `ms` is the time to the response's headers. */
-  | { kind: 'request'; route: string; httpMethod: string; status: number; ms: number; rpc?: string; tool?: string; session?: string; principal?: string; era?: 'modern' }
+  | {
+      kind: 'request';
+      route: string;
+      httpMethod: string;
+      status: number;
+      ms: number;
+      rpc?: string;
+      tool?: string;
+      session?: string;
+      principal?: string;
+      era?: 'modern';
+    }
   /** Every tool run, directly or by the queue consumer; `outcome` is ok, error (an isError result) or failed (threw). */
   | { kind: 'tool'; tool: string; execution: 'direct' | 'queued'; outcome: 'ok' | 'error' | 'failed'; ms: number; session?: string }
   /** A queued call picked up by the consumer: how long it waited in the queue, on which attempt. */

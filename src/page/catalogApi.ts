@@ -27,7 +27,8 @@ const answer = (body: unknown) => Response.json(body, { headers: { 'Cache-Contro
 /** GET /api/me: what the credential (or the public catalog) lets this caller do. */
 export function me(request: WorkerRequest): Response {
   const { id, scopes } = principalOf(request);
-  const credential = id === 'public' ? 'none (public catalog)' : id === 'anonymous' ? 'none (anonymous access)' : id.startsWith('grant_') ? 'OAuth token' : 'API key';
+  const credential =
+    id === 'public' ? 'none (public catalog)' : id === 'anonymous' ? 'none (anonymous access)' : id.startsWith('grant_') ? 'OAuth token' : 'API key';
   return answer({ credential, scopes });
 }
 
@@ -49,9 +50,7 @@ export async function searchCatalog(request: WorkerRequest, env: Env): Promise<R
   if (!query && !type) throw badRequest('Give a query (q), a node type (type), or both');
   // The same budget as search_nodes: the explorer is another way in to the same work.
   if (!(await withinLimit(env, env.SEARCH_LIMITER, principal.subject))) throw tooManyRequests('this caller is over its search rate limit');
-  const results = query
-    ? await rankNodes(env, query, limit ?? 20, type)
-    : (await new Catalog(env.SPECS).searcher())?.ofType(type!).slice(0, limit);
+  const results = query ? await rankNodes(env, query, limit ?? 20, type) : (await new Catalog(env.SPECS).searcher())?.ofType(type!).slice(0, limit);
   if (!results) throw noCatalog();
   return answer({ query, type: type ?? null, results });
 }

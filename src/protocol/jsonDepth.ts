@@ -41,5 +41,11 @@ export function nestsDeeperThan(text: string, limit: number): boolean {
 /** 400 (-32600) naming the limit when caller JSON nests deeper than MAX_JSON_DEPTH; checked before it is parsed. */
 export function assertJsonDepth(text: string, what: string, id: RequestId | null = null): void {
   if (!nestsDeeperThan(text, MAX_JSON_DEPTH)) return;
-  throw new HttpError(400, ErrorCode.InvalidRequest, `Invalid Request: ${what} nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels, the limit`, {}, id);
+  throw new HttpError(
+    400,
+    ErrorCode.InvalidRequest,
+    `Invalid Request: ${what} nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels, the limit`,
+    {},
+    id,
+  );
 }

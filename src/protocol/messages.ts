@@ -117,7 +117,16 @@ export function parseMessages(value: unknown): ParsedBody {
  */
 export function parseRequest(candidate: { jsonrpc: unknown; id?: RequestId; method?: string; params?: unknown }): JSONRPCRequest {
   const { jsonrpc, id, method, params } = candidate;
-  const field = jsonrpc !== '2.0' ? 'jsonrpc' : id === undefined ? 'id' : method === undefined ? 'method' : params !== undefined && !isPlainObject(params) ? 'params' : undefined;
+  const field =
+    jsonrpc !== '2.0'
+      ? 'jsonrpc'
+      : id === undefined
+        ? 'id'
+        : method === undefined
+          ? 'method'
+          : params !== undefined && !isPlainObject(params)
+            ? 'params'
+            : undefined;
   const code = field === 'params' ? ErrorCode.InvalidParams : ErrorCode.InvalidRequest;
   if (field) throw new HttpError(400, code, `Invalid Request: bad or missing "${field}"`, {}, id ?? null);
   const { messages, invalidParams } = parseMessages(candidate);
@@ -173,7 +182,13 @@ export function extractToolCallInfo(m: JSONRPCMessage): McpToolCallInfo | undefi
 
 /** For the log line: the methods of a body and the tool it calls, bounded in length; never arguments. */
 export function describeMessages(messages: JSONRPCMessage[]): { rpc: string; tool?: string } {
-  const rpc = messages.map((m) => ('method' in m ? m.method : 'response')).join(',').slice(0, 200);
-  const tool = messages.map(extractToolCallInfo).find((info) => info !== undefined)?.toolName.slice(0, 64);
+  const rpc = messages
+    .map((m) => ('method' in m ? m.method : 'response'))
+    .join(',')
+    .slice(0, 200);
+  const tool = messages
+    .map(extractToolCallInfo)
+    .find((info) => info !== undefined)
+    ?.toolName.slice(0, 64);
   return tool === undefined ? { rpc } : { rpc, tool };
 }

@@ -63,7 +63,10 @@ async function consumeToolCall(message: Message<unknown>, queue: string, env: En
   // signal is aborted, so a tool that honours it stops instead of holding the consumer.
   const cancelled = new AbortController();
   const watch = setInterval(() => {
-    owner.isPending(call.callId).then((pending) => pending || cancelled.abort(), () => {});
+    owner.isPending(call.callId).then(
+      (pending) => pending || cancelled.abort(),
+      () => {},
+    );
   }, CANCEL_CHECK_MS);
   const run = async () => {
     let outcome: TaskOutcome | null;
@@ -94,11 +97,20 @@ async function consumeToolCall(message: Message<unknown>, queue: string, env: En
  * attempt is to be retried. A later attempt (a retry, or a redelivery after a consumer died) first asks
  * the owner whether an earlier run began its change: then it answers that instead of running again.
  */
-async function attempt(env: Env, call: ToolCallMessage, attempts: number, tool: ToolDefinition, owner: CallOwner, cancelled: AbortSignal): Promise<TaskOutcome | null> {
+async function attempt(
+  env: Env,
+  call: ToolCallMessage,
+  attempts: number,
+  tool: ToolDefinition,
+  owner: CallOwner,
+  cancelled: AbortSignal,
+): Promise<TaskOutcome | null> {
   const queued = call.inputStored || attempts > 1 ? await owner.queuedCall(call.callId, call.inputStored === true) : undefined;
   if (queued === null) return null;
   if (queued?.sideEffectBegan) return interruptedChange(tool);
-  const input = call.inputStored ? queued?.input : { arguments: call.arguments ?? {}, ...(call.inputResponses === undefined ? {} : { inputResponses: call.inputResponses }) };
+  const input = call.inputStored
+    ? queued?.input
+    : { arguments: call.arguments ?? {}, ...(call.inputResponses === undefined ? {} : { inputResponses: call.inputResponses }) };
   if (!input) throw new Error(`the input of ${call.tool} call ${call.callId} is not in its owner's storage`);
   const args = tool.input.safeParse(input.arguments);
   if (!args.success) return invalidArguments(tool, args.error);
@@ -193,7 +205,14 @@ function asToolResult(outcome: TaskOutcome): CallToolResult {
   }
 }
 
-function consumerContext(env: Env, call: ToolCallMessage, input: CallInput, owner: CallOwner, cancelled: AbortSignal, beginSideEffect: () => Promise<void>): ToolContext {
+function consumerContext(
+  env: Env,
+  call: ToolCallMessage,
+  input: CallInput,
+  owner: CallOwner,
+  cancelled: AbortSignal,
+  beginSideEffect: () => Promise<void>,
+): ToolContext {
   return {
     env,
     caller: call.caller,

@@ -38,9 +38,9 @@ const V2 = z.object({
  * scopes: a tool never needs scopes to run (they were checked where the call arrived), only to show
  * more, so such a call gets the narrowest answer (no user data), not a wider one.
  */
-const V1 = z.object({ v: z.literal(1), ...owner, ...call, arguments: args, caller: z.string().min(1) }).transform(
-  ({ caller, ...rest }): z.output<typeof V2> => ({ ...rest, v: 2, caller: { id: caller, subject: caller, scopes: [] } satisfies Principal }),
-);
+const V1 = z
+  .object({ v: z.literal(1), ...owner, ...call, arguments: args, caller: z.string().min(1) })
+  .transform(({ caller, ...rest }): z.output<typeof V2> => ({ ...rest, v: 2, caller: { id: caller, subject: caller, scopes: [] } satisfies Principal }));
 
 /**
  * A queued tool call, as a session's object or a task's object sends it to the "tool-calls" queue.

@@ -24,8 +24,7 @@ function declareStaticLists(server: McpServer): void {
   }
 }
 
-const INSTRUCTIONS =
-  'Tools for building n8n workflows: look up the nodes that exist and what they take, and manage an n8n instance.';
+const INSTRUCTIONS = 'Tools for building n8n workflows: look up the nodes that exist and what they take, and manage an n8n instance.';
 
 /** Runs a validated tools/call: directly, through the queue, or as a task (the caller of createMcpServer decides). */
 export type ToolExecutor = (tool: ToolDefinition, args: unknown, call: CallRequest) => Promise<CallToolResult>;

@@ -20,7 +20,10 @@ export interface GuardedResources {
 export function guardResources(server: McpServer, guarded: GuardedResources): void {
   const allowed = (ctx: ServerContext) => allows(requestPrincipal(ctx).scopes, guarded.scope);
   const refuse = () => {
-    throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `Forbidden: ${guarded.uriPrefix} resources need the scope "${guarded.scope}", which this credential does not have`);
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidRequest,
+      `Forbidden: ${guarded.uriPrefix} resources need the scope "${guarded.scope}", which this credential does not have`,
+    );
   };
 
   wrapRequestHandler(server, 'resources/templates/list', (list) => async (request, ctx) => {

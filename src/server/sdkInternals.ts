@@ -1,4 +1,11 @@
-import type { JSONRPCMessage, JSONRPCRequest, McpServer, RequestId, ServerContext, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
+import type {
+  JSONRPCMessage,
+  JSONRPCRequest,
+  McpServer,
+  RequestId,
+  ServerContext,
+  WebStandardStreamableHTTPServerTransport,
+} from '@modelcontextprotocol/server';
 
 /**
  * Every place this server reaches into the MCP SDK's private state, each behind a typed accessor

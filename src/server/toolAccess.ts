@@ -29,7 +29,9 @@ export function guardTools(server: McpServer, env: Env, tools: readonly ToolDefi
     const tool = byName.get(String(request.params?.name));
     const lacking = tool ? missing(tool, caller) : [];
     if (lacking.length > 0) {
-      return refusal(`Forbidden: ${tool!.name} needs the scope${lacking.length > 1 ? 's' : ''} ${lacking.map((s) => `"${s}"`).join(' and ')}, which this credential does not have`);
+      return refusal(
+        `Forbidden: ${tool!.name} needs the scope${lacking.length > 1 ? 's' : ''} ${lacking.map((s) => `"${s}"`).join(' and ')}, which this credential does not have`,
+      );
     }
     if (tool?.rateLimiter && !(await withinLimit(env, tool.rateLimiter(env), caller.subject))) {
       return refusal(`Too Many Requests: the rate limit of ${tool.name} is used up; try again in ${RATE_LIMIT_PERIOD_SECONDS} s`);

@@ -144,7 +144,8 @@ export class SessionObject extends DurableObject<Env> {
     try {
       const url = new URL(request.url);
       const principal = JSON.parse(request.headers.get(PRINCIPAL_HEADER) ?? 'null') as Principal | null;
-      if (request.headers.get('upgrade') !== 'websocket' || !principal) throw new HttpError(426, ErrorCode.InvalidRequest, 'Upgrade Required: a session object takes WebSockets from the Worker only');
+      if (request.headers.get('upgrade') !== 'websocket' || !principal)
+        throw new HttpError(426, ErrorCode.InvalidRequest, 'Upgrade Required: a session object takes WebSockets from the Worker only');
       if (url.pathname === '/sse') return await this.openSse(url.searchParams.get('session') ?? '', principal);
       if (url.pathname !== '/stream') throw new HttpError(404, ErrorCode.InvalidRequest, `Not Found: ${url.pathname}`);
       const streamId = url.searchParams.get('id') ?? '';
@@ -217,7 +218,14 @@ export class SessionObject extends DurableObject<Env> {
       const streamId = hooks.streamOf?.(request.requestId);
       const input = { arguments: args as Record<string, unknown> };
       const inputStored = tooLargeForMessage(input);
-      const call: PendingCall = { callId, tool: tool.name, requestId: request.requestId, deadline, ...(streamId === undefined ? {} : { streamId }), ...(inputStored ? { inputStored } : {}) };
+      const call: PendingCall = {
+        callId,
+        tool: tool.name,
+        requestId: request.requestId,
+        deadline,
+        ...(streamId === undefined ? {} : { streamId }),
+        ...(inputStored ? { inputStored } : {}),
+      };
       return this.pending.start(call, request, async () => {
         if (inputStored) await keepInput(this.ctx.storage, callId, input);
         await this.env.TOOL_CALLS.send({

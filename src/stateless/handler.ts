@@ -22,7 +22,10 @@ function modernHandler(env: Env): McpHttpHandler {
   if (!handler) {
     // The caller comes with each request (authInfo), not with the server: src/server/caller.ts.
     const extend = (server: McpServer, tools: readonly ToolDefinition[]) => installTasks(server, env, tools);
-    handler = createMcpHandler(() => createMcpServer(env, { execute: modernExecutor(env), era: 'stateless', extend }), { legacy: 'reject', maxRequestBodySize: MAX_BODY_BYTES });
+    handler = createMcpHandler(() => createMcpServer(env, { execute: modernExecutor(env), era: 'stateless', extend }), {
+      legacy: 'reject',
+      maxRequestBodySize: MAX_BODY_BYTES,
+    });
     handlers.set(env, handler);
   }
   return handler;

@@ -43,7 +43,8 @@ export class TaskObject extends DurableObject<Env> {
    */
   override async fetch(request: Request): Promise<Response> {
     const task = await this.owned(request.headers.get(OWNER_HEADER) ?? '');
-    if (!task || request.headers.get('upgrade') !== 'websocket') return toErrorResponse(new HttpError(404, ErrorCode.InvalidRequest, 'Not Found: no such task of this owner'));
+    if (!task || request.headers.get('upgrade') !== 'websocket')
+      return toErrorResponse(new HttpError(404, ErrorCode.InvalidRequest, 'Not Found: no such task of this owner'));
     const [client, server] = Object.values(new WebSocketPair()) as [WebSocket, WebSocket];
     this.ctx.acceptWebSocket(server);
     server.send(JSON.stringify(taskView(task)));

@@ -21,9 +21,7 @@ export interface TaskError {
 
 /** What one run of a task's tool came to, as the queue consumer reports it. */
 export type TaskOutcome =
-  | { kind: 'result'; result: CallToolResult }
-  | { kind: 'input_required'; inputRequests: InputRequests }
-  | { kind: 'error'; error: TaskError };
+  { kind: 'result'; result: CallToolResult } | { kind: 'input_required'; inputRequests: InputRequests } | { kind: 'error'; error: TaskError };
 
 /** A task as its Durable Object keeps it. */
 export interface TaskRecord {

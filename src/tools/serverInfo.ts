@@ -22,10 +22,7 @@ export const serverInfo = defineTool({
     protocolVersions: z.array(z.string()),
     n8n: z.object({
       catalog: z.string().describe('The n8n release whose nodes the catalog describes'),
-      instance: z
-        .string()
-        .optional()
-        .describe('The release of the configured n8n, or why it is unknown; absent when none is configured'),
+      instance: z.string().optional().describe('The release of the configured n8n, or why it is unknown; absent when none is configured'),
     }),
   }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },

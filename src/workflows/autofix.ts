@@ -97,7 +97,9 @@ function nodeTypes(nodes: Node[], catalog: NodeCatalog, note: Note): void {
         kind: 'node_type',
         node: node.name,
         path: 'type',
-        description: sure ? `type ${quote(node.type)} → "${to}"` : `type ${quote(node.type)} is unknown; it may be ${matches.map((m) => `"${m}"`).join(' or ')}`,
+        description: sure
+          ? `type ${quote(node.type)} → "${to}"`
+          : `type ${quote(node.type)} is unknown; it may be ${matches.map((m) => `"${m}"`).join(' or ')}`,
         confidence: sure ? 'high' : 'low',
       },
       () => (node.type = to),
@@ -116,7 +118,16 @@ function typeVersions(nodes: Node[], catalog: NodeCatalog, note: Note): void {
     const { versions, holder } = choices;
     const below = versions.filter((v) => v < node.typeVersion);
     const to = below.length ? below.at(-1)! : versions[0]!;
-    note({ kind: 'type_version', node: node.name, path: 'typeVersion', description: `typeVersion ${node.typeVersion} → ${to} (${holder} has ${versions.join(', ')})`, confidence: 'high' }, () => (node.typeVersion = to));
+    note(
+      {
+        kind: 'type_version',
+        node: node.name,
+        path: 'typeVersion',
+        description: `typeVersion ${node.typeVersion} → ${to} (${holder} has ${versions.join(', ')})`,
+        confidence: 'high',
+      },
+      () => (node.typeVersion = to),
+    );
   }
 }
 
@@ -133,14 +144,32 @@ function expressions(nodes: Node[], _catalog: NodeCatalog, note: Note): void {
     for (const string of strings(node.parameters, 'parameters')) {
       const { value } = string;
       if (looksLikeExpression(value)) {
-        note({ kind: 'expression_prefix', node: node.name, path: string.path, description: `${clip(string.path)}: "=" added so n8n evaluates the expression`, confidence: 'high' }, () => string.set(`=${value}`));
+        note(
+          {
+            kind: 'expression_prefix',
+            node: node.name,
+            path: string.path,
+            description: `${clip(string.path)}: "=" added so n8n evaluates the expression`,
+            confidence: 'high',
+          },
+          () => string.set(`=${value}`),
+        );
         continue;
       }
       if (!isExpression(value)) continue;
       let fixed = value;
       if (expressionParts(value).unclosed) {
         fixed = `${value.trimEnd()} }}`;
-        note({ kind: 'expression_closed', node: node.name, path: string.path, description: `${clip(string.path)}: the last "{{" closed with "}}" at the end`, confidence: 'high' }, () => string.set(fixed));
+        note(
+          {
+            kind: 'expression_closed',
+            node: node.name,
+            path: string.path,
+            description: `${clip(string.path)}: the last "{{" closed with "}}" at the end`,
+            confidence: 'high',
+          },
+          () => string.set(fixed),
+        );
       }
       // All of a string's references are pointed at their nodes in one pass over it.
       const renames = new Map<string, string>();
@@ -149,7 +178,16 @@ function expressions(nodes: Node[], _catalog: NodeCatalog, note: Note): void {
         const close = near(ref);
         if (close.length !== 1) continue;
         const to = close[0]!;
-        note({ kind: 'node_reference', node: node.name, path: string.path, description: `${clip(string.path)}: reference to ${quote(ref)}, which is not a node, → ${quote(to)}`, confidence: 'high' }, () => renames.set(ref, to));
+        note(
+          {
+            kind: 'node_reference',
+            node: node.name,
+            path: string.path,
+            description: `${clip(string.path)}: reference to ${quote(ref)}, which is not a node, → ${quote(to)}`,
+            confidence: 'high',
+          },
+          () => renames.set(ref, to),
+        );
       }
       if (renames.size > 0) string.set(renameReferences(fixed, renames));
     }
@@ -202,7 +240,9 @@ function optionValues(nodes: Node[], catalog: NodeCatalog, note: Note): void {
     if (!spec || !isPlainObject(node.parameters)) continue;
     for (const [name, value] of Object.entries(node.parameters)) {
       if (typeof value !== 'string' || value.startsWith('=')) continue;
-      const choices = (parametersByName(spec.parameters).get(name) ?? []).filter((p) => p.type === 'enum' && !p.dynamic_options).flatMap((p) => p.enum_values ?? []);
+      const choices = (parametersByName(spec.parameters).get(name) ?? [])
+        .filter((p) => p.type === 'enum' && !p.dynamic_options)
+        .flatMap((p) => p.enum_values ?? []);
       if (choices.length === 0 || choices.some((c) => String(c) === value)) continue;
       const lower = value.toLowerCase();
       const texts = choices.filter((c): c is string => typeof c === 'string');
@@ -210,7 +250,16 @@ function optionValues(nodes: Node[], catalog: NodeCatalog, note: Note): void {
       const near = [...new Set(sameButCase.length ? sameButCase : texts.filter((c) => editDistance(c.toLowerCase(), lower, 2) <= 2))];
       if (near.length !== 1) continue;
       const parameters = node.parameters;
-      note({ kind: 'option_value', node: node.name, path: `parameters.${name}`, description: `parameters.${name} ${quote(value)} → "${near[0]}"`, confidence: 'high' }, () => setOwn(parameters, name, near[0]));
+      note(
+        {
+          kind: 'option_value',
+          node: node.name,
+          path: `parameters.${name}`,
+          description: `parameters.${name} ${quote(value)} → "${near[0]}"`,
+          confidence: 'high',
+        },
+        () => setOwn(parameters, name, near[0]),
+      );
     }
   }
 }
@@ -222,14 +271,26 @@ function webhookIds(nodes: Node[], catalog: NodeCatalog, note: Note, newId: () =
     if (!spec || !servesWebhook(spec)) continue;
     if (typeof node.webhookId !== 'string' || node.webhookId === '') {
       const id = newId();
-      note({ kind: 'webhook_id', node: node.name, path: 'webhookId', description: `webhookId set to a new UUID (${id})`, confidence: 'high' }, () => (node.webhookId = id));
+      note(
+        { kind: 'webhook_id', node: node.name, path: 'webhookId', description: `webhookId set to a new UUID (${id})`, confidence: 'high' },
+        () => (node.webhookId = id),
+      );
     }
     const pathParameter = spec.parameters.find((p) => p.name === 'path' && p.type === 'string');
     const parameters = (node.parameters ??= {});
     if (pathParameter && isPlainObject(parameters) && (parameters.path === undefined || parameters.path === '') && !pathParameter.default_value) {
-      note({ kind: 'webhook_path', node: node.name, path: 'parameters.path', description: 'parameters.path set to the webhookId, as n8n does for a new webhook', confidence: 'high' }, () => {
-        parameters.path = node.webhookId;
-      });
+      note(
+        {
+          kind: 'webhook_path',
+          node: node.name,
+          path: 'parameters.path',
+          description: 'parameters.path set to the webhookId, as n8n does for a new webhook',
+          confidence: 'high',
+        },
+        () => {
+          parameters.path = node.webhookId;
+        },
+      );
     }
   }
 }
@@ -256,25 +317,52 @@ function connectionsByName(draft: Draft, nodes: Node[], note: Note): void {
     const real = resolve(source);
     // Moved onto connections the node has, both must be well formed to merge.
     if (!real || !(map[real.name] === undefined || (wellFormed(map[source]) && wellFormed(map[real.name])))) continue;
-    note({ kind: 'connection_by_name', node: real.name, path: `connections.${source}`, description: `connections from ${quote(source)} (which ${real.why}) → from ${quote(real.name)}`, confidence: 'high' }, () => {
-      const moved = map[source];
-      delete map[source];
-      map[real.name] = merged(map[real.name], moved);
-    });
+    note(
+      {
+        kind: 'connection_by_name',
+        node: real.name,
+        path: `connections.${source}`,
+        description: `connections from ${quote(source)} (which ${real.why}) → from ${quote(real.name)}`,
+        confidence: 'high',
+      },
+      () => {
+        const moved = map[source];
+        delete map[source];
+        map[real.name] = merged(map[real.name], moved);
+      },
+    );
   }
   for (const list of targetLists(map)) {
     for (const target of targetsOf(list)) {
       if (!isTarget(target) || names.has(target.node)) continue;
       const real = resolve(target.node);
       if (real) {
-        note({ kind: 'connection_by_name', node: list.source, path: pathOf(list), description: `connection to ${quote(target.node)} (which ${real.why}) → to ${quote(real.name)}`, confidence: 'high' }, () => (target.node = real.name));
+        note(
+          {
+            kind: 'connection_by_name',
+            node: list.source,
+            path: pathOf(list),
+            description: `connection to ${quote(target.node)} (which ${real.why}) → to ${quote(real.name)}`,
+            confidence: 'high',
+          },
+          () => (target.node = real.name),
+        );
       }
     }
   }
   // What still names no node is stale: it can never carry data.
   for (const source of Object.keys(map)) {
     if (!names.has(source) && !resolve(source)) {
-      note({ kind: 'stale_connection', node: null, path: `connections.${source}`, description: `connections from ${quote(source)}, which is not a node, removed`, confidence: 'high' }, () => delete map[source]);
+      note(
+        {
+          kind: 'stale_connection',
+          node: null,
+          path: `connections.${source}`,
+          description: `connections from ${quote(source)}, which is not a node, removed`,
+          confidence: 'high',
+        },
+        () => delete map[source],
+      );
     }
   }
   for (const list of targetLists(map)) {
@@ -282,7 +370,13 @@ function connectionsByName(draft: Draft, nodes: Node[], note: Note): void {
     for (const target of targetsOf(list)) {
       if (!isTarget(target) || names.has(target.node) || resolve(target.node)) continue;
       note(
-        { kind: 'stale_connection', node: list.source, path: pathOf(list), description: `connection from ${quote(list.source)} to ${quote(target.node)}, which is not a node, removed`, confidence: 'high' },
+        {
+          kind: 'stale_connection',
+          node: list.source,
+          path: pathOf(list),
+          description: `connection from ${quote(list.source)} to ${quote(target.node)}, which is not a node, removed`,
+          confidence: 'high',
+        },
         () => removed.add(target),
       );
     }
@@ -389,7 +483,13 @@ function connectionPorts(draft: Draft, nodes: Node[], catalog: NodeCatalog, note
     const intoType = inputs.filter((p) => p.type === c.inputType);
     if (intoType.length === 1 && c.inputIndex >= 1) {
       note(
-        { kind: 'input_index', node: c.source, path: c.path, description: `${quote(c.target)} has one ${clip(c.inputType)} input: the connection from ${quote(c.source)} moved from input ${c.inputIndex} to 0`, confidence: 'high' },
+        {
+          kind: 'input_index',
+          node: c.source,
+          path: c.path,
+          description: `${quote(c.target)} has one ${clip(c.inputType)} input: the connection from ${quote(c.source)} moved from input ${c.inputIndex} to 0`,
+          confidence: 'high',
+        },
         () => (entry.index = 0),
       );
     }
@@ -398,16 +498,26 @@ function connectionPorts(draft: Draft, nodes: Node[], catalog: NodeCatalog, note
 }
 
 /** Outputs a target can be added to at output 0: none yet, or a list whose first output is a list or empty. */
-const canAppend = (outputs: unknown): boolean => outputs === undefined || (Array.isArray(outputs) && (outputs[0] === null || outputs[0] === undefined || Array.isArray(outputs[0])));
+const canAppend = (outputs: unknown): boolean =>
+  outputs === undefined || (Array.isArray(outputs) && (outputs[0] === null || outputs[0] === undefined || Array.isArray(outputs[0])));
 
 /** A node connected to itself: never a way data should go. */
 function selfConnections(draft: Draft, note: Note): void {
   for (const list of targetLists(draft.connections)) {
     const toItself = (t: unknown) => isTarget(t) && t.node === list.source;
     if (!targetsOf(list).some(toItself)) continue;
-    note({ kind: 'self_connection', node: list.source, path: pathOf(list), description: `connection from ${quote(list.source)} to itself removed`, confidence: 'high' }, () => {
-      list.outputs[list.output] = targetsOf(list).filter((t) => !toItself(t));
-    });
+    note(
+      {
+        kind: 'self_connection',
+        node: list.source,
+        path: pathOf(list),
+        description: `connection from ${quote(list.source)} to itself removed`,
+        confidence: 'high',
+      },
+      () => {
+        list.outputs[list.output] = targetsOf(list).filter((t) => !toItself(t));
+      },
+    );
   }
 }
 
@@ -426,8 +536,17 @@ function duplicateConnections(draft: Draft, note: Note): void {
     if (removed.length === 0) continue;
     const distinct = [...new Set(removed)];
     const names = distinct.slice(0, 5).map(quote).join(', ') + (distinct.length > 5 ? ` and ${distinct.length - 5} more` : '');
-    note({ kind: 'duplicate_connection', node: list.source, path: pathOf(list), description: `duplicate connection from ${quote(list.source)} to ${names} removed`, confidence: 'high' }, () => {
-      list.outputs[list.output] = kept;
-    });
+    note(
+      {
+        kind: 'duplicate_connection',
+        node: list.source,
+        path: pathOf(list),
+        description: `duplicate connection from ${quote(list.source)} to ${names} removed`,
+        confidence: 'high',
+      },
+      () => {
+        list.outputs[list.output] = kept;
+      },
+    );
   }
 }

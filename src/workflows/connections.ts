@@ -36,7 +36,12 @@ export function readConnections(raw: unknown, out: Findings): Connection[] {
   const list: Connection[] = [];
   for (const [source, byType] of Object.entries(raw)) {
     if (!isPlainObject(byType)) {
-      out.error(source, 'invalid_connections', `connections[${quote(source)}] must be an object keyed by connection type ("main", "ai_tool"…).`, `connections.${source}`);
+      out.error(
+        source,
+        'invalid_connections',
+        `connections[${quote(source)}] must be an object keyed by connection type ("main", "ai_tool"…).`,
+        `connections.${source}`,
+      );
       continue;
     }
     for (const [outputType, outputs] of Object.entries(byType)) {
@@ -72,11 +77,21 @@ export function checkConnections(connections: Connection[], byName: Map<string, 
     const source = byName.get(c.source);
     const target = byName.get(c.target);
     if (!source) {
-      out.error(c.source, 'unknown_source_node', `Connections come from ${quote(c.source)}, which is not a node of this workflow.${byId(c.source, idToName)}`, c.path);
+      out.error(
+        c.source,
+        'unknown_source_node',
+        `Connections come from ${quote(c.source)}, which is not a node of this workflow.${byId(c.source, idToName)}`,
+        c.path,
+      );
       continue;
     }
     if (!target) {
-      out.error(c.source, 'unknown_target_node', `${quote(c.source)} is connected to ${quote(c.target)}, which is not a node of this workflow.${byId(c.target, idToName)}`, c.path);
+      out.error(
+        c.source,
+        'unknown_target_node',
+        `${quote(c.source)} is connected to ${quote(c.target)}, which is not a node of this workflow.${byId(c.target, idToName)}`,
+        c.path,
+      );
       continue;
     }
     if (c.source === c.target) {
@@ -85,7 +100,12 @@ export function checkConnections(connections: Connection[], byName: Map<string, 
     }
     if (source.node.disabled) continue;
     if (c.inputType !== c.outputType) {
-      out.error(c.source, 'connection_type_mismatch', `A ${clip(c.outputType)} output of ${quote(c.source)} is connected to a ${clip(c.inputType)} input of ${quote(c.target)}: both ends must be the same kind.`, c.path);
+      out.error(
+        c.source,
+        'connection_type_mismatch',
+        `A ${clip(c.outputType)} output of ${quote(c.source)} is connected to a ${clip(c.inputType)} input of ${quote(c.target)}: both ends must be the same kind.`,
+        c.path,
+      );
       continue;
     }
     checkOutput(c, source, out);
@@ -133,12 +153,22 @@ function checkInput(c: Connection, source: Endpoint, target: Endpoint, out: Find
     return;
   }
   if (c.inputIndex >= ofType.length) {
-    out.error(c.source, 'input_index_out_of_range', `${quote(c.target)} (${target.displayName}) has ${ofType.length} ${clip(c.inputType)} input${ofType.length === 1 ? '' : 's'}, so input ${c.inputIndex} does not exist.`, c.path);
+    out.error(
+      c.source,
+      'input_index_out_of_range',
+      `${quote(c.target)} (${target.displayName}) has ${ofType.length} ${clip(c.inputType)} input${ofType.length === 1 ? '' : 's'}, so input ${c.inputIndex} does not exist.`,
+      c.path,
+    );
     return;
   }
   const port = ofType[c.inputIndex]!;
   if (port.excludedNodes?.includes(source.node.type)) {
-    out.error(c.source, 'excluded_sub_node', `${source.displayName} cannot be the ${port.name} of ${quote(c.target)} (${target.displayName} does not accept it).`, c.path);
+    out.error(
+      c.source,
+      'excluded_sub_node',
+      `${source.displayName} cannot be the ${port.name} of ${quote(c.target)} (${target.displayName} does not accept it).`,
+      c.path,
+    );
   }
 }
 
@@ -167,7 +197,12 @@ export function checkRequiredInputs(connections: Connection[], byName: Map<strin
           `inputs.${port.type}[${index}]`,
         );
       } else if (port.maxConnections !== null && n > port.maxConnections) {
-        out.error(name, 'too_many_connections', `${quote(name)} (${endpoint.displayName}) takes ${port.maxConnections} ${port.name} connection${port.maxConnections === 1 ? '' : 's'}, and has ${n}.`, `inputs.${port.type}[${index}]`);
+        out.error(
+          name,
+          'too_many_connections',
+          `${quote(name)} (${endpoint.displayName}) takes ${port.maxConnections} ${port.name} connection${port.maxConnections === 1 ? '' : 's'}, and has ${n}.`,
+          `inputs.${port.type}[${index}]`,
+        );
       }
     }
   }

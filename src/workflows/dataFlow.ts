@@ -65,7 +65,12 @@ interface Source {
  * The shape of each node's output, computed in the order data flows (Kahn's order over main
  * connections, no recursion); a node in a loop, or fed by a node of unknown shape, has none.
  */
-function outputShapes(connections: Connection[], byName: Map<string, Endpoint>, shaped: Map<string, ShapedNode>, pinned: Map<string, unknown>): { output: Map<string, Source | null>; input: Map<string, Source | null> } {
+function outputShapes(
+  connections: Connection[],
+  byName: Map<string, Endpoint>,
+  shaped: Map<string, ShapedNode>,
+  pinned: Map<string, unknown>,
+): { output: Map<string, Source | null>; input: Map<string, Source | null> } {
   const main = connections.filter((c) => c.outputType === 'main' && c.inputType === 'main' && byName.has(c.source) && byName.has(c.target));
   const parents = adjacency(main.map((c) => [c.target, c.source]));
   const children = adjacency(main.map((c) => [c.source, c.target]));
@@ -135,7 +140,13 @@ const listFields = (fields: Map<string, string>) => {
 };
 
 /** Reads of fields that the items read cannot have: errors, each naming the likely path. `pinData` is the workflow's. */
-export function checkDataFlow(connections: Connection[], byName: Map<string, Endpoint>, shaped: Map<string, ShapedNode>, pinData: unknown, out: Findings): void {
+export function checkDataFlow(
+  connections: Connection[],
+  byName: Map<string, Endpoint>,
+  shaped: Map<string, ShapedNode>,
+  pinData: unknown,
+  out: Findings,
+): void {
   const pinned = new Map(isPlainObject(pinData) ? Object.entries(pinData) : []);
   const { output, input } = outputShapes(connections, byName, shaped, pinned);
   for (const [name, { node }] of byName) {

@@ -48,7 +48,11 @@ function firstBringing(read: unknown, operations: Operation[], wanted: Set<strin
     const partial = applyOperations(read as Record<string, unknown>, operations.slice(0, k));
     if (!partial.ok) return false;
     let found = false;
-    validateWorkflow(partial.workflow, catalog, new Findings({ max: 0, observe: (f, severity) => (found ||= severity === 'error' && wanted.has(findingKey(f))) }));
+    validateWorkflow(
+      partial.workflow,
+      catalog,
+      new Findings({ max: 0, observe: (f, severity) => (found ||= severity === 'error' && wanted.has(findingKey(f))) }),
+    );
     return found;
   };
   if (!allBring && !bringsIn(operations.length)) return null;

@@ -229,7 +229,7 @@ const CODE = /\$json|\$\(|\$node|\$input|\$now|\$items|\$vars|\$env|\$workflow|\
  */
 export function looksLikeExpression(value: string): boolean {
   if (value.startsWith('=')) return false;
-  for (let from = 0; ; ) {
+  for (let from = 0; ;) {
     const open = value.indexOf('{{', from);
     if (open < 0) return false;
     const close = value.indexOf('}', open + 2);

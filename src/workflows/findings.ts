@@ -110,6 +110,8 @@ export class Findings {
   }
 }
 
-const finding = (node: string | null, code: string, message: string, path?: string): Finding => (path === undefined ? { node, code, message } : { node, path, code, message });
+const finding = (node: string | null, code: string, message: string, path?: string): Finding =>
+  path === undefined ? { node, code, message } : { node, path, code, message };
 
-const bounded = (f: Finding): Finding => (f.path === undefined ? { ...f, message: clip(f.message, MAX_MESSAGE) } : { ...f, path: clipPath(f.path), message: clip(f.message, MAX_MESSAGE) });
+const bounded = (f: Finding): Finding =>
+  f.path === undefined ? { ...f, message: clip(f.message, MAX_MESSAGE) } : { ...f, path: clipPath(f.path), message: clip(f.message, MAX_MESSAGE) };

@@ -21,7 +21,11 @@ export function checkGraph(connections: Connection[], byName: Map<string, Endpoi
   const active = [...byName.values()].filter((e) => !e.node.disabled).map((e) => e.node.name);
   if (active.length === 0) return;
   if (starters.size === 0) {
-    out.warning(null, 'no_trigger', 'No trigger: nothing starts this workflow. Add one (Manual Trigger to run it by hand, Webhook, Schedule Trigger, an app trigger…).');
+    out.warning(
+      null,
+      'no_trigger',
+      'No trigger: nothing starts this workflow. Add one (Manual Trigger to run it by hand, Webhook, Schedule Trigger, an app trigger…).',
+    );
     return;
   }
   const edges = connections.filter((c) => byName.has(c.source) && byName.has(c.target) && !byName.get(c.source)!.node.disabled);
@@ -31,7 +35,10 @@ export function checkGraph(connections: Connection[], byName: Map<string, Endpoi
   for (const name of active) {
     if (!reached.has(name)) out.warning(name, 'unreachable_node', `No trigger reaches ${quote(name)}: it never runs. Connect it to the flow or remove it.`);
   }
-  for (const loop of closedLoops(active, edges.filter((c) => c.outputType === 'main'))) {
+  for (const loop of closedLoops(
+    active,
+    edges.filter((c) => c.outputType === 'main'),
+  )) {
     const shown = loop.slice(0, LOOP_NAMES_SHOWN).map(quote).join(' → ');
     const members = loop.length > LOOP_NAMES_SHOWN ? `${shown} → … (${loop.length.toLocaleString('en-US')} nodes)` : shown;
     out.warning(loop[0]!, 'loop_without_exit', `${members} form a loop with no connection out of it: it ends only when a node in it outputs no items.`);
@@ -101,7 +108,7 @@ function closedLoops(names: string[], edges: Connection[]): string[][] {
       if (parent) low.set(parent.v, Math.min(low.get(parent.v)!, low.get(frame.v)!));
       if (low.get(frame.v) !== index.get(frame.v)) continue;
       const group: string[] = [];
-      for (let w = ''; w !== frame.v; ) {
+      for (let w = ''; w !== frame.v;) {
         w = stack.pop()!;
         onStack.delete(w);
         group.push(w);

@@ -74,15 +74,21 @@ function overLimit(value: unknown, root: Place | null, rules: Rules): string | n
   const frames: Frame[] = [];
   let values = 0;
   const visit = (v: unknown, place: Place | null, depth: number, counted: boolean): string | null => {
-    if (counted && ++values > LIMITS.values) return `${rules.what} holds more than ${count(LIMITS.values)} values (texts, numbers, objects, lists…) ${rules.where}; the tools check at most ${count(LIMITS.values)}.`;
+    if (counted && ++values > LIMITS.values)
+      return `${rules.what} holds more than ${count(LIMITS.values)} values (texts, numbers, objects, lists…) ${rules.where}; the tools check at most ${count(LIMITS.values)}.`;
     if (typeof v === 'string') {
       if (place && rules.isName(place)) {
-        return v.length > LIMITS.nameLength ? `The name at ${pathOf(place)} is ${count(v.length)} characters long; the tools take names of at most ${count(LIMITS.nameLength)}.` : null;
+        return v.length > LIMITS.nameLength
+          ? `The name at ${pathOf(place)} is ${count(v.length)} characters long; the tools take names of at most ${count(LIMITS.nameLength)}.`
+          : null;
       }
-      return v.length > LIMITS.textLength ? `The text at ${pathOf(place)} is ${count(v.length)} characters long; the tools take texts of at most ${count(LIMITS.textLength)}.` : null;
+      return v.length > LIMITS.textLength
+        ? `The text at ${pathOf(place)} is ${count(v.length)} characters long; the tools take texts of at most ${count(LIMITS.textLength)}.`
+        : null;
     }
     if (typeof v !== 'object' || v === null) return null;
-    if (depth >= LIMITS.depth) return `${pathOf(place)} holds objects and lists more than ${count(LIMITS.depth)} deep within each other; the tools take at most ${count(LIMITS.depth)}.`;
+    if (depth >= LIMITS.depth)
+      return `${pathOf(place)} holds objects and lists more than ${count(LIMITS.depth)} deep within each other; the tools take at most ${count(LIMITS.depth)}.`;
     frames.push({ container: v, keys: Array.isArray(v) ? null : Object.keys(v), next: 0, place, depth, counted });
     return null;
   };
@@ -106,7 +112,8 @@ function overLimit(value: unknown, root: Place | null, rules: Rules): string | n
 }
 
 /** `nodes[i].name` and `nodes[i].type` of a workflow. */
-const isNodeName = (place: Place): boolean => (place.key === 'name' || place.key === 'type') && place.parent?.parent?.key === 'nodes' && place.parent.parent.parent === null;
+const isNodeName = (place: Place): boolean =>
+  (place.key === 'name' || place.key === 'type') && place.parent?.parent?.key === 'nodes' && place.parent.parent.parent === null;
 
 /** `connections[source][type][output][k].node` of a workflow. */
 function isTargetName(place: Place): boolean {
@@ -137,7 +144,12 @@ export function workflowOverLimit(workflow: unknown, what = WORKFLOW.what): stri
 
 /** A single node (validate_node): its name, type, every text and key, and its values within LIMITS. */
 export function nodeOverLimit(node: unknown): string | null {
-  return overLimit(node, null, { what: 'The node', where: 'in all', isName: (place) => place.parent === null && (place.key === 'name' || place.key === 'type'), counts: () => true });
+  return overLimit(node, null, {
+    what: 'The node',
+    where: 'in all',
+    isName: (place) => place.parent === null && (place.key === 'name' || place.key === 'type'),
+    counts: () => true,
+  });
 }
 
 /** Any other value a call carries (edit_workflow's operations), held to LIMITS alike. */

@@ -301,7 +301,11 @@ function find(w: EditedWorkflow['workflow'], name: string, required: false): Nod
 function find(w: EditedWorkflow['workflow'], name: string, required = true): Node | undefined {
   const node = w.nodes.find((n): n is Node => isNode(n) && n.name === name);
   if (!node && required) {
-    const names = w.nodes.filter(isNode).map((n) => `"${n.name}"`).slice(0, 30).join(', ');
+    const names = w.nodes
+      .filter(isNode)
+      .map((n) => `"${n.name}"`)
+      .slice(0, 30)
+      .join(', ');
     throw new OperationError(`no node named "${name}"${names ? `; the nodes are ${names}` : ''}`);
   }
   return node;
@@ -317,7 +321,8 @@ function outputIndex(op: Operation): number | undefined {
     if (!Number.isInteger(op.case) || op.case < 0) throw new OperationError('"case" is a Switch output index: 0, 1, …');
     return op.case;
   }
-  if (op.sourceOutput !== undefined && (!Number.isInteger(op.sourceOutput) || op.sourceOutput < 0)) throw new OperationError('"sourceOutput" is an output index: 0, 1, …');
+  if (op.sourceOutput !== undefined && (!Number.isInteger(op.sourceOutput) || op.sourceOutput < 0))
+    throw new OperationError('"sourceOutput" is an output index: 0, 1, …');
   return op.sourceOutput;
 }
 
@@ -394,10 +399,11 @@ export function mergeDeep(base: Values, changes: Values): Values {
   return out;
 }
 
-
 /** Right of the rightmost node, so an added node does not land on another. */
 function nextPosition(w: EditedWorkflow['workflow']): [number, number] {
-  const positions = w.nodes.map((n) => (isPlainObject(n) ? n.position : undefined)).filter((p): p is [number, number] => Array.isArray(p) && typeof p[0] === 'number');
+  const positions = w.nodes
+    .map((n) => (isPlainObject(n) ? n.position : undefined))
+    .filter((p): p is [number, number] => Array.isArray(p) && typeof p[0] === 'number');
   if (positions.length === 0) return [0, 0];
   const right = positions.reduce((a, b) => (b[0] > a[0] ? b : a));
   return [right[0] + 220, right[1]];

@@ -66,16 +66,28 @@ export function outputShape(node: ShapedNode, input: OutputShape | null): Output
   if (PASS_THROUGH.has(node.type)) return input;
   switch (node.type) {
     case `${BASE}webhook`:
-      return closed([...WEBHOOK_FIELDS, ...(value(node, 'authentication') === 'jwtAuth' ? [['jwtPayload', 'the verified JWT payload'] as [string, string]] : [])]);
+      return closed([
+        ...WEBHOOK_FIELDS,
+        ...(value(node, 'authentication') === 'jwtAuth' ? [['jwtPayload', 'the verified JWT payload'] as [string, string]] : []),
+      ]);
     case `${BASE}manualTrigger`:
       return closed([]);
     case `${BASE}scheduleTrigger`:
-      return closed(SCHEDULE_FIELDS.map((f) => [f, f === 'timestamp' ? 'the time of the run, ISO 8601 in the workflow timezone' : 'the time of the run, as text']));
+      return closed(
+        SCHEDULE_FIELDS.map((f) => [f, f === 'timestamp' ? 'the time of the run, ISO 8601 in the workflow timezone' : 'the time of the run, as text']),
+      );
     case `${BASE}formTrigger`:
       return formTriggerShape(node);
     case '@n8n/n8n-nodes-langchain.chatTrigger':
       // The body the chat sends: these fields, and what an embedding page adds (metadata…).
-      return { fields: new Map([['chatInput', "the user's message"], ['sessionId', 'the chat session'], ['action', '"sendMessage" or "loadPreviousSession"']]), closed: false };
+      return {
+        fields: new Map([
+          ['chatInput', "the user's message"],
+          ['sessionId', 'the chat session'],
+          ['action', '"sendMessage" or "loadPreviousSession"'],
+        ]),
+        closed: false,
+      };
     case `${BASE}set`:
       return node.typeVersion >= 3 ? editFieldsShape(node, input) : oldSetShape(node, input);
     case `${BASE}summarize`:
@@ -122,12 +134,15 @@ function editFieldsShape(node: ShapedNode, input: OutputShape | null): OutputSha
   const entries = node.typeVersion >= 3.3 ? list(value(node, 'assignments'), 'assignments') : list(value(node, 'fields'), 'values');
   const fields = namedFields(entries, dotNotation, 'set by this node');
   if (!fields) return null;
-  const include = node.typeVersion >= 3.3 && value(node, 'includeOtherFields') !== true ? 'none' : value(node, 'include') ?? 'all';
+  const include = node.typeVersion >= 3.3 && value(node, 'includeOtherFields') !== true ? 'none' : (value(node, 'include') ?? 'all');
   if (include === 'none') return closed(fields);
   if (include === 'selected') {
     const selected = value(node, 'includeFields');
     if (typeof selected !== 'string' || selected.startsWith('=')) return null;
-    const kept = selected.split(',').map((f) => topField(f.trim(), dotNotation)).filter((f): f is string => !!f);
+    const kept = selected
+      .split(',')
+      .map((f) => topField(f.trim(), dotNotation))
+      .filter((f): f is string => !!f);
     return closed([...kept.map((f): [string, string] => [f, input?.fields.get(f) ?? 'kept from the input']), ...fields]);
   }
   // "all" and "except" keep (some of) the input's fields: as many as the input has, at most.
@@ -138,7 +153,11 @@ function editFieldsShape(node: ShapedNode, input: OutputShape | null): OutputSha
 function oldSetShape(node: ShapedNode, input: OutputShape | null): OutputShape | null {
   const values = value(node, 'values');
   const dotNotation = option(node, 'dotNotation') !== false;
-  const fields = namedFields(['string', 'number', 'boolean'].flatMap((t) => list(values, t)), dotNotation, 'set by this node');
+  const fields = namedFields(
+    ['string', 'number', 'boolean'].flatMap((t) => list(values, t)),
+    dotNotation,
+    'set by this node',
+  );
   if (!fields) return null;
   return value(node, 'keepOnlySet') === true ? closed(fields) : withInput(input, fields);
 }
@@ -153,12 +172,20 @@ function formTriggerShape(node: ShapedNode): OutputShape | null {
   for (const field of list(value(node, 'formFields'), 'values')) {
     if (!isPlainObject(field)) return null;
     const html = own(field, 'fieldType') === 'html';
-    const name = html ? own(field, 'elementName') : node.typeVersion >= 2.4 && own(field, 'fieldName') ? own(field, 'fieldName') : (own(field, 'fieldLabel') ?? own(field, 'fieldName'));
+    const name = html
+      ? own(field, 'elementName')
+      : node.typeVersion >= 2.4 && own(field, 'fieldName')
+        ? own(field, 'fieldName')
+        : (own(field, 'fieldLabel') ?? own(field, 'fieldName'));
     if (html && name === undefined) continue;
     if (typeof name !== 'string' || name.startsWith('=')) return null;
     fields.push([name, 'the answer to this form field']);
   }
-  fields.push(['submittedAt', 'when the form was sent, ISO 8601'], ['formMode', '"test" or "production"'], ['formQueryParameters', "the form URL's query parameters, when it had any"]);
+  fields.push(
+    ['submittedAt', 'when the form was sent, ISO 8601'],
+    ['formMode', '"test" or "production"'],
+    ['formQueryParameters', "the form URL's query parameters, when it had any"],
+  );
   if (option(node, 'showHeaders') === true) fields.push(['headers', 'the request headers']);
   // A form that asks for sign-in adds the user.
   if (value(node, 'authentication') !== undefined && value(node, 'authentication') !== 'none') fields.push(['user', 'the signed-in user']);
@@ -173,7 +200,10 @@ function summarizeShape(node: ShapedNode): OutputShape | null {
   if (option(node, 'outputFormat') === 'singleItem') return null;
   const splitBy = value(node, 'fieldsToSplitBy') ?? '';
   if (typeof splitBy !== 'string' || splitBy.startsWith('=')) return null;
-  const groups = splitBy.split(',').map((f) => f.trim()).filter((f) => f !== '');
+  const groups = splitBy
+    .split(',')
+    .map((f) => f.trim())
+    .filter((f) => f !== '');
   if (groups.some((f) => f.includes('.'))) return null;
   const fields: [string, string][] = groups.map((f) => [f, 'the value this group shares']);
   for (const aggregation of list(value(node, 'fieldsToSummarize'), 'values')) {
@@ -199,7 +229,10 @@ function htmlShape(node: ShapedNode): OutputShape | null {
     if (typeof key !== 'string' || key === '' || key.startsWith('=')) return null;
     const cssSelector = own(extraction as object, 'cssSelector');
     const selector = typeof cssSelector === 'string' ? cssSelector : '';
-    fields.push([key, own(extraction as object, 'returnArray') === true ? `every match of ${selector} as a list ([] when none)` : `the first match of ${selector}`]);
+    fields.push([
+      key,
+      own(extraction as object, 'returnArray') === true ? `every match of ${selector} as a list ([] when none)` : `the first match of ${selector}`,
+    ]);
   }
   return fields.length > 0 ? closed(fields) : null;
 }

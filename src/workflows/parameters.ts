@@ -35,7 +35,13 @@ export function checkParameters(spec: NodeSpec, node: NodeIdentity & { name: str
   }
   const identity: NodeIdentity = { typeVersion: node.typeVersion, nodeType: node.nodeType };
   const all = values ?? withDefaults(spec.parameters, node.parameters, identity);
-  checkLevel({ parameters: spec.parameters, given: node.parameters, values: all, root: all, path: 'parameters', checkRequired: true }, identity, spec, node.name, out);
+  checkLevel(
+    { parameters: spec.parameters, given: node.parameters, values: all, root: all, path: 'parameters', checkRequired: true },
+    identity,
+    spec,
+    node.name,
+    out,
+  );
   checkExpressions(node.name, node.parameters, out);
 }
 
@@ -46,7 +52,12 @@ export function checkExpressions(nodeName: string, parameters: unknown, out: Fin
     if (isExpression(value) && expressionParts(value).unclosed) {
       out.error(nodeName, 'expression_unclosed', `The expression at ${clip(string.path)} opens "{{" without a closing "}}": ${clip(value, 80)}`, string.path);
     } else if (looksLikeExpression(value)) {
-      out.warning(nodeName, 'expression_without_equals', `${clip(string.path)} holds "{{ … }}" but does not start with "=", so n8n uses it as plain text. Write "=${clip(value, 40)}" to have it evaluated.`, string.path);
+      out.warning(
+        nodeName,
+        'expression_without_equals',
+        `${clip(string.path)} holds "{{ … }}" but does not start with "=", so n8n uses it as plain text. Write "=${clip(value, 40)}" to have it evaluated.`,
+        string.path,
+      );
     }
   }
 }
@@ -61,7 +72,12 @@ function checkLevel(level: Level, identity: NodeIdentity, spec: NodeSpec, nodeNa
     const path = `${level.path}.${p.name}`;
     if (level.checkRequired && p.required && missing(p, level.values[p.name])) {
       const when = condition(p);
-      out.error(nodeName, 'missing_required', `Required parameter "${p.display_name ?? p.name}" (${p.name}) is not set${when ? ` (it applies when ${when})` : ''}.${choices(p)}`, path);
+      out.error(
+        nodeName,
+        'missing_required',
+        `Required parameter "${p.display_name ?? p.name}" (${p.name}) is not set${when ? ` (it applies when ${when})` : ''}.${choices(p)}`,
+        path,
+      );
     }
   }
   const named = parametersByName(level.parameters);
@@ -69,13 +85,24 @@ function checkLevel(level: Level, identity: NodeIdentity, spec: NodeSpec, nodeNa
     const path = `${level.path}.${name}`;
     const candidates = named.get(name) ?? [];
     if (candidates.length === 0) {
-      if (level.path === 'parameters') out.warning(nodeName, 'unknown_parameter', `${quote(name)} is not a parameter here in ${spec.display_name} v${identity.typeVersion}${knownNames(level.parameters)}.`, path);
+      if (level.path === 'parameters')
+        out.warning(
+          nodeName,
+          'unknown_parameter',
+          `${quote(name)} is not a parameter here in ${spec.display_name} v${identity.typeVersion}${knownNames(level.parameters)}.`,
+          path,
+        );
       else reportUnknown(name, [...named.keys()], `a field of ${clip(level.path)}`, path, Object.keys(level.given), level.checkRequired, nodeName, out);
       continue;
     }
     const shown = candidates.filter((p) => visibility(p.display_options, ctx) !== 'hidden');
     if (shown.length === 0) {
-      out.warning(nodeName, 'parameter_not_applicable', `"${name}" does not apply with these settings${condition(candidates[0]!) ? ` (it applies when ${condition(candidates[0]!)})` : ''}: n8n ignores it.`, path);
+      out.warning(
+        nodeName,
+        'parameter_not_applicable',
+        `"${name}" does not apply with these settings${condition(candidates[0]!) ? ` (it applies when ${condition(candidates[0]!)})` : ''}: n8n ignores it.`,
+        path,
+      );
       continue;
     }
     // Several parameters of one name may apply (one per operation); the value must suit one of them.
@@ -96,7 +123,13 @@ function checkChildren(p: Parameter, value: unknown, level: Level, identity: Nod
   const path = `${level.path}.${p.name}`;
   if (!isPlainObject(value)) return;
   if (p.type === 'collection' && p.options) {
-    checkLevel({ parameters: p.options, given: value, values: givenOf(p.options, value), root: level.root, path, checkRequired: false }, identity, spec, nodeName, out);
+    checkLevel(
+      { parameters: p.options, given: value, values: givenOf(p.options, value), root: level.root, path, checkRequired: false },
+      identity,
+      spec,
+      nodeName,
+      out,
+    );
   } else if (p.type === 'fixed_collection' && p.options) {
     checkFixedCollection(p, value, path, level, identity, spec, nodeName, out);
   } else if (p.type === 'filter') {
@@ -112,7 +145,16 @@ function checkChildren(p: Parameter, value: unknown, level: Level, identity: Nod
  * A fixed collection: groups it has, each a list of entries where n8n's description says
  * multipleValues (the node iterates it) and one entry otherwise, each entry's sub-fields.
  */
-function checkFixedCollection(p: Parameter, value: Values, path: string, level: Level, identity: NodeIdentity, spec: NodeSpec, nodeName: string, out: Findings): void {
+function checkFixedCollection(
+  p: Parameter,
+  value: Values,
+  path: string,
+  level: Level,
+  identity: NodeIdentity,
+  spec: NodeSpec,
+  nodeName: string,
+  out: Findings,
+): void {
   const groups = p.options ?? [];
   const groupNames = groups.map((g) => g.name);
   for (const [groupName, groupValue] of Object.entries(value)) {
@@ -124,18 +166,33 @@ function checkFixedCollection(p: Parameter, value: Values, path: string, level: 
     }
     if (isExpression(groupValue)) continue;
     if (p.multiple_values && !Array.isArray(groupValue)) {
-      out.error(nodeName, 'invalid_shape', `${clip(groupPath)} must be a list of ${group.display_name ?? group.name} entries ([{…}, …]): n8n goes through it one entry at a time. Got ${describe(groupValue)}.`, groupPath);
+      out.error(
+        nodeName,
+        'invalid_shape',
+        `${clip(groupPath)} must be a list of ${group.display_name ?? group.name} entries ([{…}, …]): n8n goes through it one entry at a time. Got ${describe(groupValue)}.`,
+        groupPath,
+      );
       continue;
     }
     if (!p.multiple_values && Array.isArray(groupValue)) {
-      out.error(nodeName, 'invalid_shape', `${clip(groupPath)} must be one object of ${group.display_name ?? group.name} fields, not a list: ${p.name} holds one entry per group.`, groupPath);
+      out.error(
+        nodeName,
+        'invalid_shape',
+        `${clip(groupPath)} must be one object of ${group.display_name ?? group.name} fields, not a list: ${p.name} holds one entry per group.`,
+        groupPath,
+      );
       continue;
     }
     const items = Array.isArray(groupValue) ? groupValue : [groupValue];
     for (const [i, item] of items.entries()) {
       const itemPath = Array.isArray(groupValue) ? `${groupPath}[${i}]` : groupPath;
       if (!isPlainObject(item)) {
-        out.error(nodeName, 'invalid_shape', `${clip(itemPath)} must be an object of ${group.display_name ?? group.name} fields, not ${describe(item)}.`, itemPath);
+        out.error(
+          nodeName,
+          'invalid_shape',
+          `${clip(itemPath)} must be an object of ${group.display_name ?? group.name} fields, not ${describe(item)}.`,
+          itemPath,
+        );
         continue;
       }
       const children = group.options ?? [];
@@ -154,7 +211,12 @@ function checkFixedCollection(p: Parameter, value: Values, path: string, level: 
 function checkEntryNamesSomething(children: Parameter[], values: Dict<unknown>, itemPath: string, nodeName: string, out: Findings): void {
   const naming = children.filter((c) => c.type === 'string' && !c.display_options && (c.default_value === undefined || c.default_value === ''));
   if (naming.length === 0 || naming.some((c) => values[c.name] !== undefined && values[c.name] !== '')) return;
-  out.warning(nodeName, 'empty_entry', `${clip(itemPath)} sets none of ${naming.map((c) => `"${c.name}"`).join(', ')}, so n8n runs it with them empty. Write them, or remove the entry.`, itemPath);
+  out.warning(
+    nodeName,
+    'empty_entry',
+    `${clip(itemPath)} sets none of ${naming.map((c) => `"${c.name}"`).join(', ')}, so n8n runs it with them empty. Write them, or remove the entry.`,
+    itemPath,
+  );
 }
 
 /**
@@ -167,9 +229,19 @@ function checkEntryNamesSomething(children: Parameter[], values: Dict<unknown>, 
 function reportUnknown(name: string, known: string[], what: string, path: string, given: string[], fixedEntry: boolean, nodeName: string, out: Findings): void {
   const meant = nearestName(name, known);
   if (meant !== undefined && !given.includes(meant)) {
-    out.error(nodeName, 'unknown_parameter', `${quote(name)} is not ${what}: did you mean ${quote(meant)}? (n8n ignores ${quote(name)} and leaves ${quote(meant)} unset.)`, path);
+    out.error(
+      nodeName,
+      'unknown_parameter',
+      `${quote(name)} is not ${what}: did you mean ${quote(meant)}? (n8n ignores ${quote(name)} and leaves ${quote(meant)} unset.)`,
+      path,
+    );
   } else if (fixedEntry) {
-    out.error(nodeName, 'unknown_parameter', `${quote(name)} is not ${what}, which takes ${known.map(quote).join(', ')}: n8n drops ${quote(name)} and what it holds.`, path);
+    out.error(
+      nodeName,
+      'unknown_parameter',
+      `${quote(name)} is not ${what}, which takes ${known.map(quote).join(', ')}: n8n drops ${quote(name)} and what it holds.`,
+      path,
+    );
   } else {
     out.warning(nodeName, 'unknown_parameter', `${quote(name)} is not ${what} (${known.join(', ')}).`, path);
   }
@@ -265,7 +337,12 @@ function valueProblem(p: Parameter, value: unknown): Problem | null {
     case 'collection':
       return isPlainObject(value) ? null : { code: 'invalid_shape', message: `expected an object of optional fields, got ${describe(value)}.` };
     case 'fixed_collection':
-      return isPlainObject(value) ? null : { code: 'invalid_shape', message: `expected an object keyed by ${(p.options ?? []).map((g) => g.name).join(' / ') || 'group name'}, got ${describe(value)}.` };
+      return isPlainObject(value)
+        ? null
+        : {
+            code: 'invalid_shape',
+            message: `expected an object keyed by ${(p.options ?? []).map((g) => g.name).join(' / ') || 'group name'}, got ${describe(value)}.`,
+          };
     case 'assignment_collection':
       return isPlainObject(value) && only(value, ['assignments']) && (value.assignments === undefined || Array.isArray(value.assignments))
         ? null
@@ -295,7 +372,11 @@ function optionProblem(p: Parameter, value: unknown): Problem | null {
   const text = typeof value === 'object' && value !== null ? null : String(value);
   if (p.enum_values.some((v) => v === value || String(v) === text)) return null;
   if (p.legacy_values?.some((v) => String(v) === text)) {
-    return { code: 'legacy_option', warning: true, message: `${shown(value)} is a choice of n8n 1.x that n8n 2 removed (now: ${p.enum_values.map((v) => JSON.stringify(v)).join(', ')}): the node runs on n8n 1.x only.` };
+    return {
+      code: 'legacy_option',
+      warning: true,
+      message: `${shown(value)} is a choice of n8n 1.x that n8n 2 removed (now: ${p.enum_values.map((v) => JSON.stringify(v)).join(', ')}): the node runs on n8n 1.x only.`,
+    };
   }
   return { code: 'invalid_option', message: `${shown(value)} is not one of the choices: ${p.enum_values.map((v) => JSON.stringify(v)).join(', ')}.` };
 }
@@ -325,7 +406,8 @@ const PLACEHOLDER = /^<[^<>]+>$/;
  */
 function locatorValueProblem(p: Parameter, mode: unknown, value: unknown): Problem | null {
   const rule = p.locator_modes?.find((m) => m.name === mode);
-  if (!rule?.pattern || typeof value !== 'string' || value === '' || value.length > LONGEST_MATCHED || PLACEHOLDER.test(value) || isExpression(value)) return null;
+  if (!rule?.pattern || typeof value !== 'string' || value === '' || value.length > LONGEST_MATCHED || PLACEHOLDER.test(value) || isExpression(value))
+    return null;
   let pattern: RegExp;
   try {
     pattern = new RegExp(`^${rule.pattern}$`);
@@ -334,7 +416,10 @@ function locatorValueProblem(p: Parameter, mode: unknown, value: unknown): Probl
   }
   if (pattern.test(value)) return null;
   const example = rule.placeholder ? ` (${clip(rule.placeholder, 80)})` : '';
-  return { code: 'invalid_locator_value', message: `${shown(value)} is not a valid value for mode "${rule.name}": ${rule.error ?? `n8n wants it to match ${rule.pattern}`}${example}.` };
+  return {
+    code: 'invalid_locator_value',
+    message: `${shown(value)} is not a valid value for mode "${rule.name}": ${rule.error ?? `n8n wants it to match ${rule.pattern}`}${example}.`,
+  };
 }
 
 const modeList = (p: Parameter) => (p.modes?.length ? p.modes.map((m) => JSON.stringify(m)).join(' | ') : '"id"');
@@ -351,7 +436,10 @@ function condition(p: { display_options?: Parameter['display_options'] }): strin
 
 function choices(p: Parameter): string {
   if (p.type !== 'enum' || !p.enum_values?.length || p.dynamic_options) return '';
-  return ` Choices: ${p.enum_values.slice(0, 20).map((v) => JSON.stringify(v)).join(', ')}.`;
+  return ` Choices: ${p.enum_values
+    .slice(0, 20)
+    .map((v) => JSON.stringify(v))
+    .join(', ')}.`;
 }
 
 /** A caller's value as JSON, clipped: a message quotes it, not all of it. */

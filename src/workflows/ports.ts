@@ -38,7 +38,11 @@ export function nodePorts(spec: NodeSpec, values: Values, typeVersion: number, o
 }
 
 /** The ports of a node as a workflow writes it: its parameters, with n8n's defaults for the rest. */
-export function portsOfNode(spec: NodeSpec, node: { type: string; typeVersion: number; parameters?: unknown; onError?: unknown }, values = nodeValues(spec.parameters, node)): NodePorts {
+export function portsOfNode(
+  spec: NodeSpec,
+  node: { type: string; typeVersion: number; parameters?: unknown; onError?: unknown },
+  values = nodeValues(spec.parameters, node),
+): NodePorts {
   return nodePorts(spec, values, node.typeVersion, node.onError);
 }
 
@@ -61,7 +65,13 @@ function computed(fn: PortFunction | undefined, values: Values, typeVersion: num
   }
   if (reads.expression || !Array.isArray(result)) return null;
   return result.map((entry) => {
-    const o = (typeof entry === 'string' ? { type: entry } : entry) as { type: string; displayName?: string; required?: boolean; maxConnections?: number; filter?: { excludedNodes?: string[] } };
+    const o = (typeof entry === 'string' ? { type: entry } : entry) as {
+      type: string;
+      displayName?: string;
+      required?: boolean;
+      maxConnections?: number;
+      filter?: { excludedNodes?: string[] };
+    };
     return {
       type: o.type,
       name: o.displayName || o.type,

@@ -35,4 +35,3 @@ export async function catalogForNodes(catalog: Catalog, nodes: unknown[]): Promi
   const specs = (await Promise.all(reads)).filter((s): s is NodeSpec => s !== null);
   return catalogOf(specs, [...nodeTypeOf.keys()]);
 }
-

@@ -19,7 +19,12 @@ export function checkResourceMapperValue(value: Values, path: string, nodeName: 
   const modes = types.mapping_modes;
   const { mappingMode, schema } = value;
   if (mappingMode !== undefined && !isExpression(mappingMode) && !(typeof mappingMode === 'string' && modes.includes(mappingMode))) {
-    out.error(nodeName, 'invalid_option', `${clip(path)}.mappingMode is ${clip(JSON.stringify(mappingMode) ?? '', 40)}; n8n takes ${choiceList(modes)}.${typeof mappingMode === 'string' ? didYouMean(mappingMode, modes) : ''}`, `${path}.mappingMode`);
+    out.error(
+      nodeName,
+      'invalid_option',
+      `${clip(path)}.mappingMode is ${clip(JSON.stringify(mappingMode) ?? '', 40)}; n8n takes ${choiceList(modes)}.${typeof mappingMode === 'string' ? didYouMean(mappingMode, modes) : ''}`,
+      `${path}.mappingMode`,
+    );
     return;
   }
   if (value.value !== undefined && value.value !== null && !isPlainObject(value.value)) {
@@ -33,7 +38,12 @@ export function checkResourceMapperValue(value: Values, path: string, nodeName: 
     const at = `${path}.value.${field.id}`;
     const given = fields ? own(fields, field.id) : undefined;
     if (field.required === true && given === undefined) {
-      out.error(nodeName, 'missing_required', `${clip(path)}.value has no ${quote(field.id)}, which the schema marks required (mappingMode "${String(mappingMode ?? 'defineBelow')}").`, at);
+      out.error(
+        nodeName,
+        'missing_required',
+        `${clip(path)}.value has no ${quote(field.id)}, which the schema marks required (mappingMode "${String(mappingMode ?? 'defineBelow')}").`,
+        at,
+      );
       continue;
     }
     const problem = typeof field.type === 'string' ? conversionProblem(field.type.toLowerCase(), given) : undefined;

@@ -69,7 +69,9 @@ function calledWorkflowId(parameters: unknown): string | null {
 /** The Execute Workflow nodes of a workflow that call another by id, with that id (what a tool reads from n8n). */
 export function calledWorkflowIds(workflow: unknown): string[] {
   if (!isPlainObject(workflow) || !Array.isArray(workflow.nodes)) return [];
-  const ids = workflow.nodes.filter((n) => isPlainObject(n) && n.type === EXECUTE_WORKFLOW && n.disabled !== true).map((n) => calledWorkflowId((n as Values).parameters));
+  const ids = workflow.nodes
+    .filter((n) => isPlainObject(n) && n.type === EXECUTE_WORKFLOW && n.disabled !== true)
+    .map((n) => calledWorkflowId((n as Values).parameters));
   return [...new Set(ids.filter((id): id is string => id !== null))];
 }
 
@@ -91,11 +93,21 @@ export function checkSubWorkflowCalls(nodes: Iterable<WorkflowNode>, callees: Re
     const expected = new Set(inputs);
     const listed = inputs.length ? inputs.map(quote).join(', ') : 'none';
     for (const name of mapped.filter((m) => !expected.has(m))) {
-      out.error(node.name, 'subworkflow_input_unknown', `${quote(node.name)} sends ${quote(name)}, but the workflow it calls (${quote(id!)}) defines no such input: its trigger drops it. Its inputs: ${listed}.`, `parameters.workflowInputs.value.${name}`);
+      out.error(
+        node.name,
+        'subworkflow_input_unknown',
+        `${quote(node.name)} sends ${quote(name)}, but the workflow it calls (${quote(id!)}) defines no such input: its trigger drops it. Its inputs: ${listed}.`,
+        `parameters.workflowInputs.value.${name}`,
+      );
     }
     const missing = inputs.filter((i) => !mapped.includes(i));
     if (missing.length > 0) {
-      out.warning(node.name, 'subworkflow_input_unmapped', `${quote(node.name)} maps no value to ${missing.map(quote).join(', ')}, which the workflow it calls (${quote(id!)}) takes: each arrives as null unless the input item has a field of that name.`, 'parameters.workflowInputs.value');
+      out.warning(
+        node.name,
+        'subworkflow_input_unmapped',
+        `${quote(node.name)} maps no value to ${missing.map(quote).join(', ')}, which the workflow it calls (${quote(id!)}) takes: each arrives as null unless the input item has a field of that name.`,
+        'parameters.workflowInputs.value',
+      );
     }
   }
 }

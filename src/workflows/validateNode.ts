@@ -41,7 +41,12 @@ export function readNode(raw: unknown, at: string, out: Findings): WorkflowNode 
     return null;
   }
   if (typeof raw.typeVersion !== 'number') {
-    out.error(name, 'missing_type_version', `"typeVersion" must be the node's version number (e.g. 1 or 2.1), not ${describe(raw.typeVersion)}.`, `${at}.typeVersion`);
+    out.error(
+      name,
+      'missing_type_version',
+      `"typeVersion" must be the node's version number (e.g. 1 or 2.1), not ${describe(raw.typeVersion)}.`,
+      `${at}.typeVersion`,
+    );
     return null;
   }
   return { ...raw, name, type: raw.type, typeVersion: raw.typeVersion, parameters: (raw.parameters ?? {}) as Record<string, unknown> };
@@ -56,7 +61,12 @@ export function resolveSpec(node: WorkflowNode, catalog: NodeCatalog, out: Findi
     if (N8N_PREFIXES.some((p) => node.type.startsWith(p)) || !node.type.includes('.')) {
       out.error(node.name, 'unknown_node_type', `Unknown node type "${clip(node.type)}".${hint}`, 'type');
     } else {
-      out.warning(node.name, 'unknown_community_node', `"${clip(node.type)}" is not an n8n node this catalog knows (a community node?): its parameters and ports are not checked.${hint}`, 'type');
+      out.warning(
+        node.name,
+        'unknown_community_node',
+        `"${clip(node.type)}" is not an n8n node this catalog knows (a community node?): its parameters and ports are not checked.${hint}`,
+        'type',
+      );
     }
     return null;
   }
@@ -72,7 +82,12 @@ export function resolveSpec(node: WorkflowNode, catalog: NodeCatalog, out: Findi
     return null;
   }
   if (spec.legacy) {
-    out.warning(node.name, 'legacy_node', `${spec.display_name} v${node.typeVersion} exists in n8n 1.x but not in n8n 2: it runs only on n8n 1.x.`, 'typeVersion');
+    out.warning(
+      node.name,
+      'legacy_node',
+      `${spec.display_name} v${node.typeVersion} exists in n8n 1.x but not in n8n 2: it runs only on n8n 1.x.`,
+      'typeVersion',
+    );
   }
   if (catalog.instance) checkInstanceVersion(node, spec, catalog.instance, out);
   return spec;
@@ -94,7 +109,8 @@ export class Trials {
 /** Parameters and credentials of a node whose description is known; `trials` shared by a workflow's nodes. */
 export function checkNode(node: WorkflowNode, spec: NodeSpec, out: Findings, trials = new Trials(), values = nodeValues(spec.parameters, node)): void {
   const given = isPlainObject(node.parameters) ? values : undefined;
-  const parameters = (into: Findings) => checkParameters(spec, { name: node.name, nodeType: node.type, typeVersion: node.typeVersion, parameters: node.parameters }, into, given);
+  const parameters = (into: Findings) =>
+    checkParameters(spec, { name: node.name, nodeType: node.type, typeVersion: node.typeVersion, parameters: node.parameters }, into, given);
   const own = new Findings();
   parameters(own);
   const explained = isPlainObject(node.parameters) && own.errorCount > 0 ? defaultExplains(node, spec, own, trials) : null;
@@ -103,7 +119,12 @@ export function checkNode(node: WorkflowNode, spec: NodeSpec, out: Findings, tri
   // More than fit one answer: checked again straight into `out`, so that every finding passes by it.
   else parameters(out);
   if (servesWebhook(spec) && (typeof node.webhookId !== 'string' || node.webhookId === '')) {
-    out.warning(node.name, 'missing_webhook_id', `${spec.display_name} gets a webhook URL from its "webhookId": give the node one (a new UUID, unique to it).`, 'webhookId');
+    out.warning(
+      node.name,
+      'missing_webhook_id',
+      `${spec.display_name} gets a webhook URL from its "webhookId": give the node one (a new UUID, unique to it).`,
+      'webhookId',
+    );
   }
   if (!isPlainObject(node.parameters)) return;
   const identity = { typeVersion: node.typeVersion, nodeType: node.type };
@@ -136,7 +157,11 @@ function defaultExplains(node: WorkflowNode, spec: NodeSpec, own: Findings, tria
       if (alternative === p.default_value) continue;
       if (!trials.take()) return null;
       const trial = new Findings({ max: 0 });
-      checkParameters(spec, { name: node.name, nodeType: node.type, typeVersion: node.typeVersion, parameters: { ...node.parameters, [p.name]: alternative } }, trial);
+      checkParameters(
+        spec,
+        { name: node.name, nodeType: node.type, typeVersion: node.typeVersion, parameters: { ...node.parameters, [p.name]: alternative } },
+        trial,
+      );
       if (trial.errorCount > 0 || trial.has('parameter_not_applicable')) continue;
       return {
         node: node.name,

@@ -23,9 +23,18 @@ export const STICKY_NOTE = 'n8n-nodes-base.stickyNote';
  * `out` collects the findings: by default the first MAX_FINDINGS of each kind, the rest counted.
  * `callees`: workflows its Execute Workflow nodes call, by id, where the caller has them.
  */
-export function validateWorkflow(workflow: unknown, catalog: NodeCatalog, out = new Findings(), callees: ReadonlyMap<string, unknown> = new Map()): ValidationResult {
+export function validateWorkflow(
+  workflow: unknown,
+  catalog: NodeCatalog,
+  out = new Findings(),
+  callees: ReadonlyMap<string, unknown> = new Map(),
+): ValidationResult {
   if (!isPlainObject(workflow) || !Array.isArray(workflow.nodes)) {
-    out.error(null, 'invalid_workflow', `A workflow is an object with a "nodes" list and a "connections" object, not ${describe(isPlainObject(workflow) ? workflow.nodes : workflow)}${isPlainObject(workflow) ? ' for "nodes"' : ''}.`);
+    out.error(
+      null,
+      'invalid_workflow',
+      `A workflow is an object with a "nodes" list and a "connections" object, not ${describe(isPlainObject(workflow) ? workflow.nodes : workflow)}${isPlainObject(workflow) ? ' for "nodes"' : ''}.`,
+    );
     return out.result();
   }
   const byName = new Map<string, Endpoint>();
@@ -38,11 +47,22 @@ export function validateWorkflow(workflow: unknown, catalog: NodeCatalog, out = 
     const node = readNode(raw, `nodes[${i}]`, out);
     if (!node) continue;
     if (byName.has(node.name)) {
-      out.error(node.name, 'duplicate_node_name', `Two nodes are named ${quote(node.name)}: names must be unique (connections and expressions find nodes by name).`, `nodes[${i}].name`);
+      out.error(
+        node.name,
+        'duplicate_node_name',
+        `Two nodes are named ${quote(node.name)}: names must be unique (connections and expressions find nodes by name).`,
+        `nodes[${i}].name`,
+      );
       continue;
     }
     if (typeof node.id === 'string' && node.id !== '') {
-      if (idToName.has(node.id)) out.error(node.name, 'duplicate_node_id', `${quote(node.name)} has the same id as ${quote(idToName.get(node.id)!)}: ids must be unique.`, `nodes[${i}].id`);
+      if (idToName.has(node.id))
+        out.error(
+          node.name,
+          'duplicate_node_id',
+          `${quote(node.name)} has the same id as ${quote(idToName.get(node.id)!)}: ids must be unique.`,
+          `nodes[${i}].id`,
+        );
       else idToName.set(node.id, node.name);
     }
     if (node.type === STICKY_NOTE) continue;
@@ -60,12 +80,21 @@ export function validateWorkflow(workflow: unknown, catalog: NodeCatalog, out = 
   checkGraph(connections, byName, starters, out);
   checkDataFlow(connections, byName, shaped, workflow.pinData, out);
   checkWebhookAnswers(connections, byName, shaped, starters, out);
-  checkSubWorkflowCalls([...byName.values()].map((e) => e.node), callees, out);
+  checkSubWorkflowCalls(
+    [...byName.values()].map((e) => e.node),
+    callees,
+    out,
+  );
   return out.result();
 }
 
 /** A node's own checks; what the workflow rules need of it. */
-function judge(node: WorkflowNode, catalog: NodeCatalog, out: Findings, trials: Trials): { endpoint: Endpoint; startsRun: boolean; codeParameters: Set<string>; shaped?: ShapedNode } {
+function judge(
+  node: WorkflowNode,
+  catalog: NodeCatalog,
+  out: Findings,
+  trials: Trials,
+): { endpoint: Endpoint; startsRun: boolean; codeParameters: Set<string>; shaped?: ShapedNode } {
   const findings = node.disabled ? new Findings() : out;
   const spec = resolveSpec(node, catalog, findings);
   if (!spec) {
@@ -93,7 +122,13 @@ function checkReferences(
   codeParameters: Map<string, Set<string>>,
   out: Findings,
 ): void {
-  const names = new Set([...byName.keys(), ...nodes.filter(isPlainObject).map((n) => n.name).filter((n): n is string => typeof n === 'string')]);
+  const names = new Set([
+    ...byName.keys(),
+    ...nodes
+      .filter(isPlainObject)
+      .map((n) => n.name)
+      .filter((n): n is string => typeof n === 'string'),
+  ]);
   const near = nearNames(names);
   for (const [name, { node }] of byName) {
     if (node.disabled || !isPlainObject(node.parameters)) continue;

@@ -51,12 +51,20 @@ class Flow {
 }
 
 /** `starters`: the nodes that start runs (a Respond node no run reaches never runs: graph.ts warns about it). */
-export function checkWebhookAnswers(connections: Connection[], byName: Map<string, Endpoint>, shaped: Map<string, ShapedNode>, starters: Set<string>, out: Findings): void {
+export function checkWebhookAnswers(
+  connections: Connection[],
+  byName: Map<string, Endpoint>,
+  shaped: Map<string, ShapedNode>,
+  starters: Set<string>,
+  out: Findings,
+): void {
   const flow = new Flow(connections, byName);
   // Per Respond node: what is upstream of it (read once, for every webhook that reaches it).
   const above = new Map<string, Set<string>>();
   const upstream = (respond: string) => above.get(respond) ?? above.set(respond, reach([respond], flow.parents)).get(respond)!;
-  const waiting = [...byName].find(([name, { node }]) => !node.disabled && (node.type === WEBHOOK || node.type === FORM_TRIGGER) && value(shaped.get(name), 'responseMode') === 'responseNode')?.[0];
+  const waiting = [...byName].find(
+    ([name, { node }]) => !node.disabled && (node.type === WEBHOOK || node.type === FORM_TRIGGER) && value(shaped.get(name), 'responseMode') === 'responseNode',
+  )?.[0];
   for (const [name, { node }] of byName) {
     if (node.disabled) continue;
     if (node.type === RESPOND) {
@@ -78,7 +86,14 @@ export function checkWebhookAnswers(connections: Connection[], byName: Map<strin
     if (responders.length === 0) continue;
     if (mode === 'responseNode') checkItemsReachRespond(name, below, flow, out);
     // A mode that is no string is the parameters' finding; String() of an object can throw.
-    checkUnusedRespond(name, node.typeVersion, node.type, typeof mode === 'string' ? mode : JSON.stringify(mode), responders.filter((r) => !ownedByWait(upstream(r), below, flow, shaped)), out);
+    checkUnusedRespond(
+      name,
+      node.typeVersion,
+      node.type,
+      typeof mode === 'string' ? mode : JSON.stringify(mode),
+      responders.filter((r) => !ownedByWait(upstream(r), below, flow, shaped)),
+      out,
+    );
   }
 }
 
@@ -104,7 +119,11 @@ function checkRespond(name: string, typeVersion: number, above: Set<string>, flo
 /** A Respond node after a Wait (below the webhook) that resumes on a webhook or form and waits for it answers that call, not the webhook's. */
 function ownedByWait(upstream: Set<string>, below: Set<string>, flow: Flow, shaped: Map<string, ShapedNode>): boolean {
   return [...upstream].some(
-    (n) => below.has(n) && flow.typeOf(n) === WAIT && (['webhook', 'form'] as unknown[]).includes(value(shaped.get(n), 'resume')) && value(shaped.get(n), 'responseMode') === 'responseNode',
+    (n) =>
+      below.has(n) &&
+      flow.typeOf(n) === WAIT &&
+      (['webhook', 'form'] as unknown[]).includes(value(shaped.get(n), 'resume')) &&
+      value(shaped.get(n), 'responseMode') === 'responseNode',
   );
 }
 
@@ -112,7 +131,11 @@ function ownedByWait(upstream: Set<string>, below: Set<string>, flow: Flow, shap
 function checkUnusedRespond(name: string, typeVersion: number, type: string, mode: string, unused: string[], out: Findings): void {
   if (unused.length === 0) return;
   if (type === FORM_TRIGGER && typeVersion > 2.1) {
-    out.error(name, 'unused_respond_node', `${quote(unused[0]!)} is a Respond to Webhook after the Form Trigger ${quote(name)}: from Form Trigger 2.2 n8n refuses it ("The Respond to Webhook node is not supported in workflows initiated by the n8n Form Trigger"). End the form with an n8n Form node whose "operation" is "completion" instead.`);
+    out.error(
+      name,
+      'unused_respond_node',
+      `${quote(unused[0]!)} is a Respond to Webhook after the Form Trigger ${quote(name)}: from Form Trigger 2.2 n8n refuses it ("The Respond to Webhook node is not supported in workflows initiated by the n8n Form Trigger"). End the form with an n8n Form node whose "operation" is "completion" instead.`,
+    );
     return;
   }
   if (mode === 'responseNode' || (type === WEBHOOK && mode === 'streaming')) return;

@@ -7,11 +7,15 @@ import { callWithEnv, initializeRequest } from '../support/mcp';
 
 /** An initialize with `key`, served by the Worker with API_KEY_CACHE_SECONDS set to `seconds`. */
 const initialize = (key: string, seconds: string) =>
-  callWithEnv('/mcp', { API_KEY_CACHE_SECONDS: seconds }, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...bearer(key) },
-    body: JSON.stringify(initializeRequest()),
-  }).then((response) => response.status);
+  callWithEnv(
+    '/mcp',
+    { API_KEY_CACHE_SECONDS: seconds },
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...bearer(key) },
+      body: JSON.stringify(initializeRequest()),
+    },
+  ).then((response) => response.status);
 
 describe('API key records kept in the isolate (API_KEY_CACHE_SECONDS)', () => {
   it('serves a key revoked meanwhile until the cache time passes; without the cache, refuses it at once', async () => {

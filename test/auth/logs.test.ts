@@ -38,7 +38,13 @@ describe('no key material in logs', () => {
     await call('/oauth/token', {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: '' },
-      body: new URLSearchParams({ grant_type: 'authorization_code', code: badCode, code_verifier: 'v'.repeat(43), client_id: clientId, redirect_uri: 'http://127.0.0.1:1/cb' }).toString(),
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code: badCode,
+        code_verifier: 'v'.repeat(43),
+        client_id: clientId,
+        redirect_uri: 'http://127.0.0.1:1/cb',
+      }).toString(),
     });
 
     // A session doing work, and a queued tool that fails and is retried until the dead-letter queue answers.
@@ -50,7 +56,11 @@ describe('no key material in logs', () => {
       { ...auth, ...sessionHeaders(sessionId) },
     );
     await messagesOf(failing);
-    await waitFor(() => pendingCalls(sessionId), (p) => p.length === 0, 15_000);
+    await waitFor(
+      () => pendingCalls(sessionId),
+      (p) => p.length === 0,
+      15_000,
+    );
 
     expect(printed.length).toBeGreaterThan(0); // something was printed, so the check below means something
     for (const line of printed) for (const secret of secrets) expect(line).not.toContain(secret);

@@ -44,7 +44,11 @@ describe('OAuth metadata, from an origin the server accepts', () => {
   /** The Worker served as `npm run dev` serves it: on port 8787 of the loopback names. */
   async function local(url: string, headers: Record<string, string> = {}) {
     const ctx = createExecutionContext();
-    const response = await worker.fetch(new Request(url, { headers }) as Parameters<typeof worker.fetch>[0], { ...env, ALLOWED_HOSTS: 'localhost:8787,127.0.0.1:8787,[::1]:8787' }, ctx);
+    const response = await worker.fetch(
+      new Request(url, { headers }) as Parameters<typeof worker.fetch>[0],
+      { ...env, ALLOWED_HOSTS: 'localhost:8787,127.0.0.1:8787,[::1]:8787' },
+      ctx,
+    );
     await waitOnExecutionContext(ctx);
     return response;
   }
@@ -63,7 +67,8 @@ describe('OAuth metadata, from an origin the server accepts', () => {
   });
 
   it('answers each of many origins Cloudflare routes here (a wildcard route) with its own issuer, again after others pushed it out', async () => {
-    const issuerAt = async (origin: string) => ((await (await exports.default.fetch(`${origin}/.well-known/oauth-authorization-server`)).json()) as { issuer: string }).issuer;
+    const issuerAt = async (origin: string) =>
+      ((await (await exports.default.fetch(`${origin}/.well-known/oauth-authorization-server`)).json()) as { issuer: string }).issuer;
     const origins = Array.from({ length: 40 }, (_, i) => `https://tenant-${i}.mcp.example`);
     for (const origin of origins) expect(await issuerAt(origin)).toBe(origin);
     expect(await issuerAt(origins[0]!)).toBe(origins[0]);
@@ -77,7 +82,11 @@ describe('OAuth registration and tokens, per client address', () => {
     const headers = new Headers(init.headers);
     headers.set('cf-connecting-ip', address);
     const request = new Request(`${ORIGIN}${path}`, { ...init, headers });
-    const response = await worker.fetch(request as Parameters<typeof worker.fetch>[0], { ...env, OAUTH_LIMITER: (env as unknown as { TINY_LIMITER: RateLimit }).TINY_LIMITER }, ctx);
+    const response = await worker.fetch(
+      request as Parameters<typeof worker.fetch>[0],
+      { ...env, OAUTH_LIMITER: (env as unknown as { TINY_LIMITER: RateLimit }).TINY_LIMITER },
+      ctx,
+    );
     await waitOnExecutionContext(ctx);
     return response;
   }
@@ -102,7 +111,10 @@ describe('OAuth registration and tokens, per client address', () => {
     const statuses = [];
     for (let i = 0; i < 3; i++) statuses.push((await registration('203.0.113.5')).status);
     expect(statuses).toEqual([201, 201, 201]);
-    for (const refused of [await registration('203.0.113.5'), await fromAddress('203.0.113.5', '/oauth/token', form({ grant_type: 'refresh_token', refresh_token: 'x' }))]) {
+    for (const refused of [
+      await registration('203.0.113.5'),
+      await fromAddress('203.0.113.5', '/oauth/token', form({ grant_type: 'refresh_token', refresh_token: 'x' })),
+    ]) {
       expect(refused.status).toBe(429);
       expect(refused.headers.get('retry-after')).toBe('60');
       expect(refused.headers.get('content-type')).toMatch(/^application\/json/);
@@ -142,11 +154,24 @@ describe('the OAuth flow, end to end', () => {
     expect(location.searchParams.get('iss')).toBe(ORIGIN);
     const code = location.searchParams.get('code')!;
 
-    const wrongVerifier = await token({ grant_type: 'authorization_code', code, code_verifier: (await pkce()).verifier, redirect_uri: REDIRECT, client_id: clientId });
+    const wrongVerifier = await token({
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: (await pkce()).verifier,
+      redirect_uri: REDIRECT,
+      client_id: clientId,
+    });
     expect(wrongVerifier).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
     // A code is good once: the failed attempt spent it.
     const again = await authorize(clientId, key, 'nodes:read workflows:write');
-    const issued = await token({ grant_type: 'authorization_code', code: again.code!, code_verifier: again.verifier, redirect_uri: REDIRECT, client_id: clientId, resource: `${ORIGIN}/mcp` });
+    const issued = await token({
+      grant_type: 'authorization_code',
+      code: again.code!,
+      code_verifier: again.verifier,
+      redirect_uri: REDIRECT,
+      client_id: clientId,
+      resource: `${ORIGIN}/mcp`,
+    });
     expect(issued.status).toBe(200);
     // Asked for nodes:read and workflows:write; the key has nodes:read and workflows:read.
     expect(issued.body).toMatchObject({ token_type: 'bearer', scope: 'nodes:read', refresh_token: expect.any(String) });
@@ -192,7 +217,11 @@ describe('the OAuth flow, end to end', () => {
     expect(tokens.scope.split(' ').sort()).toEqual(['nodes:read', 'workflows:read']);
     expect(await toolNames(bearer(tokens.access_token))).toContain('search_nodes');
     // The same token against a deployment whose operator password has since changed.
-    const request = new Request(`${ORIGIN}/mcp`, { method: 'POST', headers: { ...bearer(tokens.access_token), 'content-type': 'application/json' }, body: '{}' });
+    const request = new Request(`${ORIGIN}/mcp`, {
+      method: 'POST',
+      headers: { ...bearer(tokens.access_token), 'content-type': 'application/json' },
+      body: '{}',
+    });
     const ctx = createExecutionContext();
     const response = await worker.fetch(request as Parameters<typeof worker.fetch>[0], { ...env, OPERATOR_PASSWORD: 'a new password' }, ctx);
     await waitOnExecutionContext(ctx);
@@ -219,7 +248,10 @@ describe('the OAuth flow, end to end', () => {
     const local = { ALLOWED_HOSTS: 'mcp.example', SIGN_IN_LIMITER: (env as unknown as { TINY_LIMITER: RateLimit }).TINY_LIMITER };
     const attempt = async (credential: string, address: string) => {
       const ctx = createExecutionContext();
-      const request = new Request(`${ORIGIN}${page.path}`, form({ handle: page.handle, credential, decision: 'approve' }, { cookie: page.cookie, 'cf-connecting-ip': address }));
+      const request = new Request(
+        `${ORIGIN}${page.path}`,
+        form({ handle: page.handle, credential, decision: 'approve' }, { cookie: page.cookie, 'cf-connecting-ip': address }),
+      );
       const response = await worker.fetch(request as Parameters<typeof worker.fetch>[0], { ...env, ...local }, ctx);
       await waitOnExecutionContext(ctx);
       return response.status;

@@ -43,7 +43,13 @@ describe('rate limits', () => {
     const discover = () =>
       new Request(`${ORIGIN}/mcp`, {
         method: 'POST',
-        headers: { ...bearer(key), 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'server/discover' },
+        headers: {
+          ...bearer(key),
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': 'server/discover',
+        },
         body: JSON.stringify({
           jsonrpc: '2.0',
           id: 1,
@@ -88,7 +94,11 @@ describe('rate limits', () => {
       content: [{ type: 'text', text: 'Error: Too Many Requests: the rate limit of search_nodes is used up; try again in 60 s' }],
     });
     // Other tools are not held back.
-    const info = await postJson('/mcp', { jsonrpc: '2.0', id: id + 1, method: 'tools/call', params: { name: 'server_info', arguments: {} } }, { ...auth, ...sessionHeaders(sessionId) });
+    const info = await postJson(
+      '/mcp',
+      { jsonrpc: '2.0', id: id + 1, method: 'tools/call', params: { name: 'server_info', arguments: {} } },
+      { ...auth, ...sessionHeaders(sessionId) },
+    );
     expect((await messagesOf(info))[0]!.result.isError).toBeUndefined();
   });
 });
@@ -143,7 +153,11 @@ describe('rate limits count JSON-RPC requests, not HTTP requests', () => {
     for (const path of ['/mcp', legacy.endpoint]) {
       const tooMany = await postJson(path, calls(101, 'server_info'), bearer(other));
       expect(tooMany.status).toBe(400);
-      expect(await tooMany.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: a batch of 101 messages; the limit is 100' } });
+      expect(await tooMany.json()).toEqual({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32600, message: 'Invalid Request: a batch of 101 messages; the limit is 100' },
+      });
     }
     await stream.cancel();
     await legacy.stream.cancel();
@@ -158,10 +172,20 @@ describe('rate limits count JSON-RPC requests, not HTTP requests', () => {
 
     const tasksKey = (await createKey(['*'])).key;
     const tasksGet = () =>
-      post(tasksKey, '/mcp', { jsonrpc: '2.0', id: 1, method: 'tasks/get', params: { taskId: 'A'.repeat(43), _meta: { ...MODERN_META, 'io.modelcontextprotocol/clientCapabilities': withTasks } } }, {
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': 'tasks/get',
-      });
+      post(
+        tasksKey,
+        '/mcp',
+        {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tasks/get',
+          params: { taskId: 'A'.repeat(43), _meta: { ...MODERN_META, 'io.modelcontextprotocol/clientCapabilities': withTasks } },
+        },
+        {
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': 'tasks/get',
+        },
+      );
     const tasks = [];
     for (let i = 0; i < 4; i++) tasks.push((await tasksGet()).status);
     expect(tasks.slice(3)).toEqual([429]);
@@ -173,7 +197,11 @@ describe('rate limits count JSON-RPC requests, not HTTP requests', () => {
     const sessionId = await openSession(undefined, auth);
     const window = () => Math.floor(Date.now() / 60_000);
     const before = window();
-    const response = await postJson('/mcp', calls(100, 'search_nodes').map((c) => ({ ...c, params: { name: 'search_nodes', arguments: { query: 'slack' } } })), { ...auth, ...sessionHeaders(sessionId) });
+    const response = await postJson(
+      '/mcp',
+      calls(100, 'search_nodes').map((c) => ({ ...c, params: { name: 'search_nodes', arguments: { query: 'slack' } } })),
+      { ...auth, ...sessionHeaders(sessionId) },
+    );
     const after = window();
     const texts = (await messagesOf(response)).map((m) => m.result.content[0].text as string);
     const answered = texts.filter((text) => !/Too Many Requests/.test(text)).length;

@@ -15,10 +15,14 @@ describe('withinBudget', () => {
 
   it('gives each entry the room left after those before it', async () => {
     const rooms: number[] = [];
-    await withinBudget(3, async (i, remaining) => {
-      rooms.push(remaining);
-      return 'x'.repeat(10 * (i + 1));
-    }, () => '');
+    await withinBudget(
+      3,
+      async (i, remaining) => {
+        rooms.push(remaining);
+        return 'x'.repeat(10 * (i + 1));
+      },
+      () => '',
+    );
     // Two characters for the brackets, then each entry's JSON and its comma.
     expect(rooms).toEqual([RESPONSE_BUDGET - 2, RESPONSE_BUDGET - 2 - 13, RESPONSE_BUDGET - 2 - 13 - 23]);
   });

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { commonParameters, COMMON_SHARE, MIN_WORKFLOWS, type NodeUsage } from '../../src/catalog/essentials';
 
-const version = (workflows: number, set: Record<string, number>, operations?: NodeUsage[string]['operations']) => ({ workflows, set, ...(operations ? { operations } : {}) });
+const version = (workflows: number, set: Record<string, number>, operations?: NodeUsage[string]['operations']) => ({
+  workflows,
+  set,
+  ...(operations ? { operations } : {}),
+});
 
 describe('commonParameters', () => {
   it('takes what at least COMMON_SHARE of the workflows of the newest version set', () => {
@@ -13,10 +17,14 @@ describe('commonParameters', () => {
   it('falls back to the nearest version with MIN_WORKFLOWS, the newer on a tie, and counts operations with enough of their own', () => {
     const usage: NodeUsage = {
       '1': version(MIN_WORKFLOWS, { old: MIN_WORKFLOWS }),
-      '3': version(MIN_WORKFLOWS, { newer: MIN_WORKFLOWS }, {
-        'message:send': version(MIN_WORKFLOWS, { to: MIN_WORKFLOWS }),
-        'message:get': version(MIN_WORKFLOWS - 1, { id: 1 }),
-      }),
+      '3': version(
+        MIN_WORKFLOWS,
+        { newer: MIN_WORKFLOWS },
+        {
+          'message:send': version(MIN_WORKFLOWS, { to: MIN_WORKFLOWS }),
+          'message:get': version(MIN_WORKFLOWS - 1, { id: 1 }),
+        },
+      ),
       '2': version(MIN_WORKFLOWS - 1, { thin: MIN_WORKFLOWS - 1 }),
     };
     expect(commonParameters(usage, [2])).toEqual({ version: 3, workflows: MIN_WORKFLOWS, parameters: ['newer'], operations: { 'message:send': ['to'] } });

@@ -3,7 +3,14 @@ import { categoriesKey, CURRENT_KEY, indexKey, manifestKey, olderSpecKey, specKe
 
 describe('the catalog’s KV layout', () => {
   it('puts everything of a catalog under its version, and the pointer outside every version', () => {
-    const keys = [manifestKey('v1'), typesKey('v1'), categoriesKey('v1'), indexKey('v1'), specKey('v1', 'ACTION_NODE', 'HTTP_REQUEST'), olderSpecKey('v1', 'ACTION_NODE', 'HTTP_REQUEST', 2)];
+    const keys = [
+      manifestKey('v1'),
+      typesKey('v1'),
+      categoriesKey('v1'),
+      indexKey('v1'),
+      specKey('v1', 'ACTION_NODE', 'HTTP_REQUEST'),
+      olderSpecKey('v1', 'ACTION_NODE', 'HTTP_REQUEST', 2),
+    ];
     for (const key of keys) expect(key.startsWith('catalog:v1:'), key).toBe(true);
     expect(new Set(keys).size).toBe(keys.length);
     expect(CURRENT_KEY.startsWith('catalog:v1:')).toBe(false);

@@ -15,9 +15,7 @@ describe('node-spec:// resources', () => {
     expect(uris.filter((u) => u.startsWith('node-spec://'))).toEqual([]);
 
     const { reply: templates } = await rpc(sessionId, 'resources/templates/list', undefined, 3);
-    expect(templates!.result.resourceTemplates).toContainEqual(
-      expect.objectContaining({ uriTemplate: 'node-spec://{node_type}/{+subtype}' }),
-    );
+    expect(templates!.result.resourceTemplates).toContainEqual(expect.objectContaining({ uriTemplate: 'node-spec://{node_type}/{+subtype}' }));
 
     const { reply: read } = await rpc(sessionId, 'resources/read', { uri: 'node-spec://FLOW_NODE/IF' }, 4);
     const [content] = read!.result.contents;
@@ -28,7 +26,13 @@ describe('node-spec:// resources', () => {
   it('answers an unknown spec as a resource not found, whatever its names (no -32603)', async () => {
     const sessionId = await openSession();
     let id = 10;
-    for (const uri of ['node-spec://FLOW_NODE/NOPE', 'node-spec://__proto__/x', 'node-spec://ACTION_NODE/__proto__', 'node-spec://constructor/toString', 'node-spec://toString/constructor']) {
+    for (const uri of [
+      'node-spec://FLOW_NODE/NOPE',
+      'node-spec://__proto__/x',
+      'node-spec://ACTION_NODE/__proto__',
+      'node-spec://constructor/toString',
+      'node-spec://toString/constructor',
+    ]) {
       const { reply } = await rpc(sessionId, 'resources/read', { uri }, id++);
       // The SDK's ResourceNotFoundError: -32602 whose data is exactly the URI.
       expect(reply!.error).toEqual({ code: -32602, message: expect.stringMatching(/^Node specification not found: /), data: { uri } });
@@ -40,12 +44,27 @@ describe('node-spec:// resources', () => {
     const ref = { type: 'ref/resource', uri: 'node-spec://{node_type}/{+subtype}' };
     let id = 10;
     // A node type the catalog has: its subtypes.
-    const { reply: known } = await rpc(sessionId, 'completion/complete', { ref, argument: { name: 'subtype', value: '' }, context: { arguments: { node_type: 'FLOW_NODE' } } }, id++);
+    const { reply: known } = await rpc(
+      sessionId,
+      'completion/complete',
+      { ref, argument: { name: 'subtype', value: '' }, context: { arguments: { node_type: 'FLOW_NODE' } } },
+      id++,
+    );
     expect(known!.result.completion.values).toEqual(['IF', 'FILTER', 'LOOP', 'MERGE', 'SWITCH', 'WAIT']);
     for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
-      const { reply: inType } = await rpc(sessionId, 'completion/complete', { ref, argument: { name: 'subtype', value: '' }, context: { arguments: { node_type: name } } }, id++);
+      const { reply: inType } = await rpc(
+        sessionId,
+        'completion/complete',
+        { ref, argument: { name: 'subtype', value: '' }, context: { arguments: { node_type: name } } },
+        id++,
+      );
       expect(inType!.result.completion.values, name).toEqual([]);
-      const { reply: asValue } = await rpc(sessionId, 'completion/complete', { ref, argument: { name: 'subtype', value: name }, context: { arguments: { node_type: 'ACTION_NODE' } } }, id++);
+      const { reply: asValue } = await rpc(
+        sessionId,
+        'completion/complete',
+        { ref, argument: { name: 'subtype', value: name }, context: { arguments: { node_type: 'ACTION_NODE' } } },
+        id++,
+      );
       expect(asValue!.result.completion.values, name).toEqual([]);
       const { reply: asType } = await rpc(sessionId, 'completion/complete', { ref, argument: { name: 'node_type', value: name } }, id++);
       expect(asType!.result.completion.values, name).toEqual([]);
@@ -74,11 +93,23 @@ describe('n8n-guide://expressions', () => {
     expect(list!.result.resources).toContainEqual(expect.objectContaining({ uri: 'n8n-guide://expressions', mimeType: 'text/markdown' }));
     const { reply: read } = await rpc(sessionId, 'resources/read', { uri: 'n8n-guide://expressions' }, 2);
     const text: string = read!.result.contents[0].text;
-    for (const topic of ['={{', '$json.body.email', "$('Node name').item.json", '$input.all()', '$itemIndex', '$now', 'Luxon', '$jmespath', 'ONE JavaScript expression']) {
+    for (const topic of [
+      '={{',
+      '$json.body.email',
+      "$('Node name').item.json",
+      '$input.all()',
+      '$itemIndex',
+      '$now',
+      'Luxon',
+      '$jmespath',
+      'ONE JavaScript expression',
+    ]) {
       expect(text).toContain(topic);
     }
     const { reply: tools } = await rpc(sessionId, 'tools/list', undefined, 3);
-    const described = tools!.result.tools.filter((t: { description: string }) => t.description.includes('n8n-guide://expressions')).map((t: { name: string }) => t.name);
+    const described = tools!.result.tools
+      .filter((t: { description: string }) => t.description.includes('n8n-guide://expressions'))
+      .map((t: { name: string }) => t.name);
     expect(described.sort()).toEqual(['get_node_details', 'validate_node', 'validate_workflow']);
   });
 });

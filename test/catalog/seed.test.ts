@@ -4,7 +4,8 @@ import { loadSeedCatalog } from '../../src/catalog/seed';
 import { seedSpecs, spec } from '../support/catalog';
 
 /** A SpecError naming this file and field. */
-const specError = (path: string, field: string, message: RegExp) => expect.objectContaining({ name: SpecError.name, path, field, message: expect.stringMatching(message) });
+const specError = (path: string, field: string, message: RegExp) =>
+  expect.objectContaining({ name: SpecError.name, path, field, message: expect.stringMatching(message) });
 
 describe('loadSeedCatalog', () => {
   it('answers the specs in the order types.json lists them', () => {
@@ -24,8 +25,12 @@ describe('loadSeedCatalog', () => {
   });
 
   it('refuses a file whose node_type or subtype is not where it lies', () => {
-    expect(() => loadSeedCatalog({ FLOW_NODE: ['A'] }, new Map([['FLOW_NODE/A.json', spec('A')]]))).toThrow(specError('FLOW_NODE/A.json', 'node_type', /is ACTION_NODE, but the file is under FLOW_NODE/));
-    expect(() => loadSeedCatalog({ ACTION_NODE: ['A'] }, new Map([['ACTION_NODE/A.json', spec('B')]]))).toThrow(specError('ACTION_NODE/A.json', 'subtype', /is B, but the file is named A/));
+    expect(() => loadSeedCatalog({ FLOW_NODE: ['A'] }, new Map([['FLOW_NODE/A.json', spec('A')]]))).toThrow(
+      specError('FLOW_NODE/A.json', 'node_type', /is ACTION_NODE, but the file is under FLOW_NODE/),
+    );
+    expect(() => loadSeedCatalog({ ACTION_NODE: ['A'] }, new Map([['ACTION_NODE/A.json', spec('B')]]))).toThrow(
+      specError('ACTION_NODE/A.json', 'subtype', /is B, but the file is named A/),
+    );
   });
 
   it('validates each file as a spec', () => {

@@ -72,7 +72,11 @@ describe('serializeSpec', () => {
           type: 'collection',
           display_options: { show: { advanced: [false] } },
           // n8n lists a field once per condition it has: the choices name it once.
-          options: [param('rawBody', { display_options: { show: { a: [1] } } }), param('rawBody', { display_options: { show: { a: [2] } } }), param('binaryData')],
+          options: [
+            param('rawBody', { display_options: { show: { a: [1] } } }),
+            param('rawBody', { display_options: { show: { a: [2] } } }),
+            param('binaryData'),
+          ],
         }),
         param('ignoreBots', { type: 'boolean' }),
       ],
@@ -108,7 +112,10 @@ describe('serializeSpec', () => {
       ],
     };
     const names = (typeVersion?: number) =>
-      (serializeSpec(versioned, { ...options, detail: 'essentials', typeVersion }).parameters as { name: string; when?: unknown }[]).map((p) => [p.name, p.when]);
+      (serializeSpec(versioned, { ...options, detail: 'essentials', typeVersion }).parameters as { name: string; when?: unknown }[]).map((p) => [
+        p.name,
+        p.when,
+      ]);
     expect(names()).toEqual([['current', undefined]]);
     expect(names(1)).toEqual([['old', undefined]]);
   });
@@ -127,7 +134,14 @@ describe('serializeSpec', () => {
   });
 
   it('gives structured parameters their shape, and the tables the shapes point to once per answer', () => {
-    const conditions = param('conditions', { type: 'filter', required: true, filter_versions: [[2, 1], [2.2, 2]] });
+    const conditions = param('conditions', {
+      type: 'filter',
+      required: true,
+      filter_versions: [
+        [2, 1],
+        [2.2, 2],
+      ],
+    });
     const rules = param('rules', {
       type: 'fixed_collection',
       required: true,
@@ -138,11 +152,15 @@ describe('serializeSpec', () => {
     const essentials = serializeSpec(spec, { ...options, detail: 'essentials' });
     const listed = essentials.parameters as { name: string; shape?: unknown }[];
     expect(listed.find((p) => p.name === 'conditions')!.shape).toMatchObject({ value: { combinator: 'and', options: { version: 2 } } });
-    expect(listed.find((p) => p.name === 'rules')!.shape).toMatchObject({ values: [{ conditions: { value: { combinator: 'and' } }, outputKey: expect.stringMatching(/^string — The outputKey parameter/) }] });
+    expect(listed.find((p) => p.name === 'rules')!.shape).toMatchObject({
+      values: [{ conditions: { value: { combinator: 'and' } }, outputKey: expect.stringMatching(/^string — The outputKey parameter/) }],
+    });
     expect(Object.keys(essentials.structured_types as object)).toEqual(['filter']);
     const full = serializeSpec(spec, { ...options, detail: 'full' });
     // The full answer has the sub-fields to read, and gives the same shape besides them.
-    expect((full.parameters as { name: string; shape?: unknown }[]).find((p) => p.name === 'conditions')!.shape).toEqual(listed.find((p) => p.name === 'conditions')!.shape);
+    expect((full.parameters as { name: string; shape?: unknown }[]).find((p) => p.name === 'conditions')!.shape).toEqual(
+      listed.find((p) => p.name === 'conditions')!.shape,
+    );
     expect(JSON.stringify(full).match(/"structured_types"/g)).toHaveLength(1);
     expect(serializeSpec(big, { ...options, detail: 'essentials' }).structured_types).toBeUndefined();
   });
@@ -150,7 +168,12 @@ describe('serializeSpec', () => {
 
 describe('choices', () => {
   it('says what each choice does where n8n describes them, in place of the bare values', () => {
-    const respondWith = param('respondWith', { type: 'enum', required: true, enum_values: ['json', 'noData'], enum_descriptions: ['Respond with a custom JSON body', ''] });
+    const respondWith = param('respondWith', {
+      type: 'enum',
+      required: true,
+      enum_values: ['json', 'noData'],
+      enum_descriptions: ['Respond with a custom JSON body', ''],
+    });
     const [entry] = serializeSpec({ ...big, parameters: [respondWith] }, { ...options, detail: 'essentials' }).parameters as Record<string, unknown>[];
     expect(entry!.choices).toEqual([{ value: 'json', description: 'Respond with a custom JSON body' }, { value: 'noData' }]);
     expect(entry).not.toHaveProperty('enum_values');
@@ -162,7 +185,9 @@ describe('output items', () => {
   it("says what a node's items hold where the node alone decides it (a Webhook's request), at either detail", () => {
     const webhook: NodeSpec = { ...big, subtype: 'n8n-nodes-base.webhook', node_type: 'TRIGGER_NODE', parameters: [], input_ports: [], output_ports: [output] };
     for (const detail of ['essentials', 'full'] as const) {
-      const [port] = serializeSpec(webhook, { ...options, detail }).output_ports as { item_fields?: { fields: Record<string, string>; other_fields: boolean } }[];
+      const [port] = serializeSpec(webhook, { ...options, detail }).output_ports as {
+        item_fields?: { fields: Record<string, string>; other_fields: boolean };
+      }[];
       expect(Object.keys(port!.item_fields!.fields)).toEqual(expect.arrayContaining(['headers', 'params', 'query', 'body']));
       expect(port!.item_fields!.other_fields).toBe(false);
     }

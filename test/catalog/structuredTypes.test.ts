@@ -3,7 +3,7 @@ import { N8N_STRUCTURED_TYPES } from '../../src/catalog/n8nStructuredTypes';
 import { filterOperations } from '../../src/catalog/structuredTypes';
 
 describe('filterOperations', () => {
-  it("answers the operations n8n runs for a filter operator type, with whether each reads a right value", () => {
+  it('answers the operations n8n runs for a filter operator type, with whether each reads a right value', () => {
     const operations = filterOperations(N8N_STRUCTURED_TYPES, 'string')!;
     expect(operations).toContainEqual({ operation: 'equals', right_value: true });
     expect(operations).toContainEqual({ operation: 'exists', right_value: false });

@@ -7,9 +7,13 @@ export type Json = Record<string, any>; // eslint-disable-line @typescript-eslin
 
 /** A key for this server with only these scopes (`npm run keys -- create … --local`, as a developer makes one). */
 export function scopedKey(name: string, scopes: string): string {
-  const run = spawnSync('npm', ['run', '--silent', 'keys', '--', 'create', '--name', name, '--scopes', scopes, '--local', '--persist-to', inject('serverStateDir')], {
-    encoding: 'utf8',
-  });
+  const run = spawnSync(
+    'npm',
+    ['run', '--silent', 'keys', '--', 'create', '--name', name, '--scopes', scopes, '--local', '--persist-to', inject('serverStateDir')],
+    {
+      encoding: 'utf8',
+    },
+  );
   if (run.status !== 0) throw new Error(`npm run keys: ${run.stderr}`);
   return run.stdout.trim();
 }
@@ -21,7 +25,11 @@ export function scopedKey(name: string, scopes: string): string {
 export function connectedClient(name: string, key?: string) {
   const client = new Client({ name, version: '1.0.0' });
   const connect = () =>
-    client.connect(new StreamableHTTPClientTransport(new URL('/mcp', inject('serverUrl')), { requestInit: { headers: { authorization: `Bearer ${key ?? inject('serverKey')}` } } }));
+    client.connect(
+      new StreamableHTTPClientTransport(new URL('/mcp', inject('serverUrl')), {
+        requestInit: { headers: { authorization: `Bearer ${key ?? inject('serverKey')}` } },
+      }),
+    );
   beforeAll(async () => {
     // Just after `npm run keys` wrote the server's state, its first connection may drop (test/e2e/keys.test.ts): once more then.
     await connect().catch(async (error: Error) => {

@@ -11,8 +11,21 @@ const { ok: call } = connectedClient('e2e-real-n8n-release');
 const withEditFields = (typeVersion: number) => ({
   name: `Edit Fields ${typeVersion} (e2e)`,
   nodes: [
-    { name: 'Webhook', type: 'n8n-nodes-base.webhook', typeVersion: 2, webhookId: crypto.randomUUID(), position: [0, 0], parameters: { path: `release-${Date.now()}-${typeVersion}`, httpMethod: 'POST' } },
-    { name: 'Edit Fields', type: 'n8n-nodes-base.set', typeVersion, position: [220, 0], parameters: { assignments: { assignments: [{ id: 'a', name: 'seen', value: 'yes', type: 'string' }] } } },
+    {
+      name: 'Webhook',
+      type: 'n8n-nodes-base.webhook',
+      typeVersion: 2,
+      webhookId: crypto.randomUUID(),
+      position: [0, 0],
+      parameters: { path: `release-${Date.now()}-${typeVersion}`, httpMethod: 'POST' },
+    },
+    {
+      name: 'Edit Fields',
+      type: 'n8n-nodes-base.set',
+      typeVersion,
+      position: [220, 0],
+      parameters: { assignments: { assignments: [{ id: 'a', name: 'seen', value: 'yes', type: 'string' }] } },
+    },
   ],
   connections: { Webhook: { main: [[{ node: 'Edit Fields', type: 'main', index: 0 }]] } },
   settings: { executionOrder: 'v1' },
@@ -28,7 +41,10 @@ describe('the real n8n’s release', () => {
   it('decides the typeVersions: Edit Fields 3.5 is refused naming 3.4, which n8n itself fails to activate', async () => {
     const node = await call('validate_node', { type: 'n8n-nodes-base.set', typeVersion: 3.5 });
     expect(node.errors).toEqual([expect.objectContaining({ code: 'type_version_not_on_instance', message: expect.stringContaining('"typeVersion": 3.4') })]);
-    const [details] = (await call('get_node_details', { nodes: [{ node_type: 'ACTION_NODE', subtype: 'n8n-nodes-base.set' }] })) as unknown as Record<string, any>[];
+    const [details] = (await call('get_node_details', { nodes: [{ node_type: 'ACTION_NODE', subtype: 'n8n-nodes-base.set' }] })) as unknown as Record<
+      string,
+      any
+    >[];
     expect(details!.n8n).toBe('n8n 1.123.81, the configured instance: typeVersion 3.4 is the newest it runs');
     // What the error prevents, on n8n itself: saved with 3.5, the workflow does not activate.
     const saved = await n8nApi('POST', '/workflows', withEditFields(3.5));

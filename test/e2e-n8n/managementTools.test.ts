@@ -22,7 +22,14 @@ describe('the n8n management tools on a real n8n', () => {
     const workflow = {
       name: `Tools ${stamp}`,
       nodes: [
-        { name: 'Hook', type: 'n8n-nodes-base.webhook', typeVersion: 2, webhookId: 'a1b2c3d4-0000-4000-8000-00000000abcd', position: [0, 0], parameters: { path: `tools-${stamp}` } },
+        {
+          name: 'Hook',
+          type: 'n8n-nodes-base.webhook',
+          typeVersion: 2,
+          webhookId: 'a1b2c3d4-0000-4000-8000-00000000abcd',
+          position: [0, 0],
+          parameters: { path: `tools-${stamp}` },
+        },
         { name: 'Set', type: 'n8n-nodes-base.set', typeVersion: 3.4, position: [200, 0], parameters: {} },
       ],
       connections: { Hook: { main: [[{ node: 'Set', type: 'main', index: 0 }]] } },
@@ -47,7 +54,16 @@ describe('the n8n management tools on a real n8n', () => {
   it('executions: list, get (with data), delete', async () => {
     const workflow = {
       name: `Runs ${stamp}`,
-      nodes: [{ name: 'Hook', type: 'n8n-nodes-base.webhook', typeVersion: 2, webhookId: 'a1b2c3d4-0000-4000-8000-00000000beef', position: [0, 0], parameters: { path: `runs-${stamp}` } }],
+      nodes: [
+        {
+          name: 'Hook',
+          type: 'n8n-nodes-base.webhook',
+          typeVersion: 2,
+          webhookId: 'a1b2c3d4-0000-4000-8000-00000000beef',
+          position: [0, 0],
+          parameters: { path: `runs-${stamp}` },
+        },
+      ],
       connections: {},
     };
     const created = await ok('create_workflow', { workflow });

@@ -12,7 +12,14 @@ const webhookPath = `orders-${Date.now()}`;
 const ordersWorkflow = () => ({
   name: 'Orders (e2e)',
   nodes: [
-    { name: 'Webhook', type: 'n8n-nodes-base.webhook', typeVersion: 2, webhookId: 'f0e1d2c3-0000-4000-8000-000000000001', position: [0, 0], parameters: { path: webhookPath, httpMethod: 'POST' } },
+    {
+      name: 'Webhook',
+      type: 'n8n-nodes-base.webhook',
+      typeVersion: 2,
+      webhookId: 'f0e1d2c3-0000-4000-8000-000000000001',
+      position: [0, 0],
+      parameters: { path: webhookPath, httpMethod: 'POST' },
+    },
     {
       name: 'Is big',
       type: 'n8n-nodes-base.if',
@@ -26,8 +33,20 @@ const ordersWorkflow = () => ({
         },
       },
     },
-    { name: 'Big', type: 'n8n-nodes-base.set', typeVersion: 3.4, position: [440, -100], parameters: { assignments: { assignments: [{ id: 'a', name: 'size', value: 'big', type: 'string' }] } } },
-    { name: 'Small', type: 'n8n-nodes-base.set', typeVersion: 3.4, position: [440, 100], parameters: { assignments: { assignments: [{ id: 'b', name: 'size', value: 'small', type: 'string' }] } } },
+    {
+      name: 'Big',
+      type: 'n8n-nodes-base.set',
+      typeVersion: 3.4,
+      position: [440, -100],
+      parameters: { assignments: { assignments: [{ id: 'a', name: 'size', value: 'big', type: 'string' }] } },
+    },
+    {
+      name: 'Small',
+      type: 'n8n-nodes-base.set',
+      typeVersion: 3.4,
+      position: [440, 100],
+      parameters: { assignments: { assignments: [{ id: 'b', name: 'size', value: 'small', type: 'string' }] } },
+    },
   ],
   connections: {
     Webhook: { main: [[{ node: 'Is big', type: 'main', index: 0 }]] },
@@ -55,7 +74,15 @@ describe('create, edit, activate and test-run a workflow on a real n8n', () => {
     const result = await call('edit_workflow', {
       id,
       operations: [
-        { type: 'addNode', node: { name: 'Route', type: 'n8n-nodes-base.switch', typeVersion: 3.2, parameters: { mode: 'expression', numberOutputs: 2, output: '={{ $json.body.size === "big" ? 0 : 1 }}' } } },
+        {
+          type: 'addNode',
+          node: {
+            name: 'Route',
+            type: 'n8n-nodes-base.switch',
+            typeVersion: 3.2,
+            parameters: { mode: 'expression', numberOutputs: 2, output: '={{ $json.body.size === "big" ? 0 : 1 }}' },
+          },
+        },
         { type: 'rewireConnection', source: 'Is big', from: 'Small', to: 'Route', branch: 'false' },
         { type: 'addConnection', source: 'Route', target: 'Small', case: 1 },
         { type: 'updateNode', name: 'Big', changes: { parameters: { options: { ignoreConversionErrors: true } }, notes: 'orders over 100' } },
@@ -76,7 +103,10 @@ describe('create, edit, activate and test-run a workflow on a real n8n', () => {
     expect(saved.name).toBe('Orders (e2e, edited)');
     expect(saved.settings).toMatchObject({ executionOrder: 'v1', timezone: 'Europe/Berlin' });
     expect(node('Route')).toMatchObject({ type: 'n8n-nodes-base.switch', position: [440, 220] });
-    expect(node('Big')).toMatchObject({ notes: 'orders over 100', parameters: { options: { ignoreConversionErrors: true }, assignments: { assignments: [{ name: 'size' }] } } });
+    expect(node('Big')).toMatchObject({
+      notes: 'orders over 100',
+      parameters: { options: { ignoreConversionErrors: true }, assignments: { assignments: [{ name: 'size' }] } },
+    });
     expect(node('Small order')).toBeDefined();
     expect(node('Spare')).toMatchObject({ disabled: true });
     expect(saved.connections['Is big'].main[1]).toEqual([{ node: 'Route', type: 'main', index: 0 }]);
@@ -85,7 +115,12 @@ describe('create, edit, activate and test-run a workflow on a real n8n', () => {
 
     const second = await call('edit_workflow', {
       id,
-      operations: [{ type: 'removeTag', tag: 'orders' }, { type: 'removeConnection', source: 'Big', target: 'Spare' }, { type: 'enableNode', name: 'Spare' }, { type: 'removeNode', name: 'Spare' }],
+      operations: [
+        { type: 'removeTag', tag: 'orders' },
+        { type: 'removeConnection', source: 'Big', target: 'Spare' },
+        { type: 'enableNode', name: 'Spare' },
+        { type: 'removeNode', name: 'Spare' },
+      ],
     });
     expect(second.saved).toBe(true);
     const after = await n8n('GET', `/workflows/${id}`);
@@ -103,8 +138,14 @@ describe('create, edit, activate and test-run a workflow on a real n8n', () => {
         { type: 'addConnection', source: 'Big', target: 'Small order', sourceOutput: 3 },
       ],
     });
-    expect(JSON.parse(text)).toMatchObject({ saved: false, operation: { index: 1, type: 'addConnection' }, errors: [{ code: 'output_index_out_of_range', node: 'Big' }] });
-    expect(await refusal('edit_workflow', { id, operations: [{ type: 'removeNode', name: 'Nope' }] })).toMatch(/Operation 0 \(removeNode\) failed: no node named "Nope"/);
+    expect(JSON.parse(text)).toMatchObject({
+      saved: false,
+      operation: { index: 1, type: 'addConnection' },
+      errors: [{ code: 'output_index_out_of_range', node: 'Big' }],
+    });
+    expect(await refusal('edit_workflow', { id, operations: [{ type: 'removeNode', name: 'Nope' }] })).toMatch(
+      /Operation 0 \(removeNode\) failed: no node named "Nope"/,
+    );
     const preview = await call('edit_workflow', { id, operations: [{ type: 'updateName', name: 'Only a preview' }], validateOnly: true });
     expect(preview).toMatchObject({ saved: false, preview: true, workflow: { name: 'Only a preview' } });
     expect(JSON.stringify(await n8n('GET', `/workflows/${id}`))).toBe(before);
@@ -153,8 +194,22 @@ describe('create, edit, activate and test-run a workflow on a real n8n', () => {
       workflow: {
         name: 'Form and chat (e2e)',
         nodes: [
-          { name: 'Form', type: 'n8n-nodes-base.formTrigger', typeVersion: 2.2, webhookId: 'c0ffee00-0000-4000-8000-000000000001', position: [0, 0], parameters: { formTitle: 'Sign up', formFields: { values: [{ fieldLabel: 'Name' }, { fieldLabel: 'Team' }] } } },
-          { name: 'Chat', type: '@n8n/n8n-nodes-langchain.chatTrigger', typeVersion: 1.1, webhookId: 'c0ffee00-0000-4000-8000-000000000002', position: [0, 200], parameters: { public: true, mode: 'hostedChat', options: {} } },
+          {
+            name: 'Form',
+            type: 'n8n-nodes-base.formTrigger',
+            typeVersion: 2.2,
+            webhookId: 'c0ffee00-0000-4000-8000-000000000001',
+            position: [0, 0],
+            parameters: { formTitle: 'Sign up', formFields: { values: [{ fieldLabel: 'Name' }, { fieldLabel: 'Team' }] } },
+          },
+          {
+            name: 'Chat',
+            type: '@n8n/n8n-nodes-langchain.chatTrigger',
+            typeVersion: 1.1,
+            webhookId: 'c0ffee00-0000-4000-8000-000000000002',
+            position: [0, 200],
+            parameters: { public: true, mode: 'hostedChat', options: {} },
+          },
         ],
         connections: {},
       },
@@ -169,7 +224,11 @@ describe('create, edit, activate and test-run a workflow on a real n8n', () => {
 
   it('says so when a workflow has no trigger it can call', async () => {
     const manual = await call('create_workflow', {
-      workflow: { name: 'Manual (e2e)', nodes: [{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} }], connections: {} },
+      workflow: {
+        name: 'Manual (e2e)',
+        nodes: [{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} }],
+        connections: {},
+      },
     });
     expect(await refusal('test_workflow', { id: manual.id })).toMatch(/no trigger that can be called from outside.*Start \(n8n-nodes-base.manualTrigger\)/);
     await call('delete_workflow', { id: manual.id });
@@ -186,8 +245,22 @@ describe('what a call cannot reach or leave behind, on a real n8n', () => {
         name: 'Slow (e2e)',
         nodes: [
           // Answers when the last node is done: 30 s after the Wait, so the trigger's request is still open when the call is cancelled.
-          { name: 'Webhook', type: 'n8n-nodes-base.webhook', typeVersion: 2, webhookId: 'f0e1d2c3-0000-4000-8000-00000000510e', position: [0, 0], parameters: { path, httpMethod: 'POST', responseMode: 'lastNode' } },
-          { name: 'Wait', type: 'n8n-nodes-base.wait', typeVersion: 1.1, webhookId: 'f0e1d2c3-0000-4000-8000-00000000510f', position: [220, 0], parameters: { resume: 'timeInterval', amount: 30, unit: 'seconds' } },
+          {
+            name: 'Webhook',
+            type: 'n8n-nodes-base.webhook',
+            typeVersion: 2,
+            webhookId: 'f0e1d2c3-0000-4000-8000-00000000510e',
+            position: [0, 0],
+            parameters: { path, httpMethod: 'POST', responseMode: 'lastNode' },
+          },
+          {
+            name: 'Wait',
+            type: 'n8n-nodes-base.wait',
+            typeVersion: 1.1,
+            webhookId: 'f0e1d2c3-0000-4000-8000-00000000510f',
+            position: [220, 0],
+            parameters: { resume: 'timeInterval', amount: 30, unit: 'seconds' },
+          },
         ],
         connections: { Webhook: { main: [[{ node: 'Wait', type: 'main', index: 0 }]] } },
       },
@@ -195,7 +268,12 @@ describe('what a call cannot reach or leave behind, on a real n8n', () => {
     const cancel = new AbortController();
     const running = connected.call('test_workflow', { id: created.id, waitSeconds: 60 }, cancel.signal).catch((error: Error) => error);
     // Cancelled once n8n runs it (activated, its trigger called).
-    await until(async () => (await n8n('GET', `/executions?workflowId=${created.id}&status=waiting`)).data.length + (await n8n('GET', `/executions?workflowId=${created.id}&status=running`)).data.length > 0);
+    await until(
+      async () =>
+        (await n8n('GET', `/executions?workflowId=${created.id}&status=waiting`)).data.length +
+          (await n8n('GET', `/executions?workflowId=${created.id}&status=running`)).data.length >
+        0,
+    );
     expect((await n8n('GET', `/workflows/${created.id}`)).active).toBe(true);
     cancel.abort();
     expect(await running).toBeInstanceOf(Error);
@@ -208,7 +286,16 @@ describe('what a call cannot reach or leave behind, on a real n8n', () => {
     const created = await call('create_workflow', {
       workflow: {
         name: 'Escape (e2e)',
-        nodes: [{ name: 'Webhook', type: 'n8n-nodes-base.webhook', typeVersion: 2, webhookId: 'f0e1d2c3-0000-4000-8000-0000000e5ca9', position: [0, 0], parameters: { path: '../rest/settings' } }],
+        nodes: [
+          {
+            name: 'Webhook',
+            type: 'n8n-nodes-base.webhook',
+            typeVersion: 2,
+            webhookId: 'f0e1d2c3-0000-4000-8000-0000000e5ca9',
+            position: [0, 0],
+            parameters: { path: '../rest/settings' },
+          },
+        ],
         connections: {},
       },
       force: true,

@@ -23,7 +23,9 @@ export function keysCli(...args: string[]) {
 export async function connectWithKey(key: string, name: string, attempts = 3): Promise<Client> {
   const client = new Client({ name, version: '1' });
   try {
-    await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', inject('baseUrl')), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL('/mcp', inject('baseUrl')), { requestInit: { headers: { authorization: `Bearer ${key}` } } }),
+    );
     return client;
   } catch (error) {
     if (attempts <= 1 || (error as Error).message !== 'fetch failed') throw error;

@@ -37,10 +37,11 @@ afterAll(async () => {
 async function callFromPage(era: Parameters<typeof callServer>[2]): Promise<BrowserCall> {
   problems.length = 0;
   try {
-    return await page.evaluate(
-      ([url, key, era]) => (globalThis as unknown as { module: { callServer: typeof callServer } }).module.callServer(url, key, era),
-      [endpoint, apiKey, era] as const,
-    );
+    return await page.evaluate(([url, key, era]) => (globalThis as unknown as { module: { callServer: typeof callServer } }).module.callServer(url, key, era), [
+      endpoint,
+      apiKey,
+      era,
+    ] as const);
   } catch (error) {
     throw new Error(`${(error as Error).message}\nThe page logged:\n${problems.join('\n')}`);
   }

@@ -40,7 +40,9 @@ describe('the built catalog', () => {
     const dir = 'test/fixtures/workflows';
     const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
     expect(files.length).toBeGreaterThanOrEqual(40);
-    const errors = files.flatMap((f) => validateWorkflow(JSON.parse(readFileSync(join(dir, f), 'utf8')), catalog).errors.map((e) => `${f}: ${e.node}: ${e.message}`));
+    const errors = files.flatMap((f) =>
+      validateWorkflow(JSON.parse(readFileSync(join(dir, f), 'utf8')), catalog).errors.map((e) => `${f}: ${e.node}: ${e.message}`),
+    );
     expect(errors).toEqual([]);
     // One of them with a node type misspelled has an error: the check above judged something.
     const misspelled = JSON.parse(readFileSync(join(dir, files[0]!), 'utf8'));
@@ -83,7 +85,9 @@ describe('the built catalog', () => {
     for (const name of ['webhook', 'respondToWebhook', 'set', 'if', 'filter', 'switch', 'summarize']) {
       expect(essentials(name).example.name, name).toMatch(/as real workflows write it/);
     }
-    expect(essentials('set').example.parameters).toMatchObject({ assignments: { assignments: expect.arrayContaining([expect.objectContaining({ type: 'string' })]) } });
+    expect(essentials('set').example.parameters).toMatchObject({
+      assignments: { assignments: expect.arrayContaining([expect.objectContaining({ type: 'string' })]) },
+    });
     expect(essentials('webhook').example.parameters).toMatchObject({ httpMethod: 'POST', path: expect.any(String) });
   });
 });

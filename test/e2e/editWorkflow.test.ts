@@ -31,7 +31,10 @@ const to = (node: string) => ({ main: [[{ node, type: 'main', index: 0 }]] });
 
 describe('edit_workflow, on workflows however large or broken', () => {
   it('refuses a workflow in n8n past the limits, naming the limit, before changing anything', async () => {
-    const id = await inN8n(Array.from({ length: 2_600 }, (_, i) => set(`Node ${i}`)), {});
+    const id = await inN8n(
+      Array.from({ length: 2_600 }, (_, i) => set(`Node ${i}`)),
+      {},
+    );
     const { isError, text } = await call({ id, operations: [{ type: 'updateName', name: 'Renamed' }] });
     expect(isError).toBe(true);
     expect(text).toBe(`Error: Workflow ${id} has 2,600 nodes; the tools check at most 2,500. Nothing was changed.`);
@@ -48,7 +51,11 @@ describe('edit_workflow, on workflows however large or broken', () => {
     const { isError, text } = await call({ id, operations });
     expect(isError).toBe(true);
     const refusal = JSON.parse(text);
-    expect(refusal).toMatchObject({ saved: false, operation: { index: 1, type: 'addConnection' }, errors: [{ code: 'input_index_out_of_range', node: 'Set' }] });
+    expect(refusal).toMatchObject({
+      saved: false,
+      operation: { index: 1, type: 'addConnection' },
+      errors: [{ code: 'input_index_out_of_range', node: 'Set' }],
+    });
     expect(refusal.errors).toHaveLength(1);
     const preview = JSON.parse((await call({ id, operations: [operations[0]], validateOnly: true })).text);
     expect(preview).toMatchObject({ saved: false, preview: true, valid: false, errors: { length: 100 }, omitted: { errors: 50 } });

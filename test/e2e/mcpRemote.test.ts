@@ -24,7 +24,10 @@ describe('mcp-remote (Claude Desktop’s bridge)', () => {
       command: process.execPath,
       args: ['node_modules/mcp-remote/dist/proxy.js', new URL('/mcp', baseUrl).href, '--header', 'Authorization:${N8N_EDGE_AUTH}'],
       // Its own config dir, so no token of another run is reused.
-      env: { ...process.env, N8N_EDGE_AUTH: `Bearer ${inject('apiKey')}`, MCP_REMOTE_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'mcp-remote-')) } as Record<string, string>,
+      env: { ...process.env, N8N_EDGE_AUTH: `Bearer ${inject('apiKey')}`, MCP_REMOTE_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'mcp-remote-')) } as Record<
+        string,
+        string
+      >,
       stderr: 'pipe',
     });
     client = new Client({ name: 'claude-desktop-e2e', version: '1.0.0' });

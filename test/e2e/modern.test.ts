@@ -99,7 +99,13 @@ describe('modern requests the Worker refuses', () => {
   const post = (headers: Record<string, string>, body: unknown) =>
     fetch(new URL('/mcp', baseUrl), {
       method: 'POST',
-      headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' },
+      headers: {
+        ...headers,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/list',
+      },
       body: JSON.stringify(body),
     });
 

@@ -14,13 +14,36 @@ const baseUrl = inject('baseUrl');
 const n8nUrl = inject('n8nUrl');
 
 const N8N_TOOLS = [
-  'list_workflows', 'get_workflow', 'create_workflow', 'update_workflow', 'delete_workflow', 'activate_workflow', 'deactivate_workflow',
-  'list_executions', 'get_execution', 'delete_execution',
-  'list_credentials', 'get_credential_schema', 'create_credential', 'delete_credential',
-  'list_tags', 'create_tag', 'update_tag', 'delete_tag', 'get_workflow_tags', 'update_workflow_tags',
-  'list_users', 'get_user', 'create_user', 'delete_user',
-  'list_variables', 'create_variable', 'delete_variable',
-  'list_projects', 'create_project', 'delete_project',
+  'list_workflows',
+  'get_workflow',
+  'create_workflow',
+  'update_workflow',
+  'delete_workflow',
+  'activate_workflow',
+  'deactivate_workflow',
+  'list_executions',
+  'get_execution',
+  'delete_execution',
+  'list_credentials',
+  'get_credential_schema',
+  'create_credential',
+  'delete_credential',
+  'list_tags',
+  'create_tag',
+  'update_tag',
+  'delete_tag',
+  'get_workflow_tags',
+  'update_workflow_tags',
+  'list_users',
+  'get_user',
+  'create_user',
+  'delete_user',
+  'list_variables',
+  'create_variable',
+  'delete_variable',
+  'list_projects',
+  'create_project',
+  'delete_project',
   'get_audit_events',
 ];
 
@@ -270,7 +293,13 @@ describe('user data in n8n answers needs users:read', () => {
     const client = await session(keys['n8n-no-users']!);
     const created = await client.callTool({
       name: 'create_workflow',
-      arguments: { workflow: { name: 'Owned', nodes: [{ name: 'Hook', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 0], parameters: { path: 'owned' } }], connections: {} } },
+      arguments: {
+        workflow: {
+          name: 'Owned',
+          nodes: [{ name: 'Hook', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 0], parameters: { path: 'owned' } }],
+          connections: {},
+        },
+      },
     });
     workflowId = JSON.parse((created as CallToolResult).content.map((c) => (c.type === 'text' ? c.text : '')).join('')).id;
     // Published, its version names its authors.
@@ -280,7 +309,8 @@ describe('user data in n8n answers needs users:read', () => {
 
   it('cuts it from get_workflow and list_projects for a key without users:read, in a session (queued)', async () => {
     const client = await session(keys['n8n-no-users']!);
-    const text = async (name: string, args: Record<string, unknown>) => ((await client.callTool({ name, arguments: args })) as CallToolResult).content.map((c) => (c.type === 'text' ? c.text : '')).join('');
+    const text = async (name: string, args: Record<string, unknown>) =>
+      ((await client.callTool({ name, arguments: args })) as CallToolResult).content.map((c) => (c.type === 'text' ? c.text : '')).join('');
     const workflow = await text('get_workflow', { id: workflowId });
     expect(JSON.parse(workflow)).toMatchObject({ id: workflowId, shared: [{ role: 'workflow:owner', project: { id: 'personalProject1', type: 'personal' } }] });
     expect(workflow).not.toMatch(PERSONAL);
@@ -323,7 +353,7 @@ describe('ids and trigger paths that would reach elsewhere', () => {
     return { isError: result.isError === true, text: result.content.map((c) => (c.type === 'text' ? c.text : '')).join('') };
   };
 
-  it('refuses an id that is not one of n8n\'s, sending nothing', async () => {
+  it("refuses an id that is not one of n8n's, sending nothing", async () => {
     const before = (await fake('requests')).length;
     for (const [name, args] of [
       ['get_workflow', { id: '.' }],
@@ -345,14 +375,30 @@ describe('ids and trigger paths that would reach elsewhere', () => {
     const created = JSON.parse(
       (
         await text('create_workflow', {
-          workflow: { name: 'Escape', nodes: [{ name: 'Webhook', type: 'n8n-nodes-base.webhook', typeVersion: 2, webhookId: '5e5e5e5e-0000-4000-8000-000000000001', position: [0, 0], parameters: { path: '../rest/settings' } }], connections: {} },
+          workflow: {
+            name: 'Escape',
+            nodes: [
+              {
+                name: 'Webhook',
+                type: 'n8n-nodes-base.webhook',
+                typeVersion: 2,
+                webhookId: '5e5e5e5e-0000-4000-8000-000000000001',
+                position: [0, 0],
+                parameters: { path: '../rest/settings' },
+              },
+            ],
+            connections: {},
+          },
           force: true,
         })
       ).text,
     );
     const before = (await fake('requests')).length;
     const answer = await text('test_workflow', { id: created.id, waitSeconds: 1 });
-    expect(answer).toMatchObject({ isError: true, text: expect.stringMatching(/trigger "Webhook" would be called at "\/webhook\/..\/rest\/settings", which is not a path under n8n's \/webhook\//) });
+    expect(answer).toMatchObject({
+      isError: true,
+      text: expect.stringMatching(/trigger "Webhook" would be called at "\/webhook\/..\/rest\/settings", which is not a path under n8n's \/webhook\//),
+    });
     // It read the workflow, and neither activated it nor sent anything to the trigger.
     expect((await fake('requests')).slice(before)).toEqual([`GET /api/v1/workflows/${created.id}`]);
     await text('delete_workflow', { id: created.id });

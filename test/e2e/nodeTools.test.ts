@@ -27,7 +27,7 @@ describe('node knowledge tools', () => {
     }
   });
 
-  it('get_node_types answers the catalog npm run dev loads by default: n8n\'s nodes, not the seed taxonomy, as counts until narrowed', async () => {
+  it("get_node_types answers the catalog npm run dev loads by default: n8n's nodes, not the seed taxonomy, as counts until narrowed", async () => {
     const summary = json(await client.callTool({ name: 'get_node_types', arguments: {} }));
     expect(summary.matches).toBeGreaterThan(800);
     expect(summary.by_category['Core Nodes']).toBeGreaterThan(50);
@@ -36,14 +36,23 @@ describe('node knowledge tools', () => {
     expect(triggers.TRIGGER_NODE).toContain('n8n-nodes-base.scheduleTrigger');
     const agents = json(await client.callTool({ name: 'get_node_types', arguments: { name: 'langchain.agent', category: 'AI' } }));
     expect(agents.AI_AGENT_NODE).toContain('@n8n/n8n-nodes-langchain.agent');
-    expect(Object.values(agents).flat().filter((subtype) => !String(subtype).includes('.'))).toEqual([]);
+    expect(
+      Object.values(agents)
+        .flat()
+        .filter((subtype) => !String(subtype).includes('.')),
+    ).toEqual([]);
   });
 
   it('get_node_details answers in order, with an error entry for an unknown node', async () => {
     const details = json(
       await client.callTool({
         name: 'get_node_details',
-        arguments: { nodes: [{ node_type: 'FLOW_NODE', subtype: 'n8n-nodes-base.wait' }, { node_type: 'FLOW_NODE', subtype: 'GOTO' }] },
+        arguments: {
+          nodes: [
+            { node_type: 'FLOW_NODE', subtype: 'n8n-nodes-base.wait' },
+            { node_type: 'FLOW_NODE', subtype: 'GOTO' },
+          ],
+        },
       }),
     );
     expect(choiceValues(details[0].parameters.find((p: { name: string }) => p.name === 'resume'))).toContain('webhook');

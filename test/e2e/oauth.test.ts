@@ -27,7 +27,13 @@ class TestOAuthProvider implements OAuthClientProvider {
     return REDIRECT;
   }
   get clientMetadata(): OAuthClientMetadata {
-    return { client_name: 'e2e mcp-remote', redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+    return {
+      client_name: 'e2e mcp-remote',
+      redirect_uris: [REDIRECT],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    };
   }
   clientInformation() {
     return this.client;
@@ -54,7 +60,10 @@ class TestOAuthProvider implements OAuthClientProvider {
     const html = await page.text();
     const handle = /name="handle" value="([^"]+)"/.exec(html)![1]!;
     const action = /<form method="post" action="([^"]+)"/.exec(html)![1]!.replace(/&#38;/g, '&');
-    const cookie = page.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    const cookie = page.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
     const approved = await fetch(new URL(action, baseUrl), {
       method: 'POST',
       redirect: 'manual',
@@ -124,10 +133,19 @@ describe('limits per address under wrangler dev, whatever CF-Connecting-IP a cli
 
   it('refuses the consent page’s sign-in past 10 attempts a minute', async () => {
     const registered = (await (await registration(1)).json()) as { client_id: string };
-    const query = new URLSearchParams({ response_type: 'code', client_id: registered.client_id, redirect_uri: REDIRECT, code_challenge: 'x'.repeat(43), code_challenge_method: 'S256' });
+    const query = new URLSearchParams({
+      response_type: 'code',
+      client_id: registered.client_id,
+      redirect_uri: REDIRECT,
+      code_challenge: 'x'.repeat(43),
+      code_challenge_method: 'S256',
+    });
     const page = await fetch(new URL(`/authorize?${query}`, baseUrl), { redirect: 'manual' });
     const handle = /name="handle" value="([^"]+)"/.exec(await page.text())![1]!;
-    const cookie = page.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    const cookie = page.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
     const statuses = [];
     for (let i = 0; i < 11; i++) {
       const attempt = await fetch(new URL(`/authorize?${query}`, baseUrl), {

@@ -80,9 +80,7 @@ describe('the landing page in Chromium against wrangler dev', () => {
     };
     const mcp = `${baseUrl}/mcp`;
     expect(await copy('Copy the MCP endpoint')).toBe(mcp);
-    expect(await copy('Copy the Claude Code command')).toBe(
-      `claude mcp add --transport http n8n-edge ${mcp} --header "Authorization: Bearer YOUR_API_KEY"`,
-    );
+    expect(await copy('Copy the Claude Code command')).toBe(`claude mcp add --transport http n8n-edge ${mcp} --header "Authorization: Bearer YOUR_API_KEY"`);
     const desktop = JSON.parse(await copy('Copy the Claude Desktop configuration with an API key'));
     expect(desktop.mcpServers['n8n-edge']).toEqual({
       command: 'npx',
@@ -114,9 +112,9 @@ describe('the landing page in Chromium against wrangler dev', () => {
     await useKey(page, apiKey);
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await page.locator('#search-status', { hasText: 'best first' }).waitFor();
-    const shown = await page.locator('#results button').evaluateAll((buttons) =>
-      buttons.map((b) => ({ type: b.getAttribute('data-node-type'), subtype: b.getAttribute('data-subtype'), text: b.textContent })),
-    );
+    const shown = await page
+      .locator('#results button')
+      .evaluateAll((buttons) => buttons.map((b) => ({ type: b.getAttribute('data-node-type'), subtype: b.getAttribute('data-subtype'), text: b.textContent })));
     const expected = (await api('/api/catalog/search?q=send+email&limit=20')).results;
     expect(shown.map((s) => [s.type, s.subtype])).toEqual(expected.map((h: any) => [h.node_type, h.subtype]));
     expect(shown.length).toBe(20);
@@ -215,9 +213,9 @@ describe('the landing page in Chromium against wrangler dev', () => {
     const { page } = await open();
     await useKey(page, created.stdout);
     await expect(page.locator('#key-status').textContent()).resolves.toBe('Using your API key: scopes workflows:read.');
-    const marks = await page.locator('details[data-tool]').evaluateAll((tools) =>
-      tools.map((t) => [t.getAttribute('data-tool'), t.getAttribute('data-scope'), t.querySelector('.access')!.textContent]),
-    );
+    const marks = await page
+      .locator('details[data-tool]')
+      .evaluateAll((tools) => tools.map((t) => [t.getAttribute('data-tool'), t.getAttribute('data-scope'), t.querySelector('.access')!.textContent]));
     for (const [tool, scope, mark] of marks) {
       expect(mark, tool!).toBe(scope === '' || scope === 'workflows:read' ? 'your key can use it' : 'your key lacks this scope');
     }

@@ -15,7 +15,11 @@ const call = (name: string, args: Record<string, unknown>) => client.callTool({ 
 const text = (result: Awaited<ReturnType<Client['callTool']>>) => JSON.parse((result.content as { text: string }[])[0]!.text);
 
 const details = async (subtype: string, version?: number) =>
-  text(await call('get_node_details', { nodes: [{ node_type: subtype.includes('langchain') ? 'AI_AGENT_NODE' : 'FLOW_NODE', subtype, ...(version ? { version } : {}) }] }))[0];
+  text(
+    await call('get_node_details', {
+      nodes: [{ node_type: subtype.includes('langchain') ? 'AI_AGENT_NODE' : 'FLOW_NODE', subtype, ...(version ? { version } : {}) }],
+    }),
+  )[0];
 
 describe('version-aware node knowledge', () => {
   it('describes the version asked for, lists every version, and refuses one that does not exist', async () => {
@@ -34,10 +38,21 @@ describe('version-aware node knowledge', () => {
     expect(slack.credentials.map((c: { name: string }) => c.name)).toEqual(['slackApi', 'slackOAuth2Api']);
     expect(slack.credentials[1].display_options.show.authentication).toEqual(['oAuth2']);
     const example = slack.examples[0].output;
-    expect(example.parameters).toMatchObject({ resource: 'message', operation: 'post', select: 'channel', channelId: { __rl: true }, text: expect.any(String) });
+    expect(example.parameters).toMatchObject({
+      resource: 'message',
+      operation: 'post',
+      select: 'channel',
+      channelId: { __rl: true },
+      text: expect.any(String),
+    });
     const verdict = await call('validate_node', example);
     // The fake n8n has no editor page, so its release is unknown, and the answer says so.
-    expect(verdict.structuredContent).toEqual({ valid: true, errors: [], warnings: [], n8n: expect.stringMatching(/^the configured n8n's release is unknown/) });
+    expect(verdict.structuredContent).toEqual({
+      valid: true,
+      errors: [],
+      warnings: [],
+      n8n: expect.stringMatching(/^the configured n8n's release is unknown/),
+    });
   });
 });
 
@@ -65,7 +80,13 @@ describe('validate_node and validate_workflow', () => {
       nodes: [
         { name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, parameters: {}, position: [0, 0] },
         { name: 'Fetch', type: 'n8n-nodes-base.httpRequest', typeVersion: 1, parameters: { url: 'https://example.com' }, position: [200, 0] },
-        { name: 'Agent', type: '@n8n/n8n-nodes-langchain.agent', typeVersion: 1.7, parameters: { text: "={{ $('Fecth').item.json.body }}", promptType: 'define' }, position: [400, 0] },
+        {
+          name: 'Agent',
+          type: '@n8n/n8n-nodes-langchain.agent',
+          typeVersion: 1.7,
+          parameters: { text: "={{ $('Fecth').item.json.body }}", promptType: 'define' },
+          position: [400, 0],
+        },
       ],
       connections: {
         Start: { main: [[{ node: 'Fetch', type: 'main', index: 0 }]] },

@@ -34,7 +34,12 @@ describe('fault injection hooks (the test entry)', () => {
     // The state is in storage: the next request is answered, and the queued call is still settled once.
     const ping = await postJson('/mcp', { jsonrpc: '2.0', id: 8, method: 'ping' }, sessionHeaders(sessionId));
     expect(await messagesOf(ping)).toContainEqual({ jsonrpc: '2.0', id: 8, result: {} });
-    expect(await waitFor(() => pendingCalls(sessionId), (p) => p.length === 0)).toEqual([]);
+    expect(
+      await waitFor(
+        () => pendingCalls(sessionId),
+        (p) => p.length === 0,
+      ),
+    ).toEqual([]);
   });
 
   it('turn a failed call on a session object into a 503 to retry, not a 500', async () => {

@@ -5,8 +5,7 @@ import { HttpError } from '../../src/http/errors';
 import { loadCatalog } from '../support/catalog';
 import { call, initializeRequest, ORIGIN, postJson } from '../support/mcp';
 
-const request = (url: string, origin?: string) =>
-  new Request(url, { headers: origin ? { origin } : {} });
+const request = (url: string, origin?: string) => new Request(url, { headers: origin ? { origin } : {} });
 
 describe('Origin rules', () => {
   const configured = { ...env, ALLOWED_ORIGINS: 'https://claude.ai, https://app.n8n.cloud' };
@@ -37,8 +36,7 @@ describe('Origin rules', () => {
 /** Every request header the MCP SDK's 2.x client sets itself (its Streamable HTTP transport). */
 const CLIENT_HEADERS = ['content-type', 'accept', 'authorization', 'dpop', 'mcp-session-id', 'mcp-protocol-version', 'mcp-method', 'mcp-name', 'last-event-id'];
 
-const listed = (response: Response, header: string) =>
-  (response.headers.get(header) ?? '').split(',').map((name) => name.trim().toLowerCase());
+const listed = (response: Response, header: string) => (response.headers.get(header) ?? '').split(',').map((name) => name.trim().toLowerCase());
 
 describe('CORS on the wire', () => {
   it('answers preflight on every route with every header the 2.x client sends allowed, by name', async () => {
@@ -87,7 +85,12 @@ describe('the Origin rule before the era', () => {
   const modernRequest = (headers: Record<string, string>, origin: string) =>
     postJson(
       '/mcp',
-      { jsonrpc: '2.0', id: 7, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': headers['mcp-protocol-version'], 'io.modelcontextprotocol/clientCapabilities': {} } } },
+      {
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/list',
+        params: { _meta: { 'io.modelcontextprotocol/protocolVersion': headers['mcp-protocol-version'], 'io.modelcontextprotocol/clientCapabilities': {} } },
+      },
       { ...headers, origin },
     );
   const wrongMethod = { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'prompts/list' };

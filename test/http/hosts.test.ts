@@ -27,7 +27,8 @@ describe('Host rules (DNS rebinding on a local server)', () => {
   it('holds an entry that names a port to it (what `npm run dev` sets), the default port included', () => {
     const dev = 'localhost:8787,127.0.0.1:8787,[::1]:8787';
     for (const url of ['http://localhost:8787/mcp', 'http://127.0.0.1:8787/', 'http://[::1]:8787/sse']) expect(accepts(url, dev), url).toBe(true);
-    for (const url of ['http://localhost:9999/mcp', 'http://127.0.0.1/', 'http://[::1]:1/sse', 'http://evil.example:8787/']) expect(accepts(url, dev), url).toBe(false);
+    for (const url of ['http://localhost:9999/mcp', 'http://127.0.0.1/', 'http://[::1]:1/sse', 'http://evil.example:8787/'])
+      expect(accepts(url, dev), url).toBe(false);
     expect(() => assertAllowedHost(new Request('http://localhost:9999/mcp'), { ...env, ALLOWED_HOSTS: dev })).toThrow(/host "localhost:9999" is not allowed/);
     expect(accepts('https://mcp.example/', 'mcp.example:443')).toBe(true);
     expect(accepts('http://mcp.example/', 'mcp.example:443')).toBe(false);

@@ -5,7 +5,10 @@ import { withPrototypesUnchanged } from '../support/specialNames';
 describe('ownKeys', () => {
   it('keeps "__proto__" and "constructor" in a Dict as keys like any other', () => {
     const d = withPrototypesUnchanged(() => {
-      const made = dict<number>([['__proto__', 1], ['constructor', 2]]);
+      const made = dict<number>([
+        ['__proto__', 1],
+        ['constructor', 2],
+      ]);
       const key: string = 'toString';
       made[key] = 3;
       return made;

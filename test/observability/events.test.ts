@@ -58,7 +58,11 @@ describe('structured logs and metrics', () => {
     // Analytics Engine rows: kind, name, outcome, detail; duration and a count.
     expect(points).toContainEqual({ indexes: ['request'], blobs: ['request', '/mcp', '200', 'POST tools/call'], doubles: [expect.any(Number), 200] });
     expect(points).toContainEqual({ indexes: ['tool'], blobs: ['tool', 'search_nodes', 'ok', 'direct'], doubles: [expect.any(Number), 1] });
-    expect(points).toContainEqual({ indexes: ['search'], blobs: ['search', 'search_nodes', 'hits', ''], doubles: [expect.any(Number), expect.any(Number), query.length] });
+    expect(points).toContainEqual({
+      indexes: ['search'],
+      blobs: ['search', 'search_nodes', 'hits', ''],
+      doubles: [expect.any(Number), expect.any(Number), query.length],
+    });
     expect(JSON.stringify(points)).not.toContain(query);
   });
 
@@ -105,7 +109,10 @@ describe('structured logs and metrics', () => {
       sessionHeaders(sessionId),
     );
     await messagesOf(response);
-    await waitFor(() => pendingCalls(sessionId), (p) => p.length === 0);
+    await waitFor(
+      () => pendingCalls(sessionId),
+      (p) => p.length === 0,
+    );
     expect(points).toContainEqual({ indexes: ['queue'], blobs: ['queue', 'test_queued_echo', 'picked-up', ''], doubles: [expect.any(Number), 1] });
     expect(points).toContainEqual({ indexes: ['tool'], blobs: ['tool', 'test_queued_echo', 'ok', 'queued'], doubles: [expect.any(Number), 1] });
   });
@@ -132,7 +139,12 @@ describe('structured logs and metrics', () => {
 describe('requestEvent', () => {
   const id = newSessionId();
   const sessionOf = (url: string, requestHeaders: Record<string, string> = {}, responseHeaders: Record<string, string> = {}) =>
-    (requestEvent(Object.assign(new Request(url, { headers: requestHeaders }), { route: '/x' }) as unknown as WorkerRequest, new Response(null, { headers: responseHeaders })) as { session?: string }).session;
+    (
+      requestEvent(
+        Object.assign(new Request(url, { headers: requestHeaders }), { route: '/x' }) as unknown as WorkerRequest,
+        new Response(null, { headers: responseHeaders }),
+      ) as { session?: string }
+    ).session;
 
   it('names the session from the request header, the response header (initialize) or the legacy query, and only a well-formed one', () => {
     expect(sessionOf('https://h/mcp', { 'mcp-session-id': id })).toBe(id);

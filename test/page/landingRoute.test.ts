@@ -72,7 +72,9 @@ describe('GET /', () => {
     expect(shown).toEqual(connectGuides(ORIGIN).flatMap((g) => g.snippets.map((s) => s.text)));
     // The commands as each tool documents them.
     expect(shown).toContain(`claude mcp add --transport http n8n-edge ${ORIGIN}/mcp --header "Authorization: Bearer YOUR_API_KEY"`);
-    expect(shown).toContain(`npx @modelcontextprotocol/inspector --cli ${ORIGIN}/mcp --transport http --header "Authorization: Bearer YOUR_API_KEY" --method tools/list`);
+    expect(shown).toContain(
+      `npx @modelcontextprotocol/inspector --cli ${ORIGIN}/mcp --transport http --header "Authorization: Bearer YOUR_API_KEY" --method tools/list`,
+    );
     expect(shown).toContain('Bearer YOUR_API_KEY');
     expect(shown.map((text) => (text.startsWith('{') ? JSON.parse(text).mcpServers['n8n-edge'].args : null)).filter(Boolean)).toEqual([
       ['mcp-remote', `${ORIGIN}/mcp`, '--header', 'Authorization:${N8N_EDGE_AUTH}'],

@@ -72,8 +72,7 @@ describe('MessageParser.parse', () => {
 });
 
 describe('MessageParser helpers', () => {
-  const call = parse('{"jsonrpc":"2.0","id":"c1","method":"tools/call","params":{"name":"t","arguments":{"a":1}}}')
-    .messages[0]!;
+  const call = parse('{"jsonrpc":"2.0","id":"c1","method":"tools/call","params":{"name":"t","arguments":{"a":1}}}').messages[0]!;
   const list = parse('{"jsonrpc":"2.0","id":2,"method":"tools/list"}').messages[0]!;
   const note = parse('{"jsonrpc":"2.0","method":"tools/call"}').messages[0]!;
 
@@ -90,13 +89,22 @@ describe('MessageParser helpers', () => {
 
   it('rejects malformed params of known methods with -32602, keeping the id', () => {
     const error = parseError('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":[1]}}');
-    expect(error.toJSON()).toMatchObject({ id: 1, error: { code: ErrorCode.InvalidParams, message: 'Invalid params for tools/call: arguments: Invalid input: expected record, received array' } });
-    expect(parseError('{"jsonrpc":"2.0","id":2,"method":"initialize"}').toJSON()).toMatchObject({ id: 2, error: { code: ErrorCode.InvalidParams, message: /^Invalid params for initialize: params: / } });
+    expect(error.toJSON()).toMatchObject({
+      id: 1,
+      error: { code: ErrorCode.InvalidParams, message: 'Invalid params for tools/call: arguments: Invalid input: expected record, received array' },
+    });
+    expect(parseError('{"jsonrpc":"2.0","id":2,"method":"initialize"}').toJSON()).toMatchObject({
+      id: 2,
+      error: { code: ErrorCode.InvalidParams, message: /^Invalid params for initialize: params: / },
+    });
     expect(parse('{"jsonrpc":"2.0","id":1,"method":"vendor/custom","params":{"anything":[1]}}').messages).toHaveLength(1);
   });
 
-  it('keeps a known method\'s bad params apart from the envelope, for the era to decide on', () => {
-    const { messages, invalidParams } = parseMessages([{ jsonrpc: '2.0', id: 1, method: 'ping' }, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 3 } }]);
+  it("keeps a known method's bad params apart from the envelope, for the era to decide on", () => {
+    const { messages, invalidParams } = parseMessages([
+      { jsonrpc: '2.0', id: 1, method: 'ping' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 3 } },
+    ]);
     expect(messages).toHaveLength(2);
     expect(invalidParams?.toJSON()).toMatchObject({ id: 2, error: { code: ErrorCode.InvalidParams, message: /^Invalid params for tools\/call: name: / } });
   });
@@ -120,8 +128,14 @@ describe('parseRequest (query mode)', () => {
     expect(refusal({ jsonrpc: '1.0', id: 1, method: 'ping' }).error).toEqual({ code: -32600, message: 'Invalid Request: bad or missing "jsonrpc"' });
     expect(refusal({ jsonrpc: '2.0', method: 'ping' })).toMatchObject({ id: null, error: { message: 'Invalid Request: bad or missing "id"' } });
     expect(refusal({ jsonrpc: '2.0', id: 3 })).toMatchObject({ id: 3, error: { message: 'Invalid Request: bad or missing "method"' } });
-    expect(refusal({ jsonrpc: '2.0', id: 4, method: 'ping', params: [1] })).toMatchObject({ id: 4, error: { code: -32602, message: 'Invalid Request: bad or missing "params"' } });
-    expect(refusal({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: {} })).toMatchObject({ id: 4, error: { code: -32602, message: /^Invalid params for tools\/call: name: / } });
+    expect(refusal({ jsonrpc: '2.0', id: 4, method: 'ping', params: [1] })).toMatchObject({
+      id: 4,
+      error: { code: -32602, message: 'Invalid Request: bad or missing "params"' },
+    });
+    expect(refusal({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: {} })).toMatchObject({
+      id: 4,
+      error: { code: -32602, message: /^Invalid params for tools\/call: name: / },
+    });
     expect(parseRequest({ jsonrpc: '2.0', id: 5, method: 'ping' })).toEqual({ jsonrpc: '2.0', id: 5, method: 'ping' });
   });
 });

@@ -21,7 +21,12 @@ describe('the tool-call message', () => {
   });
 
   it('refuses a shape it does not know', () => {
-    for (const wrong of [{ v: 3, ...call, caller }, { v: 2, ...call, caller: 'key_1' }, { v: 2, ...call, caller, taskId: 't1' }, { v: 2, ...call, caller: { id: 'key_1' } }]) {
+    for (const wrong of [
+      { v: 3, ...call, caller },
+      { v: 2, ...call, caller: 'key_1' },
+      { v: 2, ...call, caller, taskId: 't1' },
+      { v: 2, ...call, caller: { id: 'key_1' } },
+    ]) {
       expect(ToolCallMessageSchema.safeParse(wrong).success, JSON.stringify(wrong)).toBe(false);
     }
   });

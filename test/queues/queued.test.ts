@@ -57,7 +57,10 @@ describe('queued tool calls', () => {
     const sessionId = await openSession();
     const started = Date.now();
     const answer = rpc(sessionId, 'tools/call', { name: 'test_queued_slow', arguments: { ms: 2500 } });
-    const [pending] = await waitFor(() => pendingCalls(sessionId), (p) => p.length === 1);
+    const [pending] = await waitFor(
+      () => pendingCalls(sessionId),
+      (p) => p.length === 1,
+    );
     const { reply } = await answer;
     expect(Date.now() - started).toBeLessThan(2400);
     expect(reply?.result).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/timed out/) }] });
@@ -69,14 +72,22 @@ describe('queued tool calls', () => {
   it('takes only the first of duplicate results', async () => {
     const sessionId = await openSession();
     const answer = rpc(sessionId, 'tools/call', { name: 'test_queued_slow', arguments: { ms: 700 } });
-    const [pending] = await waitFor(() => pendingCalls(sessionId), (p) => p.length === 1);
+    const [pending] = await waitFor(
+      () => pendingCalls(sessionId),
+      (p) => p.length === 1,
+    );
     const stub = sessionStub(env, sessionId);
     const first = { content: [{ type: 'text' as const, text: 'first' }] };
     expect(await stub.deliverResult(pending!.callId, first)).toBe('delivered');
     expect(await stub.deliverResult(pending!.callId, { content: [{ type: 'text', text: 'second' }] })).toBe('ignored');
     expect((await answer).reply?.result).toEqual(first);
     // The consumer's own result, when it comes, is the third and is ignored too.
-    expect(await waitFor(() => deliveries(sessionId), (s) => s.ignored >= 2)).toEqual({ delivered: 1, ignored: 2 });
+    expect(
+      await waitFor(
+        () => deliveries(sessionId),
+        (s) => s.ignored >= 2,
+      ),
+    ).toEqual({ delivered: 1, ignored: 2 });
   });
 
   it('drops a call the client cancels, and its late result', async () => {
@@ -86,18 +97,29 @@ describe('queued tool calls', () => {
       { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'test_queued_slow', arguments: { ms: 600 } } },
       sessionHeaders(sessionId),
     );
-    await waitFor(() => pendingCalls(sessionId), (p) => p.length === 1);
+    await waitFor(
+      () => pendingCalls(sessionId),
+      (p) => p.length === 1,
+    );
     const cancel = await postJson('/mcp', { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 9 } }, sessionHeaders(sessionId));
     expect(cancel.status).toBe(202);
     // No response for a cancelled request: its stream ends without one.
     expect((await messagesOf(await answer)).filter((m) => m.id === 9)).toEqual([]);
-    expect(await waitFor(() => deliveries(sessionId), (s) => s.ignored >= 1)).toEqual({ delivered: 0, ignored: 1 });
+    expect(
+      await waitFor(
+        () => deliveries(sessionId),
+        (s) => s.ignored >= 1,
+      ),
+    ).toEqual({ delivered: 0, ignored: 1 });
   });
 
   it('cleans up pending calls when the session is deleted; late results are dropped', async () => {
     const sessionId = await openSession();
     void rpc(sessionId, 'tools/call', { name: 'test_queued_slow', arguments: { ms: 600 } }).catch(() => {});
-    await waitFor(() => pendingCalls(sessionId), (p) => p.length === 1);
+    await waitFor(
+      () => pendingCalls(sessionId),
+      (p) => p.length === 1,
+    );
     expect((await call('/mcp', { method: 'DELETE', headers: sessionHeaders(sessionId) })).status).toBe(200);
     expect(await pendingCalls(sessionId)).toEqual([]);
   });
@@ -144,10 +166,16 @@ describe('queued tool calls', () => {
       const sessionId = await openSession();
       const padding = 'p'.repeat(3_000_000);
       const answer = rpc(sessionId, 'tools/call', { name: 'test_queued_slow', arguments: { ms: 500, padding } });
-      const [pending] = await waitFor(() => pendingCalls(sessionId), (p) => p.length === 1);
+      const [pending] = await waitFor(
+        () => pendingCalls(sessionId),
+        (p) => p.length === 1,
+      );
       await evictDurableObject(sessionStub(env, sessionId));
       // What the consumer reads, from the object rebuilt out of storage.
-      expect(await sessionStub(env, sessionId).queuedCall(pending!.callId, true)).toEqual({ input: { arguments: { ms: 500, padding } }, sideEffectBegan: false });
+      expect(await sessionStub(env, sessionId).queuedCall(pending!.callId, true)).toEqual({
+        input: { arguments: { ms: 500, padding } },
+        sideEffectBegan: false,
+      });
       expect((await answer).reply?.result).toEqual({ content: [{ type: 'text', text: 'slept 500 ms' }] });
       expect(await keptFor(sessionId)).toEqual([]);
       expect(await sessionStub(env, sessionId).queuedCall(pending!.callId, true)).toBeNull();
@@ -158,7 +186,9 @@ describe('queued tool calls', () => {
       const { body } = await modern('tools/call', { name: 'test_queued_echo', arguments: { text } }, { capabilities: withTasks });
       expect(body.result?.resultType, JSON.stringify(body.error)).toBe('task');
       expect(await pollTask(body.result.taskId)).toMatchObject({ status: 'completed', result: { structuredContent: { echo: text } } });
-      const kept = await runInDurableObject(taskStub(env, body.result.taskId), async (_: TaskObject, state) => [...(await state.storage.list({ prefix: 'call:' })).keys()]);
+      const kept = await runInDurableObject(taskStub(env, body.result.taskId), async (_: TaskObject, state) => [
+        ...(await state.storage.list({ prefix: 'call:' })).keys(),
+      ]);
       expect(kept).toEqual([]);
     });
   });

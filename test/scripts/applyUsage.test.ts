@@ -3,16 +3,48 @@ import type { NodeSpec, Parameter } from '../../src/catalog/nodeSpec';
 import { applyUsage, realExamples } from '../../scripts/catalog/usage/applyUsage';
 
 const p = (name: string, extra: Partial<Parameter> = {}): Parameter => ({ name, type: 'string', required: false, description: name, ...extra });
-const constructed = { name: 'constructed', description: 'built from the description', parameters: { path: 'x' }, output: { type: 'n8n-nodes-base.hook', typeVersion: 2, name: 'Hook', parameters: { path: 'x' }, position: [0, 0], webhookId: '00000000-0000-4000-8000-000000000000' } };
+const constructed = {
+  name: 'constructed',
+  description: 'built from the description',
+  parameters: { path: 'x' },
+  output: {
+    type: 'n8n-nodes-base.hook',
+    typeVersion: 2,
+    name: 'Hook',
+    parameters: { path: 'x' },
+    position: [0, 0],
+    webhookId: '00000000-0000-4000-8000-000000000000',
+  },
+};
 const hook: NodeSpec = {
-  node_type: 'TRIGGER_NODE', subtype: 'n8n-nodes-base.hook', version: '2', display_name: 'Hook', description: 'hook', aliases: [], categories: [],
-  source: 'n8n', documentation_url: null, input_ports: [], output_ports: [], type_versions: [1, 2], node_versions: [1, 2],
+  node_type: 'TRIGGER_NODE',
+  subtype: 'n8n-nodes-base.hook',
+  version: '2',
+  display_name: 'Hook',
+  description: 'hook',
+  aliases: [],
+  categories: [],
+  source: 'n8n',
+  documentation_url: null,
+  input_ports: [],
+  output_ports: [],
+  type_versions: [1, 2],
+  node_versions: [1, 2],
   parameters: [p('path', { required: true }), p('httpMethod', { type: 'enum', enum_values: ['GET', 'POST'], default_value: 'GET' })],
   examples: [constructed],
 };
 const mail: NodeSpec = {
-  ...hook, node_type: 'ACTION_NODE', subtype: 'n8n-nodes-base.mail', display_name: 'Mail', type_versions: [1], node_versions: [1], examples: [],
-  parameters: [p('operation', { type: 'enum', enum_values: ['send', 'get'], default_value: 'send' }), p('to', { display_options: { show: { operation: ['send'] } } })],
+  ...hook,
+  node_type: 'ACTION_NODE',
+  subtype: 'n8n-nodes-base.mail',
+  display_name: 'Mail',
+  type_versions: [1],
+  node_versions: [1],
+  examples: [],
+  parameters: [
+    p('operation', { type: 'enum', enum_values: ['send', 'get'], default_value: 'send' }),
+    p('to', { display_options: { show: { operation: ['send'] } } }),
+  ],
 };
 
 describe('realExamples', () => {
@@ -29,10 +61,17 @@ describe('realExamples', () => {
 
   it('gives one per operation, the most used first, with its operation written out', () => {
     const examples = realExamples(mail, {
-      '1': { workflows: 5, set: {}, operations: { get: { workflows: 1, set: {}, example: { operation: 'get' } }, send: { workflows: 4, set: {}, example: { to: '<to>' } } } },
+      '1': {
+        workflows: 5,
+        set: {},
+        operations: { get: { workflows: 1, set: {}, example: { operation: 'get' } }, send: { workflows: 4, set: {}, example: { to: '<to>' } } },
+      },
     });
     // The operation is written out, as a default too.
-    expect(examples.map((e) => [e.operation, e.parameters])).toEqual([['send', { operation: 'send', to: '<to>' }], ['get', { operation: 'get' }]]);
+    expect(examples.map((e) => [e.operation, e.parameters])).toEqual([
+      ['send', { operation: 'send', to: '<to>' }],
+      ['get', { operation: 'get' }],
+    ]);
   });
 });
 

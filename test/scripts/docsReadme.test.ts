@@ -59,7 +59,8 @@ describe('purpose', () => {
 });
 
 describe('toolsTable', () => {
-  const tool = (name: string, extra: Partial<ToolDefinition>) => ({ name, description: `Does ${name}. Details.`, execution: 'direct', ...extra }) as ToolDefinition;
+  const tool = (name: string, extra: Partial<ToolDefinition>) =>
+    ({ name, description: `Does ${name}. Details.`, execution: 'direct', ...extra }) as ToolDefinition;
 
   it('says per tool whether it needs an n8n, its scopes, how it runs and what it does; a | in a description stays in its cell', () => {
     const table = toolsTable(
@@ -104,7 +105,15 @@ describe('configTable', () => {
   };
 
   it('gives an undocumented string the comment of the string before it', () => {
-    expect(envMembers(source).map((m) => m.names)).toEqual([['SESSIONS'], ['SPECS'], ['N8N_API_URL', 'N8N_API_KEY'], ['IDLE'], ['MODE'], ['LIMITER'], ['ORPHAN']]);
+    expect(envMembers(source).map((m) => m.names)).toEqual([
+      ['SESSIONS'],
+      ['SPECS'],
+      ['N8N_API_URL', 'N8N_API_KEY'],
+      ['IDLE'],
+      ['MODE'],
+      ['LIMITER'],
+      ['ORPHAN'],
+    ]);
   });
 
   it('lists variables, then secrets, then bindings, with what wrangler.toml sets each to', () => {
@@ -125,7 +134,14 @@ describe('configTable', () => {
 });
 
 /** The project's Markdown: what a link or a path in it may point to. */
-const DOCS = ['README.md', 'CHANGELOG.md', 'bench/RESULTS.md', ...readdirSync('docs').filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const DOCS = [
+  'README.md',
+  'CHANGELOG.md',
+  'bench/RESULTS.md',
+  ...readdirSync('docs')
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 
 /** Paths that are named in the docs but belong to another repository. */
 const ELSEWHERE = new Set(['docs/_workflows']);

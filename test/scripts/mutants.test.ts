@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { edges, generateMutants, letterOff, MUTANT_KINDS, nodeReferences, PARAMETER_MUTANT_KINDS, type MutantKind, type MutationOracle, type Wf, type WfNode } from '../../scripts/eval/workflows/mutants';
+import {
+  edges,
+  generateMutants,
+  letterOff,
+  MUTANT_KINDS,
+  nodeReferences,
+  PARAMETER_MUTANT_KINDS,
+  type MutantKind,
+  type MutationOracle,
+  type Wf,
+  type WfNode,
+} from '../../scripts/eval/workflows/mutants';
 
 /** A tiny hand-written workflow: trigger → HTTP Request → IF → AI Agent, a chat model feeding the agent, a sticky note. */
 const workflow: Wf = {
@@ -31,7 +42,8 @@ const HTML = 'n8n-nodes-base.html';
 const SWITCH = 'n8n-nodes-base.switch';
 const HTML_SUBFIELDS = ['key', 'cssSelector', 'returnValue', 'skipSelectors'];
 const FILTER_OPERATIONS: Record<string, string[]> = { string: ['equals', 'notEquals', 'contains'], number: ['equals', 'gt', 'lt'] };
-const switchOutputs = (node: WfNode) => ((node.parameters?.rules as any)?.values?.length ?? 0) + ((node.parameters?.options as any)?.fallbackOutput === 'extra' ? 1 : 0);
+const switchOutputs = (node: WfNode) =>
+  ((node.parameters?.rules as any)?.values?.length ?? 0) + ((node.parameters?.options as any)?.fallbackOutput === 'extra' ? 1 : 0);
 
 /** A simple stand-in for n8n's logic: a fixed table per type. */
 const TABLE: Record<string, { max: number; inputs: number; outputs: number; required?: string[]; options?: Record<string, string[]>; needsModel?: boolean }> = {
@@ -58,11 +70,22 @@ const oracle: MutationOracle = {
   filterCombinatorKnown: (combinator) => combinator === 'and' || combinator === 'or',
   assignmentTypeKnown: (type) => ['string', 'number', 'boolean', 'array', 'object'].includes(type),
   fixedCollectionEntries: (node) =>
-    node.type === HTML ? ((node.parameters?.extractionValues as any)?.values ?? []).map((_: unknown, i: number) => ({ path: ['extractionValues', 'values', i], subFields: HTML_SUBFIELDS })) : [],
+    node.type === HTML
+      ? ((node.parameters?.extractionValues as any)?.values ?? []).map((_: unknown, i: number) => ({
+          path: ['extractionValues', 'values', i],
+          subFields: HTML_SUBFIELDS,
+        }))
+      : [],
   removableRequiredSubFields: (node) =>
-    node.type === HTML ? ((node.parameters?.extractionValues as any)?.values ?? []).flatMap((e: Record<string, unknown>, i: number) => ['key', 'cssSelector'].filter((f) => f in e).map((name) => ({ path: ['extractionValues', 'values', i], name }))) : [],
+    node.type === HTML
+      ? ((node.parameters?.extractionValues as any)?.values ?? []).flatMap((e: Record<string, unknown>, i: number) =>
+          ['key', 'cssSelector'].filter((f) => f in e).map((name) => ({ path: ['extractionValues', 'values', i], name })),
+        )
+      : [],
   outputReducingChanges: (node) =>
-    node.type === SWITCH && (node.parameters?.options as any)?.fallbackOutput === 'extra' ? [{ path: ['options', 'fallbackOutput'], value: undefined, outputs: switchOutputs(node) - 1 }] : [],
+    node.type === SWITCH && (node.parameters?.options as any)?.fallbackOutput === 'extra'
+      ? [{ path: ['options', 'fallbackOutput'], value: undefined, outputs: switchOutputs(node) - 1 }]
+      : [],
 };
 
 /** Paths of the leaves that differ between two JSON values. */
@@ -171,7 +194,10 @@ describe('workflow mutants', () => {
     expect(m.nodeDiffs).toHaveLength(1);
     expect(m.nodeDiffs[0]!.paths).toHaveLength(1);
     const [path] = m.nodeDiffs[0]!.paths;
-    const value = path!.split('.').slice(1).reduce((at: any, k) => at[k], m.workflow.nodes[m.nodeDiffs[0]!.index]) as string;
+    const value = path!
+      .split('.')
+      .slice(1)
+      .reduce((at: any, k) => at[k], m.workflow.nodes[m.nodeDiffs[0]!.index]) as string;
     expect(value.startsWith('=')).toBe(true);
     expect(value.split('{{').length).not.toBe(value.split('}}').length);
     expect([m.addedEdges, m.removedEdges, m.addedNodes]).toEqual([[], [], []]);
@@ -239,9 +265,19 @@ describe('workflow mutants', () => {
   });
 
   it('makes no mutant where the defect would not be genuine', () => {
-    const plain: Wf = { nodes: [workflow.nodes[0]!, workflow.nodes[2]!], connections: { 'Manual Trigger': { main: [[{ node: 'IF', type: 'main', index: 0 }]] } } };
+    const plain: Wf = {
+      nodes: [workflow.nodes[0]!, workflow.nodes[2]!],
+      connections: { 'Manual Trigger': { main: [[{ node: 'IF', type: 'main', index: 0 }]] } },
+    };
     const kinds = generateMutants(plain, oracle, { seed: 1 }).map((m) => m.kind);
-    for (const k of ['bad_option_value', 'broken_expression', 'missing_node_reference', 'required_parameter_removed', 'ai_model_as_main', 'agent_without_model'] as const) {
+    for (const k of [
+      'bad_option_value',
+      'broken_expression',
+      'missing_node_reference',
+      'required_parameter_removed',
+      'ai_model_as_main',
+      'agent_without_model',
+    ] as const) {
       expect(kinds).not.toContain(k);
     }
     // A node n8n does not know gets no type, version, connection or output mutant: only a duplicate.
@@ -253,7 +289,14 @@ describe('workflow mutants', () => {
 /** A webhook workflow with the parameters issue 30 is about: a filter, assignments, a fixed collection, a Switch fallback, a Respond node. */
 const webhookWorkflow: Wf = {
   nodes: [
-    { id: 'b1', name: 'Webhook', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 0], parameters: { path: 'p', httpMethod: 'POST', responseMode: 'responseNode', options: {} } },
+    {
+      id: 'b1',
+      name: 'Webhook',
+      type: 'n8n-nodes-base.webhook',
+      typeVersion: 2,
+      position: [0, 0],
+      parameters: { path: 'p', httpMethod: 'POST', responseMode: 'responseNode', options: {} },
+    },
     {
       id: 'b2',
       name: 'Check',
@@ -299,7 +342,9 @@ const webhookWorkflow: Wf = {
     Check: { main: [[{ node: 'Set', type: 'main', index: 0 }], []] },
     Set: { main: [[{ node: 'HTML', type: 'main', index: 0 }]] },
     HTML: { main: [[{ node: 'Switch', type: 'main', index: 0 }]] },
-    Switch: { main: [[{ node: 'Respond', type: 'main', index: 0 }], [{ node: 'Respond', type: 'main', index: 0 }], [{ node: 'Respond', type: 'main', index: 0 }]] },
+    Switch: {
+      main: [[{ node: 'Respond', type: 'main', index: 0 }], [{ node: 'Respond', type: 'main', index: 0 }], [{ node: 'Respond', type: 'main', index: 0 }]],
+    },
   },
 };
 
@@ -311,9 +356,19 @@ describe('mutants inside parameters (issue 30)', () => {
     expect(rest).toEqual([]);
     expect(m?.kind).toBe(kind);
     const before = JSON.stringify(webhookWorkflow);
-    return { ...m!, diff: m!.workflow.nodes.flatMap((n, i) => leafDiff(webhookWorkflow.nodes[i], n).map((p) => `${n.name}${p}`)), edgesBefore: edges(webhookWorkflow.connections).map(edgeKey), edgesAfter: edges(m!.workflow.connections).map(edgeKey), before };
+    return {
+      ...m!,
+      diff: m!.workflow.nodes.flatMap((n, i) => leafDiff(webhookWorkflow.nodes[i], n).map((p) => `${n.name}${p}`)),
+      edgesBefore: edges(webhookWorkflow.connections).map(edgeKey),
+      edgesAfter: edges(m!.workflow.connections).map(edgeKey),
+      before,
+    };
   };
-  const value = (wf: Wf, node: string, path: (string | number)[]) => path.reduce((at: any, k) => at?.[k], wf.nodes.find((n) => n.name === node));
+  const value = (wf: Wf, node: string, path: (string | number)[]) =>
+    path.reduce(
+      (at: any, k) => at?.[k],
+      wf.nodes.find((n) => n.name === node),
+    );
   const seeds = Array.from({ length: 40 }, (_, i) => i);
 
   it('makes one mutant of every parameter kind where each is possible, and leaves the original alone', () => {
@@ -324,7 +379,7 @@ describe('mutants inside parameters (issue 30)', () => {
 
   it('a letter off: one edit away, never the word itself or a value already taken', () => {
     let state = 1;
-    const r = () => ((state = (state * 48271) % 2147483647) / 2147483647);
+    const r = () => (state = (state * 48271) % 2147483647) / 2147483647;
     for (let n = 0; n < 200; n++) {
       const typo = letterOff('equals', r, new Set(['equal']));
       expect(typo).not.toBe('equals');
@@ -420,7 +475,11 @@ describe('mutants inside parameters (issue 30)', () => {
     const unwired: Wf = structuredClone(webhookWorkflow);
     unwired.connections.Switch = { main: [[{ node: 'Respond', type: 'main', index: 0 }]] };
     const [m] = generateMutants(unwired, oracle, { seed: 1, kinds: ['removed_output_wired'] });
-    expect(edges(m!.workflow.connections).filter((e) => e.from === 'Switch').map(edgeKey)).toEqual(['Switch|main|0|Respond|main|0', 'Switch|main|2|Respond|main|0']);
+    expect(
+      edges(m!.workflow.connections)
+        .filter((e) => e.from === 'Switch')
+        .map(edgeKey),
+    ).toEqual(['Switch|main|0|Respond|main|0', 'Switch|main|2|Respond|main|0']);
     expect((m!.workflow.nodes[4]!.parameters!.options as Record<string, unknown>).fallbackOutput).toBeUndefined();
     expect(m!.description).toContain('that connection added first');
   });
@@ -428,7 +487,9 @@ describe('mutants inside parameters (issue 30)', () => {
   it('makes none of these where the defect would not be genuine', () => {
     const plain: Wf = structuredClone(webhookWorkflow);
     plain.nodes[0]!.parameters = { path: 'p', responseMode: 'lastNode' }; // no Respond node waited for
-    plain.nodes[1]!.parameters = { conditions: { conditions: [{ leftValue: '={{ $json.email }}', operator: { type: 'string', operation: 'exists' } }], combinator: 'andd' } }; // exists: any type; combinator already wrong
+    plain.nodes[1]!.parameters = {
+      conditions: { conditions: [{ leftValue: '={{ $json.email }}', operator: { type: 'string', operation: 'exists' } }], combinator: 'andd' },
+    }; // exists: any type; combinator already wrong
     plain.nodes[2]!.parameters = { assignments: { assignments: [{ id: 'a1', name: 'total', value: 1, type: 'numbr' }] } }; // type already unknown
     plain.nodes[3]!.parameters = { operation: 'extractHtmlContent', extractionValues: { values: [{ returnValue: 'text' }] } }; // nothing required set
     plain.nodes[4]!.parameters = { rules: { values: [{ outputKey: 'a' }] } }; // no fallback output

@@ -28,7 +28,11 @@ describe('n8n import', () => {
       'n8n-nodes-base.webhook',
     ]);
     const agents = result.specs.filter((s) => s.subtype === '@n8n/n8n-nodes-langchain.agent');
-    expect(agents.map((s) => s.type_versions)).toEqual([[3, 3.1], [2, 2.1, 2.2], [1, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7, 1.8, 1.9]]);
+    expect(agents.map((s) => s.type_versions)).toEqual([
+      [3, 3.1],
+      [2, 2.1, 2.2],
+      [1, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7, 1.8, 1.9],
+    ]);
     expect(agents.every((s) => s.node_versions?.join() === '1,1.1,1.2,1.3,1.4,1.5,1.6,1.7,1.8,1.9,2,2.1,2.2,3,3.1')).toBe(true);
     expect(agents[0]!.version).toBe('3.1');
     expect(result.specs.filter((s) => s.subtype === 'n8n-nodes-base.if').map((s) => s.version)).toEqual(['2.3', '1']);
@@ -39,7 +43,11 @@ describe('n8n import', () => {
     const legacyIf = { ...fixture['n8n-nodes-base']!.find((n) => n.name === 'if')!, version: [1, 1.5] };
     const withLegacy = importNodes([...packages, { typePrefix: 'n8n-nodes-base', nodes: [legacyIf], legacy: true }]);
     const ifs = withLegacy.specs.filter((s) => s.subtype === 'n8n-nodes-base.if');
-    expect(ifs.map((s) => [s.type_versions, s.legacy ?? false])).toEqual([[[2, 2.1, 2.2, 2.3], false], [[1.5], true], [[1], false]]);
+    expect(ifs.map((s) => [s.type_versions, s.legacy ?? false])).toEqual([
+      [[2, 2.1, 2.2, 2.3], false],
+      [[1.5], true],
+      [[1], false],
+    ]);
   });
 
   it('keeps the credential types a node takes, with when each applies', () => {
@@ -123,7 +131,12 @@ describe('n8n import', () => {
 
   it('keeps what structured parameters need: each filter’s version per typeVersion, each locator mode’s pattern', () => {
     const ifV2 = result.specs.find((s) => s.subtype === 'n8n-nodes-base.if' && s.type_versions?.includes(2))!;
-    expect(ifV2.parameters.find((p) => p.name === 'conditions')!.filter_versions).toEqual([[2, 1], [2.1, 1], [2.2, 2], [2.3, 3]]);
+    expect(ifV2.parameters.find((p) => p.name === 'conditions')!.filter_versions).toEqual([
+      [2, 1],
+      [2.1, 1],
+      [2.2, 2],
+      [2.3, 3],
+    ]);
     const slack = result.specs.find((s) => s.subtype === 'n8n-nodes-base.slack')!;
     expect(slack.parameters.find((p) => p.name === 'channelId')!.locator_modes).toContainEqual({
       name: 'id',
@@ -149,7 +162,10 @@ describe('builder hints', () => {
           name: 'respondWith',
           type: 'options',
           default: 'json',
-          options: [{ name: 'JSON', value: 'json', description: 'Respond with a custom JSON body' }, { name: 'No Data', value: 'noData' }],
+          options: [
+            { name: 'JSON', value: 'json', description: 'Respond with a custom JSON body' },
+            { name: 'No Data', value: 'noData' },
+          ],
           builderHint: { propertyHint: 'Pick json for  objects' },
         },
         { name: 'plain', type: 'string', default: '' },
@@ -159,7 +175,10 @@ describe('builder hints', () => {
     const mapped = mapNode(node, 'n8n-nodes-base', ctx);
     expect(mapped.builder_hint).toBe('Only works with a webhook node');
     expect(mapped.related_nodes).toEqual([{ subtype: 'n8n-nodes-base.webhook', hint: 'Required trigger' }]);
-    expect(mapped.parameters.map((p) => [p.name, p.hint])).toEqual([['respondWith', 'Pick json for objects'], ['plain', undefined]]);
+    expect(mapped.parameters.map((p) => [p.name, p.hint])).toEqual([
+      ['respondWith', 'Pick json for objects'],
+      ['plain', undefined],
+    ]);
     // What each choice does, where n8n says it.
     expect(mapped.parameters[0]!.enum_descriptions).toEqual(['Respond with a custom JSON body', '']);
   });

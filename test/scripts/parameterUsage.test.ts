@@ -18,8 +18,20 @@ const parameters: Parameter[] = [
   }),
 ];
 const spec: NodeSpec = {
-  node_type: 'TRIGGER_NODE', subtype: 'n8n-nodes-base.hook', version: '2', display_name: 'Hook', description: 'hook', aliases: [], categories: [],
-  source: 'n8n', documentation_url: null, parameters, input_ports: [], output_ports: [], examples: [], type_versions: [2],
+  node_type: 'TRIGGER_NODE',
+  subtype: 'n8n-nodes-base.hook',
+  version: '2',
+  display_name: 'Hook',
+  description: 'hook',
+  aliases: [],
+  categories: [],
+  source: 'n8n',
+  documentation_url: null,
+  parameters,
+  input_ports: [],
+  output_ports: [],
+  examples: [],
+  type_versions: [2],
 };
 const resourceSpec: NodeSpec = {
   ...spec,
@@ -109,9 +121,15 @@ describe('countParameters', () => {
       [hook({ path: 'c', httpMethod: 'POST' })],
       [hook({ path: 'd' })],
       // Not valid (path is required): never the example, however common.
-      [hook({})], [hook({})], [hook({})], [hook({})],
+      [hook({})],
+      [hook({})],
+      [hook({})],
+      [hook({})],
       [{ type: 'n8n-nodes-base.unknown', typeVersion: 1, parameters: { x: 1 } }],
-      [{ type: 'n8n-nodes-base.mail', typeVersion: 2, parameters: { to: 'ann@corp.example' } }, { type: 'n8n-nodes-base.mail', typeVersion: 2, parameters: { operation: 'get', messageId: '1' } }],
+      [
+        { type: 'n8n-nodes-base.mail', typeVersion: 2, parameters: { to: 'ann@corp.example' } },
+        { type: 'n8n-nodes-base.mail', typeVersion: 2, parameters: { operation: 'get', messageId: '1' } },
+      ],
     ];
     const usage = countParameters(workflows, catalog);
     expect(Object.keys(usage)).toEqual(['n8n-nodes-base.hook', 'n8n-nodes-base.mail']);

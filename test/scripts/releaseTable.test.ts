@@ -24,9 +24,27 @@ describe('sampleAndBisect', () => {
 describe('encodeTable', () => {
   const set = (entries: [string, number[]][]): NodeSet => new Map(entries);
   const read = [
-    { release: '1.0.0', set: set([['n.set', [1, 2]], ['n.old', [1]]]) },
-    { release: '1.20.0', set: set([['n.set', [1, 2, 3]], ['n.old', [1]]]) },
-    { release: '1.123.81', set: set([['n.set', [1, 2, 3, 3.4]], ['n.old', [1]]]) },
+    {
+      release: '1.0.0',
+      set: set([
+        ['n.set', [1, 2]],
+        ['n.old', [1]],
+      ]),
+    },
+    {
+      release: '1.20.0',
+      set: set([
+        ['n.set', [1, 2, 3]],
+        ['n.old', [1]],
+      ]),
+    },
+    {
+      release: '1.123.81',
+      set: set([
+        ['n.set', [1, 2, 3, 3.4]],
+        ['n.old', [1]],
+      ]),
+    },
     { release: '2.0.0', set: set([['n.set', [1, 2, 3, 3.4, 3.5]]]) },
   ];
 
@@ -46,6 +64,20 @@ describe('encodeTable', () => {
   });
 
   it('writes equal sets the same way, whatever their order', () => {
-    expect(setKey(set([['b', [2, 1]], ['a', [1]]]))).toBe(setKey(set([['a', [1]], ['b', [1, 2]]])));
+    expect(
+      setKey(
+        set([
+          ['b', [2, 1]],
+          ['a', [1]],
+        ]),
+      ),
+    ).toBe(
+      setKey(
+        set([
+          ['a', [1]],
+          ['b', [1, 2]],
+        ]),
+      ),
+    );
   });
 });

@@ -69,8 +69,23 @@ describe('structured types from n8n’s code', () => {
   it('reads each operator type’s operations, with whether the runner reads the right value, and exists for every type', () => {
     const { filter } = structuredTypes(sources());
     expect(filter.operators).toEqual([
-      { type: 'string', operations: [{ operation: 'exists', right_value: false }, { operation: 'empty', right_value: false }, { operation: 'regex', right_value: true }] },
-      { type: 'boolean', operations: [{ operation: 'exists', right_value: false }, { operation: 'notEmpty', right_value: false }, { operation: 'true', right_value: false }, { operation: 'equals', right_value: true }] },
+      {
+        type: 'string',
+        operations: [
+          { operation: 'exists', right_value: false },
+          { operation: 'empty', right_value: false },
+          { operation: 'regex', right_value: true },
+        ],
+      },
+      {
+        type: 'boolean',
+        operations: [
+          { operation: 'exists', right_value: false },
+          { operation: 'notEmpty', right_value: false },
+          { operation: 'true', right_value: false },
+          { operation: 'equals', right_value: true },
+        ],
+      },
       { type: 'any', operations: [{ operation: 'exists', right_value: false }] },
     ]);
     expect(filter.combinators).toEqual(['and', 'or']);

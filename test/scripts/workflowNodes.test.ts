@@ -32,9 +32,18 @@ describe('workflowNodes', () => {
 
 describe('distinctWorkflows', () => {
   it('drops copies (the same nodes under the same names, in any order) and keeps the first', () => {
-    const a = [{ type: 'a.x', name: 'Fetch' }, { type: 'b.y', name: 'Send' }];
-    const copy = [{ type: 'b.y', name: 'Send' }, { type: 'a.x', name: 'Fetch' }];
-    const renamed = [{ type: 'a.x', name: 'Fetch' }, { type: 'b.y', name: 'Notify' }];
+    const a = [
+      { type: 'a.x', name: 'Fetch' },
+      { type: 'b.y', name: 'Send' },
+    ];
+    const copy = [
+      { type: 'b.y', name: 'Send' },
+      { type: 'a.x', name: 'Fetch' },
+    ];
+    const renamed = [
+      { type: 'a.x', name: 'Fetch' },
+      { type: 'b.y', name: 'Notify' },
+    ];
     const kept = distinctWorkflows([a, copy, renamed]);
     expect(kept).toHaveLength(2);
     expect(kept[0]).toBe(a);
@@ -57,8 +66,16 @@ describe('countUsage', () => {
 describe('countNames', () => {
   it('counts, per type, the workflows that give a node each name', () => {
     const names = countNames([
-      [{ type: 'a.wait', name: 'Wait 5 minutes' }, { type: 'a.wait', name: 'Wait' }, { type: 'a.crypto', name: 'Hash it' }],
-      [{ type: 'a.wait', name: 'Wait  5 minutes ' }, { type: 'a.x', name: '' }, { type: 'a.x', name: '  ' }],
+      [
+        { type: 'a.wait', name: 'Wait 5 minutes' },
+        { type: 'a.wait', name: 'Wait' },
+        { type: 'a.crypto', name: 'Hash it' },
+      ],
+      [
+        { type: 'a.wait', name: 'Wait  5 minutes ' },
+        { type: 'a.x', name: '' },
+        { type: 'a.x', name: '  ' },
+      ],
     ]);
     expect(names).toEqual({ 'a.crypto': { 'Hash it': 1 }, 'a.wait': { 'Wait 5 minutes': 2, Wait: 1 } });
     expect(Object.keys(names['a.wait']!)).toEqual(['Wait 5 minutes', 'Wait']);
@@ -66,8 +83,15 @@ describe('countNames', () => {
 
   it('drops n8n’s copy number only where the name without it is also given to the type', () => {
     const names = countNames([
-      [{ type: 'a.wait', name: 'Wait' }, { type: 'a.wait', name: 'Wait1' }],
-      [{ type: 'a.wait', name: 'Wait2' }, { type: 'a.s3', name: 'AWS S3' }, { type: 'a.alert', name: 'SIGNL4' }],
+      [
+        { type: 'a.wait', name: 'Wait' },
+        { type: 'a.wait', name: 'Wait1' },
+      ],
+      [
+        { type: 'a.wait', name: 'Wait2' },
+        { type: 'a.s3', name: 'AWS S3' },
+        { type: 'a.alert', name: 'SIGNL4' },
+      ],
       [{ type: 'a.s3', name: 'Upload2' }],
     ]);
     expect(names).toEqual({ 'a.alert': { SIGNL4: 1 }, 'a.s3': { 'AWS S3': 1, Upload2: 1 }, 'a.wait': { Wait: 2 } });

@@ -12,8 +12,14 @@ const SESSION = 'session-under-test';
 const VERSION = '2025-11-25';
 const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 const inSession = { ...headers, 'mcp-session-id': SESSION, 'mcp-protocol-version': VERSION };
-const initialize = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: VERSION, capabilities: {}, clientInfo: { name: 'vitest', version: '1' } } };
-const post = (body: unknown, sent: Record<string, string> = inSession) => new Request('https://mcp.test/mcp', { method: 'POST', headers: sent, body: JSON.stringify(body) });
+const initialize = {
+  jsonrpc: '2.0',
+  id: 0,
+  method: 'initialize',
+  params: { protocolVersion: VERSION, capabilities: {}, clientInfo: { name: 'vitest', version: '1' } },
+};
+const post = (body: unknown, sent: Record<string, string> = inSession) =>
+  new Request('https://mcp.test/mcp', { method: 'POST', headers: sent, body: JSON.stringify(body) });
 const toolCall = (id: number, name = 'wait') => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: {} } });
 
 /** Events in memory, numbered: enough for the SDK to write ids on its events. */
@@ -101,7 +107,9 @@ describe('the MCP SDK privates this server relies on', () => {
   it(`WebStandardStreamableHTTPServerTransport still names the session's GET stream \`_standaloneSseStreamId\` = "${STANDALONE_STREAM_ID}"`, async () => {
     const eventStore = new MemoryEventStore();
     const { transport, bookkeeping } = await connected({ eventStore });
-    const response = await transport.handleRequest(new Request('https://mcp.test/mcp', { headers: { accept: 'text/event-stream', 'mcp-session-id': SESSION } }));
+    const response = await transport.handleRequest(
+      new Request('https://mcp.test/mcp', { headers: { accept: 'text/event-stream', 'mcp-session-id': SESSION } }),
+    );
     expect(response.status).toBe(200);
     expect(bookkeeping.streams.has(STANDALONE_STREAM_ID)).toBe(true);
     await transport.send({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'x' } });
@@ -121,6 +129,8 @@ describe('the MCP SDK privates this server relies on', () => {
   it('refuses, by name, an SDK whose transport lacks one of them', () => {
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => SESSION });
     delete (transport as unknown as Record<string, unknown>)._requestResponseMap;
-    expect(() => streamBookkeeping(transport).answers).toThrow('MCP SDK changed: WebStandardStreamableHTTPServerTransport has no _requestResponseMap of the expected kind');
+    expect(() => streamBookkeeping(transport).answers).toThrow(
+      'MCP SDK changed: WebStandardStreamableHTTPServerTransport has no _requestResponseMap of the expected kind',
+    );
   });
 });

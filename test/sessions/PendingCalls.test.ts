@@ -6,12 +6,26 @@ import type { SessionObject } from '../../src/sessions/SessionObject';
 import { newSessionId, sessionStub } from '../../src/sessions/sessionId';
 import type { CallRequest } from '../../src/server/runTool';
 
-const callRequest = (signal: AbortSignal): CallRequest => ({ requestId: 1, caller: { id: 'key_test', subject: 'key_test', scopes: ['*'] }, signal, notify: async () => {}, log: async () => {} });
+const callRequest = (signal: AbortSignal): CallRequest => ({
+  requestId: 1,
+  caller: { id: 'key_test', subject: 'key_test', scopes: ['*'] },
+  signal,
+  notify: async () => {},
+  log: async () => {},
+});
 const call = { callId: 'call-1', tool: 'test_queued_echo', requestId: 1, deadline: Date.now() + 60_000 };
 
 /** A PendingCalls on a real session object's storage. */
 const withPending = <T>(use: (pending: PendingCalls) => Promise<T>) =>
-  runInDurableObject(sessionStub(env, newSessionId()), (_: SessionObject, state) => use(new PendingCalls(state.storage, async () => {}, async () => {})));
+  runInDurableObject(sessionStub(env, newSessionId()), (_: SessionObject, state) =>
+    use(
+      new PendingCalls(
+        state.storage,
+        async () => {},
+        async () => {},
+      ),
+    ),
+  );
 
 describe('PendingCalls', () => {
   it('answers a call cancelled before it was queued as cancelled, and never queues it', async () => {

@@ -71,8 +71,15 @@ describe('idle expiry by alarm', () => {
   it('keeps a session past its idle deadline while a call of its is pending (found by the load harness)', async () => {
     const sessionId = await openSession();
     const stub = sessionStub(env, sessionId);
-    const answer = await postJson('/mcp', { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'test_queued_slow', arguments: { ms: 700 } } }, sessionHeaders(sessionId));
-    await waitFor(() => pendingCalls(sessionId), (p) => p.length === 1);
+    const answer = await postJson(
+      '/mcp',
+      { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'test_queued_slow', arguments: { ms: 700 } } },
+      sessionHeaders(sessionId),
+    );
+    await waitFor(
+      () => pendingCalls(sessionId),
+      (p) => p.length === 1,
+    );
     await runInDurableObject(stub, async (_: SessionObject, state) => {
       const record = (await state.storage.get<SessionRecord>('session'))!;
       await state.storage.put('session', { ...record, expiresAt: Date.now() - 1 });
@@ -88,8 +95,17 @@ describe('idle expiry by alarm', () => {
   it('keeps a session whose alarm answers its call with a timeout as the idle deadline passes (found by the load harness)', async () => {
     const sessionId = await openSession();
     const stub = sessionStub(env, sessionId);
-    const answer = messagesOf(await postJson('/mcp', { jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 'test_queued_slow', arguments: { ms: 3000 } } }, sessionHeaders(sessionId)));
-    await waitFor(() => pendingCalls(sessionId), (p) => p.length === 1);
+    const answer = messagesOf(
+      await postJson(
+        '/mcp',
+        { jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 'test_queued_slow', arguments: { ms: 3000 } } },
+        sessionHeaders(sessionId),
+      ),
+    );
+    await waitFor(
+      () => pendingCalls(sessionId),
+      (p) => p.length === 1,
+    );
     // Both deadlines due at once: the call's (1 s) and the session's idle one.
     await runInDurableObject(stub, async (_: SessionObject, state) => {
       const record = (await state.storage.get<SessionRecord>('session'))!;
@@ -97,7 +113,10 @@ describe('idle expiry by alarm', () => {
     });
     await evictDurableObject(stub); // the stream waits in the Worker: nothing holds the object
     // The object's alarm, set for the call's deadline, answers it with a timeout.
-    await waitFor(() => pendingCalls(sessionId), (p) => p.length === 0);
+    await waitFor(
+      () => pendingCalls(sessionId),
+      (p) => p.length === 0,
+    );
     expect(await answer).toContainEqual(expect.objectContaining({ id: 6, result: expect.objectContaining({ isError: true }) }));
     // The client acts on that answer next: its session is still there.
     expect((await rpc(sessionId, 'ping')).reply).toEqual({ jsonrpc: '2.0', id: 2, result: {} });
@@ -106,10 +125,10 @@ describe('idle expiry by alarm', () => {
   it('sets the alarm to the idle deadline and clears it on DELETE', async () => {
     const sessionId = await openSession();
     const stub = sessionStub(env, sessionId);
-    const [alarm, record] = await runInDurableObject(stub, async (_: SessionObject, state) => [
-      await state.storage.getAlarm(),
-      await state.storage.get<SessionRecord>('session'),
-    ] as const);
+    const [alarm, record] = await runInDurableObject(
+      stub,
+      async (_: SessionObject, state) => [await state.storage.getAlarm(), await state.storage.get<SessionRecord>('session')] as const,
+    );
     expect(alarm).toBe(record!.expiresAt);
     await call('/mcp', { method: 'DELETE', headers: sessionHeaders(sessionId) });
     expect(await runInDurableObject(stub, (_: SessionObject, state) => state.storage.getAlarm())).toBeNull();
@@ -149,7 +168,10 @@ describe('cancellation', () => {
 
   it('ends a batch whose request is cancelled, whatever the request and wherever the cancellation stands in it', async () => {
     const sessionId = await openSession();
-    for (const batch of [[ping(1), cancel(1)], [cancel(1), ping(1)]]) {
+    for (const batch of [
+      [ping(1), cancel(1)],
+      [cancel(1), ping(1)],
+    ]) {
       const response = await postJson('/mcp', batch, sessionHeaders(sessionId));
       expect(await endsWithin(5000, messagesOf(response))).toEqual([]);
     }
@@ -157,7 +179,11 @@ describe('cancellation', () => {
 
   it('still answers the other requests of the batch, and a later request that uses the cancelled id again', async () => {
     const sessionId = await openSession();
-    const response = await postJson('/mcp', [ping(1), { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'server_info', arguments: {} } }, cancel(1)], sessionHeaders(sessionId));
+    const response = await postJson(
+      '/mcp',
+      [ping(1), { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'server_info', arguments: {} } }, cancel(1)],
+      sessionHeaders(sessionId),
+    );
     const messages = await endsWithin(5000, messagesOf(response));
     expect(messages.map((m) => m.id)).toEqual([2]);
     expect(messages[0]!.result.content).toBeInstanceOf(Array);
@@ -175,7 +201,12 @@ describe('the caller travels with each request', () => {
   it('gives each of two interleaved requests of a session its own principal: in the tool guard and in the tool', async () => {
     const sessionId = newSessionId();
     const replies = await runInDurableObject(sessionStub(env, sessionId), async (object: SessionObject) => {
-      const headers = { accept: 'application/json, text/event-stream', 'content-type': 'application/json', 'mcp-session-id': sessionId, 'mcp-protocol-version': PROTOCOL_VERSION };
+      const headers = {
+        accept: 'application/json, text/event-stream',
+        'content-type': 'application/json',
+        'mcp-session-id': sessionId,
+        'mcp-protocol-version': PROTOCOL_VERSION,
+      };
       const post = (principal: typeof wide, body: unknown, create = false) =>
         object.streamableHttp(new Request(`${ORIGIN}/mcp`, { method: 'POST', headers }), sessionId, create, principal, body);
       await (await post(wide, initializeRequest(1), true)).text();

@@ -18,7 +18,14 @@ import { call, initializeRequest, ORIGIN, openSession, parseSse, postJson, sessi
 const VERSION = '2025-11-25';
 const sockets = (sessionId: string) => runInDurableObject(sessionStub(env, sessionId), (_: SessionObject, state) => state.getWebSockets().length);
 /** Resolves 'open' if the stream neither ends nor sends within `ms`. */
-const stillOpen = (next: Promise<unknown>, ms = 200) => Promise.race([next.then(() => 'sent', () => 'ended'), sleep(ms).then(() => 'open')]);
+const stillOpen = (next: Promise<unknown>, ms = 200) =>
+  Promise.race([
+    next.then(
+      () => 'sent',
+      () => 'ended',
+    ),
+    sleep(ms).then(() => 'open'),
+  ]);
 
 describe('idle clients cost their session object nothing', () => {
   it('evicts a Streamable HTTP session mid-call; the call is answered on its stream and the GET stream stays open', async () => {
@@ -29,7 +36,12 @@ describe('idle clients cost their session object nothing', () => {
     const post = sseReader(await postJson('/mcp', { jsonrpc: '2.0', id: 7, method: 'tools/call', params }, headers));
     await post.next(); // the priming event
     // Both streams handed to the Worker: the GET at once, the POST once its call is queued.
-    expect(await waitFor(() => sockets(sessionId), (n) => n === 2)).toBe(2);
+    expect(
+      await waitFor(
+        () => sockets(sessionId),
+        (n) => n === 2,
+      ),
+    ).toBe(2);
 
     await evictDurableObject(sessionStub(env, sessionId));
     // Evicted while its call was still pending: nothing in the object waited on it.
@@ -64,7 +76,12 @@ describe('idle clients cost their session object nothing', () => {
       const standalone = sseReader(await call('/mcp', { headers: { accept: 'text/event-stream', ...headers } }));
       const params = { name: 'test_queued_slow', arguments: { ms: 300 } };
       const post = sseReader(await postJson('/mcp', { jsonrpc: '2.0', id: 8, method: 'tools/call', params }, headers));
-      expect(await waitFor(() => sockets(sessionId), (n) => n === 2)).toBe(2); // both streams parked
+      expect(
+        await waitFor(
+          () => sockets(sessionId),
+          (n) => n === 2,
+        ),
+      ).toBe(2); // both streams parked
       expect(armed).toBeGreaterThanOrEqual(2); // one per body the object wrote: the GET's and the POST's
       expect(live.size).toBe(0);
       await post.next((frame) => frame.data !== '');
@@ -86,7 +103,10 @@ describe('idle clients cost their session object nothing', () => {
     await postJson(endpoint, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'test_queued_slow', arguments: { ms: 400 } } });
     await evictDurableObject(sessionStub(env, sessionId));
     expect(await pendingCalls(sessionId)).toHaveLength(1);
-    expect(JSON.parse((await stream.next((frame) => frame.event === 'message')).data)).toMatchObject({ id: 2, result: { content: [{ text: 'slept 400 ms' }] } });
+    expect(JSON.parse((await stream.next((frame) => frame.event === 'message')).data)).toMatchObject({
+      id: 2,
+      result: { content: [{ text: 'slept 400 ms' }] },
+    });
 
     // A server rebuilt without the client's initialize would refuse this with "not initialized".
     await evictDurableObject(sessionStub(env, sessionId));
@@ -113,8 +133,13 @@ describe('idle clients cost their session object nothing', () => {
     expect(await stub.serveQuery(request, id, principal)).toBe(PARKED);
     await evictDurableObject(stub);
     expect(await pendingCalls(id)).toHaveLength(1);
-    await waitFor(() => pendingCalls(id), (p) => p.length === 0); // answered while nobody held the socket
-    const upgrade = await stub.fetch(`https://session/stream?id=${QUERY_STREAM_ID}`, { headers: { upgrade: 'websocket', [PRINCIPAL_HEADER]: JSON.stringify(principal) } });
+    await waitFor(
+      () => pendingCalls(id),
+      (p) => p.length === 0,
+    ); // answered while nobody held the socket
+    const upgrade = await stub.fetch(`https://session/stream?id=${QUERY_STREAM_ID}`, {
+      headers: { upgrade: 'websocket', [PRINCIPAL_HEADER]: JSON.stringify(principal) },
+    });
     const socket = upgrade.webSocket!;
     socket.accept();
     socket.binaryType = 'arraybuffer';
@@ -133,7 +158,10 @@ describe('idle clients cost their session object nothing', () => {
     const sessionId = await openSession(VERSION);
     const stub = sessionStub(env, sessionId);
     const standalone = sseReader(await call('/mcp', { headers: { accept: 'text/event-stream', ...sessionHeaders(sessionId, VERSION) } }));
-    await waitFor(() => sockets(sessionId), (n) => n === 1);
+    await waitFor(
+      () => sockets(sessionId),
+      (n) => n === 1,
+    );
     await runInDurableObject(stub, async (_: SessionObject, state) => {
       const record = (await state.storage.get<SessionRecord>('session'))!;
       await state.storage.put('session', { ...record, expiresAt: Date.now() - 1 });
@@ -147,7 +175,10 @@ describe('idle clients cost their session object nothing', () => {
     const sessionId = await openSession(VERSION);
     const headers = { accept: 'text/event-stream', ...sessionHeaders(sessionId, VERSION) };
     const first = sseReader(await call('/mcp', { headers }));
-    await waitFor(() => sockets(sessionId), (n) => n === 1);
+    await waitFor(
+      () => sockets(sessionId),
+      (n) => n === 1,
+    );
     expect((await call('/mcp', { headers })).status).toBe(409);
     await first.cancel();
   });

@@ -69,8 +69,18 @@ describe('MCP 2026-07-28 on /mcp', () => {
     }
     const response = await call('/mcp', {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2099-01-01', 'mcp-method': 'tools/list' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2099-01-01', 'io.modelcontextprotocol/clientCapabilities': {} } } }),
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2099-01-01',
+        'mcp-method': 'tools/list',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/list',
+        params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2099-01-01', 'io.modelcontextprotocol/clientCapabilities': {} } },
+      }),
     });
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ id: 7, error: { code: -32022, data: { supported: ['2026-07-28'], requested: '2099-01-01' } } });
@@ -82,7 +92,11 @@ describe('MCP 2026-07-28 on /mcp', () => {
     expect(first.body.result).toMatchObject({ resultType: 'input_required', inputRequests: { confirm: { method: 'elicitation/create' } } });
     const { requestState } = first.body.result;
     const answer = { confirm: { action: 'accept', content: { ok: true } } };
-    const done = await modern('tools/call', { name: 'test_input_required_result_request_state', arguments: {}, inputResponses: answer, requestState }, { capabilities });
+    const done = await modern(
+      'tools/call',
+      { name: 'test_input_required_result_request_state', arguments: {}, inputResponses: answer, requestState },
+      { capabilities },
+    );
     expect(done.body.result.content[0].text).toContain('state-ok');
     const tampered = await modern(
       'tools/call',

@@ -7,7 +7,6 @@ import fc from 'fast-check';
  */
 export const RUNS = Number((env as unknown as { FUZZ_RUNS?: string }).FUZZ_RUNS ?? '200');
 
-
 const METHODS = [
   'initialize',
   'ping',
@@ -49,7 +48,10 @@ export const jsonRpcMessage: fc.Arbitrary<unknown> = fc
       id: fc.oneof(fc.integer(), fc.string({ maxLength: 20 }), anyJson),
       method: fc.oneof(fc.constantFrom(...METHODS), anyJson),
       params: fc.oneof(
-        fc.record({ name: fc.constantFrom('server_info', 'search_nodes', 'get_node_types', 'nope'), arguments: fc.oneof(fc.dictionary(fc.string(), anyJson), anyJson) }),
+        fc.record({
+          name: fc.constantFrom('server_info', 'search_nodes', 'get_node_types', 'nope'),
+          arguments: fc.oneof(fc.dictionary(fc.string(), anyJson), anyJson),
+        }),
         fc.record({ protocolVersion: fc.constantFrom('2025-06-18', '2024-11-05', 'x'), capabilities: anyJson, clientInfo: anyJson }),
         fc.dictionary(fc.string({ maxLength: 10 }), anyJson, { maxKeys: 5 }),
         anyJson,
@@ -78,5 +80,8 @@ const clipped = (value: unknown): string =>
 export function clippedReport<T>(details: fc.RunDetails<T>): void {
   if (!details.failed) return;
   const cause = details.errorInstance instanceof Error ? details.errorInstance : new Error(String(details.errorInstance));
-  throw new Error(`Property failed after ${details.numRuns} runs (seed ${details.seed}, path "${details.counterexamplePath}")\nCounterexample: ${clipped(details.counterexample)}\n${cause.message}`, { cause });
+  throw new Error(
+    `Property failed after ${details.numRuns} runs (seed ${details.seed}, path "${details.counterexamplePath}")\nCounterexample: ${clipped(details.counterexample)}\n${cause.message}`,
+    { cause },
+  );
 }

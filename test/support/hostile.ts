@@ -13,7 +13,18 @@ import { TEST_TOOLS } from '../entry/worker';
 import type { ToolContext, ToolDefinition } from '../../src/tools/tool';
 import webhookWorkflow from '../fixtures/workflows/30-webhook-respond-to-webhook.json';
 
-type Schema = { pattern?: string; type?: string | string[]; properties?: Record<string, Schema>; items?: Schema; enum?: unknown[]; const?: unknown; minimum?: number; anyOf?: Schema[]; additionalProperties?: Schema | boolean; default?: unknown };
+type Schema = {
+  pattern?: string;
+  type?: string | string[];
+  properties?: Record<string, Schema>;
+  items?: Schema;
+  enum?: unknown[];
+  const?: unknown;
+  minimum?: number;
+  anyOf?: Schema[];
+  additionalProperties?: Schema | boolean;
+  default?: unknown;
+};
 
 /** A workflow an agent would write (Webhook → IF → Code → Respond to Webhook), for any argument that takes one. */
 export const SAMPLE_WORKFLOW = { name: webhookWorkflow.name, nodes: webhookWorkflow.nodes, connections: webhookWorkflow.connections, settings: {} };
@@ -47,10 +58,11 @@ export function sampleArguments(tool: ToolDefinition, ids: Record<string, string
     const holder = path.slice(0, -1).reduce<Record<string | number, unknown>>((o, k) => o[k] as Record<string | number, unknown>, args);
     const key = path.at(-1)!;
     if (typeof holder[key] !== 'string') continue;
-    holder[key] = STRINGS.find((candidate) => {
-      holder[key] = candidate;
-      return !tool.input.safeParse(args).error?.issues.some((i) => i.path.join('.') === path.join('.'));
-    }) ?? holder[key];
+    holder[key] =
+      STRINGS.find((candidate) => {
+        holder[key] = candidate;
+        return !tool.input.safeParse(args).error?.issues.some((i) => i.path.join('.') === path.join('.'));
+      }) ?? holder[key];
   }
   return args;
 }
@@ -72,7 +84,9 @@ function sample(schema: Schema, name: string, ids: Record<string, string>): unkn
   const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
   switch (type) {
     case 'object': {
-      const entries = Object.entries(schema.properties ?? {}).filter(([key]) => !LEFT_OUT.has(key)).map(([key, value]) => [key, sample(value, key, ids)]);
+      const entries = Object.entries(schema.properties ?? {})
+        .filter(([key]) => !LEFT_OUT.has(key))
+        .map(([key, value]) => [key, sample(value, key, ids)]);
       if (entries.length === 0) entries.push(['key', 'value']);
       return Object.fromEntries(entries);
     }
@@ -131,11 +145,16 @@ export function withNameAt(value: unknown, position: Position, name: string): st
  */
 export function renamedNode(workflow: typeof SAMPLE_WORKFLOW, from: string, name: string, sourcesAs: 'name' | 'upper case' | 'id' = 'name'): string {
   const node = workflow.nodes.find((n) => n.name === from)!;
-  const renamed = JSON.parse(JSON.stringify(workflow).replaceAll(JSON.stringify(from), JSON.stringify(name)).replaceAll(`$('${from}')`, `$('${name}')`)) as typeof workflow;
+  const renamed = JSON.parse(
+    JSON.stringify(workflow).replaceAll(JSON.stringify(from), JSON.stringify(name)).replaceAll(`$('${from}')`, `$('${name}')`),
+  ) as typeof workflow;
   const key = sourcesAs === 'upper case' ? name.toUpperCase() : sourcesAs === 'id' ? node.id : name;
   const connections = Object.entries(renamed.connections).map(([source, targets]) => [source === name ? key : source, targets]);
   // Built as text: an object literal would take a "__proto__" key as its prototype.
-  return JSON.stringify({ ...renamed, connections: '\u0000' }).replace('"\\u0000"', `{${connections.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`).join(',')}}`);
+  return JSON.stringify({ ...renamed, connections: '\u0000' }).replace(
+    '"\\u0000"',
+    `{${connections.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`).join(',')}}`,
+  );
 }
 
 /**
@@ -178,6 +197,10 @@ export const directContext = (toolEnv: Env): ToolContext => ({
  */
 export async function savedSampleWorkflow(toolEnv: Env): Promise<string> {
   const create = toolsFor(toolEnv).find((t) => t.name === 'create_workflow')!;
-  const created = await invokeTool(create, create.input.parse({ workflow: JSON.parse(renamedNode(SAMPLE_WORKFLOW, 'Respond Created', '__proto__')), force: true }), directContext(toolEnv));
+  const created = await invokeTool(
+    create,
+    create.input.parse({ workflow: JSON.parse(renamedNode(SAMPLE_WORKFLOW, 'Respond Created', '__proto__')), force: true }),
+    directContext(toolEnv),
+  );
   return JSON.parse((created.content[0] as { text: string }).text).id;
 }

@@ -20,7 +20,10 @@ const answerBound = (input: number) => 4 * input + 1024 * 1024;
 const pristine = prototypesSnapshot();
 afterEach(() => restorePrototypes(pristine));
 
-const TYPES = [...n8nCatalog.typeNames().filter((t) => /\.(webhook|if|set|code|switch|merge|noOp|httpRequest|manualTrigger|agent|lmChatOpenAi|respondToWebhook)$/.test(t)), 'n8n-nodes-base.notAThing'];
+const TYPES = [
+  ...n8nCatalog.typeNames().filter((t) => /\.(webhook|if|set|code|switch|merge|noOp|httpRequest|manualTrigger|agent|lmChatOpenAi|respondToWebhook)$/.test(t)),
+  'n8n-nodes-base.notAThing',
+];
 /** A node name: ordinary ones, prototype names, long ones, anything. */
 export const nodeName = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom('Start', 'IF', 'Set', 'Webhook', 'Respond', 'Agent', 'Model') },
@@ -30,14 +33,25 @@ export const nodeName = fc.oneof(
   { weight: 1, arbitrary: fc.string({ maxLength: 12 }) },
 );
 const text = fc.oneof(
-  fc.constantFrom('plain', '={{ $json.a }}', "={{ $('IF').item.json.x }}", '{{ $json.missing }}', "={{ $('__proto__').first().json }}", '={{ $node["constructor"].json }}'),
+  fc.constantFrom(
+    'plain',
+    '={{ $json.a }}',
+    "={{ $('IF').item.json.x }}",
+    '{{ $json.missing }}',
+    "={{ $('__proto__').first().json }}",
+    '={{ $node["constructor"].json }}',
+  ),
   nodeName.map((n) => `={{ $('${n}').item.json }}`),
   backtracking.map((s) => s.slice(0, 60_000)),
 );
 /** A parameter value: expressions naming nodes, text that backtracked, numbers, nested lists and objects with prototype keys. */
 export const parameterValue: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
   value: fc.oneof({ depthSize: 'small', withCrossShrink: true }, text, fc.integer(), fc.boolean(), fc.array(tie('value'), { maxLength: 3 }), tie('object')),
-  object: fc.dictionary(fc.oneof(prototypeName, fc.constantFrom('conditions', 'values', 'options', 'assignments', 'rules', 'path', 'httpMethod')), tie('value'), { maxKeys: 4 }),
+  object: fc.dictionary(
+    fc.oneof(prototypeName, fc.constantFrom('conditions', 'values', 'options', 'assignments', 'rules', 'path', 'httpMethod')),
+    tie('value'),
+    { maxKeys: 4 },
+  ),
 })).value;
 
 /** A node as the caller wrote it: the parts that matter here, and odd ones. */
@@ -45,7 +59,9 @@ export const workflowNode = fc.record({
   name: nodeName,
   type: fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...TYPES) }, { weight: 1, arbitrary: prototypeName }),
   typeVersion: fc.constantFrom(1, 1.1, 2, 2.1, 3, 99),
-  parameters: fc.dictionary(fc.oneof(prototypeName, fc.constantFrom('conditions', 'values', 'options', 'path', 'jsCode', 'text')), parameterValue, { maxKeys: 5 }),
+  parameters: fc.dictionary(fc.oneof(prototypeName, fc.constantFrom('conditions', 'values', 'options', 'path', 'jsCode', 'text')), parameterValue, {
+    maxKeys: 5,
+  }),
   id: fc.oneof(fc.uuid(), prototypeName),
   disabled: fc.boolean(),
 });
@@ -55,30 +71,59 @@ const connectionsText = (names: string[]) =>
   fc
     .array(
       fc.record({
-        source: fc.oneof(fc.constantFrom(...names, 'missing'), prototypeName, fc.constantFrom(...names).map((n) => n.toUpperCase())),
-        type: fc.oneof({ weight: 4, arbitrary: fc.constant('main') }, { weight: 1, arbitrary: fc.constantFrom('ai_languageModel', 'ai_tool') }, { weight: 1, arbitrary: prototypeName }),
-        targets: fc.array(fc.array(fc.record({ node: fc.oneof(fc.constantFrom(...names, 'missing'), prototypeName), type: fc.constantFrom('main', 'ai_tool', '__proto__'), index: fc.integer({ min: 0, max: 3 }) }), { maxLength: 4 }), { maxLength: 3 }),
+        source: fc.oneof(
+          fc.constantFrom(...names, 'missing'),
+          prototypeName,
+          fc.constantFrom(...names).map((n) => n.toUpperCase()),
+        ),
+        type: fc.oneof(
+          { weight: 4, arbitrary: fc.constant('main') },
+          { weight: 1, arbitrary: fc.constantFrom('ai_languageModel', 'ai_tool') },
+          { weight: 1, arbitrary: prototypeName },
+        ),
+        targets: fc.array(
+          fc.array(
+            fc.record({
+              node: fc.oneof(fc.constantFrom(...names, 'missing'), prototypeName),
+              type: fc.constantFrom('main', 'ai_tool', '__proto__'),
+              index: fc.integer({ min: 0, max: 3 }),
+            }),
+            { maxLength: 4 },
+          ),
+          { maxLength: 3 },
+        ),
       }),
       { maxLength: 8 },
     )
     .map((list) => `{${list.map((c) => `${JSON.stringify(c.source)}:{${JSON.stringify(c.type)}:${JSON.stringify(c.targets)}}`).join(',')}}`);
 
 /** A workflow of 1 to 12 such nodes and connections among them (and to missing ones), as JSON text. */
-export const smallWorkflow = fc.array(workflowNode, { minLength: 1, maxLength: 12 }).chain((nodes) =>
-  connectionsText(nodes.map((n) => n.name)).map((connections) => `{"nodes":${JSON.stringify(nodes)},"connections":${connections}}`),
-);
+export const smallWorkflow = fc
+  .array(workflowNode, { minLength: 1, maxLength: 12 })
+  .chain((nodes) => connectionsText(nodes.map((n) => n.name)).map((connections) => `{"nodes":${JSON.stringify(nodes)},"connections":${connections}}`));
 
 /** Graphs at the size the tools take: a chain listed from its end, or one node with many connections to a missing one. */
 export const largeWorkflow = fc.oneof(
   fc.integer({ min: 100, max: 2_700 }).map((n) => {
-    const nodes = Array.from({ length: n }, (_, i) => ({ name: `n${i}`, type: i === 0 ? 'n8n-nodes-base.manualTrigger' : 'n8n-nodes-base.noOp', typeVersion: 1, position: [0, 0], parameters: {} }));
-    const connections = Object.fromEntries(Array.from({ length: n - 1 }, (_, i) => [`n${n - 2 - i}`, { main: [[{ node: `n${n - 1 - i}`, type: 'main', index: 0 }]] }]));
+    const nodes = Array.from({ length: n }, (_, i) => ({
+      name: `n${i}`,
+      type: i === 0 ? 'n8n-nodes-base.manualTrigger' : 'n8n-nodes-base.noOp',
+      typeVersion: 1,
+      position: [0, 0],
+      parameters: {},
+    }));
+    const connections = Object.fromEntries(
+      Array.from({ length: n - 1 }, (_, i) => [`n${n - 2 - i}`, { main: [[{ node: `n${n - 1 - i}`, type: 'main', index: 0 }]] }]),
+    );
     return JSON.stringify({ nodes, connections });
   }),
   fc.tuple(fc.integer({ min: 1, max: 1_200 }), fc.integer({ min: 1, max: 5_500 })).map(([length, count]) => {
     const long = 'L'.repeat(length);
     const targets = Array.from({ length: count }, () => ({ node: 'x', type: 'main', index: 0 }));
-    return JSON.stringify({ nodes: [{ name: long, type: 'n8n-nodes-base.noOp', typeVersion: 1, parameters: {} }], connections: { [long]: { main: [targets] } } });
+    return JSON.stringify({
+      nodes: [{ name: long, type: 'n8n-nodes-base.noOp', typeVersion: 1, parameters: {} }],
+      connections: { [long]: { main: [targets] } },
+    });
   }),
 );
 

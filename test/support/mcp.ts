@@ -97,7 +97,9 @@ export function parseSse(text: string): SseFrame[] {
 export async function messagesOf(response: Response): Promise<Record<string, any>[]> {
   const text = await response.text();
   if (response.headers.get('content-type')?.includes('text/event-stream')) {
-    return parseSse(text).filter((f) => f.data).map((f) => JSON.parse(f.data));
+    return parseSse(text)
+      .filter((f) => f.data)
+      .map((f) => JSON.parse(f.data));
   }
   const body = JSON.parse(text);
   return Array.isArray(body) ? body : [body];

@@ -3,7 +3,11 @@ import { call, ORIGIN } from './mcp';
 
 /** The OAuth flow as a client and its user's browser drive it: registration, consent, tokens. */
 export const REDIRECT = 'http://127.0.0.1:33418/callback';
-const base64url = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+const base64url = (bytes: Uint8Array) =>
+  btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 
 export async function pkce() {
   const verifier = base64url(crypto.getRandomValues(new Uint8Array(32)));
@@ -45,7 +49,10 @@ export async function consentPage(clientId: string, challenge: string, scope?: s
   const response = await call(path, { headers: { authorization: '' }, redirect: 'manual' });
   const html = await response.text();
   const handle = /name="handle" value="([^"]+)"/.exec(html)?.[1];
-  const cookie = response.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const cookie = response.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
   return { response, html, handle: handle!, cookie, path };
 }
 
@@ -67,6 +74,13 @@ export async function token(fields: Record<string, string>) {
 export async function tokensFor(credential: string, scope?: string) {
   const clientId = await register();
   const { code, verifier } = await authorize(clientId, credential, scope);
-  const { body } = await token({ grant_type: 'authorization_code', code: code!, code_verifier: verifier, redirect_uri: REDIRECT, client_id: clientId, resource: `${ORIGIN}/mcp` });
+  const { body } = await token({
+    grant_type: 'authorization_code',
+    code: code!,
+    code_verifier: verifier,
+    redirect_uri: REDIRECT,
+    client_id: clientId,
+    resource: `${ORIGIN}/mcp`,
+  });
   return { clientId, access_token: String(body.access_token), refresh_token: String(body.refresh_token), scope: String(body.scope) };
 }

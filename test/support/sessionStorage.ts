@@ -10,8 +10,7 @@ export const inSessionStorage = <T>(sessionId: string, read: (s: DurableObjectSt
   runInDurableObject(sessionStub(env, sessionId), (_: SessionObject, state) => read(state.storage));
 
 /** The queued calls a session still owes an answer. */
-export const pendingCalls = (sessionId: string) =>
-  inSessionStorage(sessionId, async (s) => [...(await s.list<PendingCall>({ prefix: 'pending:' })).values()]);
+export const pendingCalls = (sessionId: string) => inSessionStorage(sessionId, async (s) => [...(await s.list<PendingCall>({ prefix: 'pending:' })).values()]);
 
 /** How many results the session's object (this instance of it) was handed, by what became of them: delivered or ignored. */
 export const deliveries = (sessionId: string) => runInDurableObject(sessionStub(env, sessionId), (session: TestSessionObject) => ({ ...session.deliveries }));

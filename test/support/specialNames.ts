@@ -28,7 +28,9 @@ export type PrototypesSnapshot = Record<string, Map<PropertyKey, PropertyDescrip
 
 /** The own properties of the prototypes every object, list, function and string inherits from, with their descriptors. */
 export function prototypesSnapshot(): PrototypesSnapshot {
-  return Object.fromEntries(Object.entries(BUILT_INS).map(([name, proto]) => [name, new Map(Reflect.ownKeys(proto).map((key) => [key, Object.getOwnPropertyDescriptor(proto, key)!]))]));
+  return Object.fromEntries(
+    Object.entries(BUILT_INS).map(([name, proto]) => [name, new Map(Reflect.ownKeys(proto).map((key) => [key, Object.getOwnPropertyDescriptor(proto, key)!]))]),
+  );
 }
 
 const sameDescriptor = (a: PropertyDescriptor, b: PropertyDescriptor) =>
@@ -40,7 +42,9 @@ export function pollutedSince(before: PrototypesSnapshot): string[] {
   return Object.keys(before).flatMap((name) => {
     const [was, now] = [before[name]!, after[name]!];
     const keys = new Set([...was.keys(), ...now.keys()]);
-    return [...keys].filter((key) => !was.has(key) || !now.has(key) || !sameDescriptor(was.get(key)!, now.get(key)!)).map((key) => `${name}.prototype.${String(key)}`);
+    return [...keys]
+      .filter((key) => !was.has(key) || !now.has(key) || !sameDescriptor(was.get(key)!, now.get(key)!))
+      .map((key) => `${name}.prototype.${String(key)}`);
   });
 }
 
@@ -49,7 +53,8 @@ export function restorePrototypes(before: PrototypesSnapshot): void {
   for (const [name, proto] of Object.entries(BUILT_INS)) {
     const was = before[name]!;
     for (const key of Reflect.ownKeys(proto)) if (!was.has(key)) delete (proto as Record<PropertyKey, unknown>)[key];
-    for (const [key, descriptor] of was) if (!sameDescriptor(descriptor, Object.getOwnPropertyDescriptor(proto, key) ?? {})) Object.defineProperty(proto, key, descriptor);
+    for (const [key, descriptor] of was)
+      if (!sameDescriptor(descriptor, Object.getOwnPropertyDescriptor(proto, key) ?? {})) Object.defineProperty(proto, key, descriptor);
   }
 }
 

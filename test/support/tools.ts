@@ -28,7 +28,12 @@ function answerOf(result: CallToolResult): ToolAnswer {
   } catch {
     json = undefined;
   }
-  return { isError: result.isError === true, text, json, ...(result.structuredContent ? { structuredContent: result.structuredContent as Record<string, unknown> } : {}) };
+  return {
+    isError: result.isError === true,
+    text,
+    json,
+    ...(result.structuredContent ? { structuredContent: result.structuredContent as Record<string, unknown> } : {}),
+  };
 }
 
 /** Calls the tool in a fresh session, as a client would. */
@@ -43,7 +48,11 @@ export async function callInSession(name: string, args: Record<string, unknown>)
  * Runs the tool where it is defined, by default with the contract fake of n8n configured and for a
  * caller with every scope; arguments go through its input schema first.
  */
-export async function callDirect(name: string, args: Record<string, unknown>, { env: toolEnv = withN8n(), scopes }: { env?: Env; scopes?: string[] } = {}): Promise<ToolAnswer> {
+export async function callDirect(
+  name: string,
+  args: Record<string, unknown>,
+  { env: toolEnv = withN8n(), scopes }: { env?: Env; scopes?: string[] } = {},
+): Promise<ToolAnswer> {
   const tool = toolsFor(toolEnv).find((t) => t.name === name);
   if (!tool) throw new Error(`no tool ${name} on this deployment`);
   const context = directContext(toolEnv);
@@ -84,7 +93,9 @@ export const fakeN8n = (path: string, body?: unknown): Promise<any> =>
   fetch(`${inject('n8nUrl')}/__fake/${path}`, body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) }).then((r) => r.json());
 
 /** A workflow as the contract fake of n8n has it saved now. */
-export async function savedN8nWorkflow(id: string): Promise<{ versionId: string; connections: Record<string, unknown>; nodes: { name: string; type: string; parameters: object }[]; tags: { name: string }[] }> {
+export async function savedN8nWorkflow(
+  id: string,
+): Promise<{ versionId: string; connections: Record<string, unknown>; nodes: { name: string; type: string; parameters: object }[]; tags: { name: string }[] }> {
   const response = await fetch(`${inject('n8nUrl')}/api/v1/workflows/${id}`, { headers: { 'x-n8n-api-key': inject('n8nKey') } });
   return response.json();
 }

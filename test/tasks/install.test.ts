@@ -117,7 +117,10 @@ describe('task status on a subscriptions/listen stream', () => {
     const stream = sseReader(response);
     const ack = JSON.parse((await stream.next()).data);
     // Another caller's task is not watched, and not even said to exist.
-    expect(ack).toMatchObject({ method: 'notifications/subscriptions/acknowledged', params: { notifications: { taskIds: [taskId] }, _meta: { 'io.modelcontextprotocol/subscriptionId': 'listen-1' } } });
+    expect(ack).toMatchObject({
+      method: 'notifications/subscriptions/acknowledged',
+      params: { notifications: { taskIds: [taskId] }, _meta: { 'io.modelcontextprotocol/subscriptionId': 'listen-1' } },
+    });
     const statuses: string[] = [];
     for (;;) {
       const note = JSON.parse((await stream.next()).data);

@@ -38,9 +38,16 @@ describe('task model', () => {
 
   it('settles a run: a result completes, an error fails, an input request waits', () => {
     const now = Date.UTC(2026, 6, 28, 11);
-    expect(settle(task({ statusMessage: 'half' }), { kind: 'result', result: { content: [] } }, now)).toMatchObject({ status: 'completed', lastUpdatedAt: now, statusMessage: undefined });
+    expect(settle(task({ statusMessage: 'half' }), { kind: 'result', result: { content: [] } }, now)).toMatchObject({
+      status: 'completed',
+      lastUpdatedAt: now,
+      statusMessage: undefined,
+    });
     expect(settle(task(), { kind: 'error', error: { code: -32603, message: 'no' } }, now)).toMatchObject({ status: 'failed', error: { code: -32603 } });
-    expect(settle(task(), { kind: 'input_required', inputRequests: { a: elicit } }, now)).toMatchObject({ status: 'input_required', inputRequests: { a: elicit } });
+    expect(settle(task(), { kind: 'input_required', inputRequests: { a: elicit } }, now)).toMatchObject({
+      status: 'input_required',
+      inputRequests: { a: elicit },
+    });
   });
 
   it('keeps answers to outstanding requests only, and starts a new run with all of them once none is left', () => {
@@ -52,7 +59,13 @@ describe('task model', () => {
     expect(resumed).toMatchObject({ status: 'working', inputResponses: { a: 'A', b: 'B' }, callId: 'run-2', deadline: 10 + 120_000 });
     expect(resumed.inputRequests).toBeUndefined();
     expect(applyInput(task(), { a: 'A' }, 5, 'run-2')).toMatchObject({ status: 'working', callId: 'run-1' });
-    expect(runMessage(resumed)).toMatchObject({ v: 2, taskId: 't1', callId: 'run-2', caller: { id: 'key:a', scopes: ['workflows:read'] }, inputResponses: { a: 'A', b: 'B' } });
+    expect(runMessage(resumed)).toMatchObject({
+      v: 2,
+      taskId: 't1',
+      callId: 'run-2',
+      caller: { id: 'key:a', scopes: ['workflows:read'] },
+      inputResponses: { a: 'A', b: 'B' },
+    });
   });
 
   it('takes an answer only for a request it made: "constructor" or "__proto__" are not requests of every task', () => {

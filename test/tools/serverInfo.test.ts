@@ -21,6 +21,8 @@ describe('server_info', () => {
     // The contract fake at / has no editor page to read the release from.
     const info = await callDirect('server_info', {});
     expect(info.json.n8n).toEqual({ catalog: newestRelease(), instance: expect.stringMatching(/^unknown: /) });
-    expect((await callDirect('server_info', {}, { env: { ...env, N8N_API_URL: undefined, N8N_API_KEY: undefined } })).json.n8n).toEqual({ catalog: newestRelease() });
+    expect((await callDirect('server_info', {}, { env: { ...env, N8N_API_URL: undefined, N8N_API_KEY: undefined } })).json.n8n).toEqual({
+      catalog: newestRelease(),
+    });
   });
 });

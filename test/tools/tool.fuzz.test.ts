@@ -4,7 +4,18 @@ import { invokeTool } from '../../src/server/runTool';
 import { loadCatalog, seedSpecs } from '../support/catalog';
 import { clippedReport, RUNS } from '../support/fuzz';
 import { hostileString, hostileValue } from '../support/hostileInputs';
-import { directContext, nullPrototypeAt, productionTools, renamedNode, savedSampleWorkflow, withN8n, SAMPLE_WORKFLOW, sampleArguments, stringPositions, withNameAt } from '../support/hostile';
+import {
+  directContext,
+  nullPrototypeAt,
+  productionTools,
+  renamedNode,
+  savedSampleWorkflow,
+  withN8n,
+  SAMPLE_WORKFLOW,
+  sampleArguments,
+  stringPositions,
+  withNameAt,
+} from '../support/hostile';
 import { pollutedSince, prototypesSnapshot, restorePrototypes } from '../support/specialNames';
 import { initializeRequest, postJson } from '../support/mcp';
 import { n8nSpecs } from '../support/n8nCatalog';
@@ -34,13 +45,21 @@ async function freshWorkflow(): Promise<void> {
 }
 
 /** One call: a tool, and which position of its sample arguments gets what. */
-const call = fc
-  .record({
-    tool: fc.constantFrom(...tools.map((t) => t.name)),
-    position: fc.nat(),
-    replacement: fc.oneof({ weight: 3, arbitrary: hostileString.map((s) => ({ kind: 'string' as const, s })) }, { weight: 1, arbitrary: hostileValue.map((v) => ({ kind: 'value' as const, v })) }),
-    renamed: fc.option(fc.record({ node: fc.constantFrom(...SAMPLE_WORKFLOW.nodes.map((n) => n.name)), sourcesAs: fc.constantFrom('name' as const, 'upper case' as const, 'id' as const) }), { nil: undefined }),
-  });
+const call = fc.record({
+  tool: fc.constantFrom(...tools.map((t) => t.name)),
+  position: fc.nat(),
+  replacement: fc.oneof(
+    { weight: 3, arbitrary: hostileString.map((s) => ({ kind: 'string' as const, s })) },
+    { weight: 1, arbitrary: hostileValue.map((v) => ({ kind: 'value' as const, v })) },
+  ),
+  renamed: fc.option(
+    fc.record({
+      node: fc.constantFrom(...SAMPLE_WORKFLOW.nodes.map((n) => n.name)),
+      sourcesAs: fc.constantFrom('name' as const, 'upper case' as const, 'id' as const),
+    }),
+    { nil: undefined },
+  ),
+});
 
 /** Four calls per run of the other properties: each is cheap, and they spread over 40 tools. */
 const CALLS = RUNS * 4;

@@ -6,7 +6,17 @@ import { defineTool, refusal, type ToolDefinition } from '../../src/tools/tool';
 import { loadCatalog, seedSpecs } from '../support/catalog';
 import { bearer, createKey } from '../support/keys';
 import { n8nSpecs } from '../support/n8nCatalog';
-import { directContext, nullPrototypeAt, renamedNode, savedSampleWorkflow, withN8n, SAMPLE_WORKFLOW, sampleArguments, stringPositions, withNameAt } from '../support/hostile';
+import {
+  directContext,
+  nullPrototypeAt,
+  renamedNode,
+  savedSampleWorkflow,
+  withN8n,
+  SAMPLE_WORKFLOW,
+  sampleArguments,
+  stringPositions,
+  withNameAt,
+} from '../support/hostile';
 import { pollutedSince, prototypesSnapshot, restorePrototypes } from '../support/specialNames';
 import { initializeRequest, messagesOf, openSession, postJson, sessionHeaders } from '../support/mcp';
 import { modern, pollTask, withTasks } from '../support/modern';
@@ -26,7 +36,11 @@ describe('the caller a tool is given', () => {
     const headers = bearer((await narrowKey).key);
     const sessionId = await openSession(undefined, headers);
     for (const name of ['test_caller', 'test_queued_caller']) {
-      const response = await postJson('/mcp', { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name, arguments: {} } }, { ...headers, ...sessionHeaders(sessionId) });
+      const response = await postJson(
+        '/mcp',
+        { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name, arguments: {} } },
+        { ...headers, ...sessionHeaders(sessionId) },
+      );
       const [reply] = (await messagesOf(response)).filter((m) => m.id === 2);
       expect(reply?.result.structuredContent, name).toEqual(await expected());
     }
@@ -125,7 +139,15 @@ describe('defineTool', () => {
 describe('refusal', () => {
   it('is an error result whose text is the details as JSON, passed through as it is', async () => {
     const details = { refused: 'validation', errors: [{ code: 'x' }] };
-    const refuses = defineTool({ name: 'refuses', title: 't', description: 'd', input: z.object({}), annotations: {}, execution: 'direct', run: () => refusal(details) });
+    const refuses = defineTool({
+      name: 'refuses',
+      title: 't',
+      description: 'd',
+      input: z.object({}),
+      annotations: {},
+      execution: 'direct',
+      run: () => refusal(details),
+    });
     const result = await invokeTool(refuses, {}, directContext(withN8n()));
     expect(result).toMatchObject({ isError: true, content: [{ type: 'text', text: JSON.stringify(details) }] });
   });

@@ -14,7 +14,9 @@ describe('assignments', () => {
   });
 
   it('refuses an assignment without a type (n8n fails on every item)', () => {
-    expect(codes(validateNode(set([{ id: '1', name: 'a', value: 'x' }]), n8nCatalog))).toEqual(['invalid_assignment_type:parameters.assignments.assignments[0].type']);
+    expect(codes(validateNode(set([{ id: '1', name: 'a', value: 'x' }]), n8nCatalog))).toEqual([
+      'invalid_assignment_type:parameters.assignments.assignments[0].type',
+    ]);
   });
 
   it('refuses a written value its type cannot take, unless conversion errors are ignored', () => {

@@ -60,7 +60,11 @@ describe('autofix', () => {
     };
     const result = fix(w);
     const values = (result.workflow as ReturnType<typeof workflow>).nodes[2]!.parameters as { assignments: { assignments: { value: string }[] } };
-    expect(values.assignments.assignments.map((a) => a.value)).toEqual(['=Hi {{ $json.body.name }}', '={{ $json.body.total }}', "={{ $('Hook').item.json.body }}"]);
+    expect(values.assignments.assignments.map((a) => a.value)).toEqual([
+      '=Hi {{ $json.body.name }}',
+      '={{ $json.body.total }}',
+      "={{ $('Hook').item.json.body }}",
+    ]);
     expect(result.after.valid).toBe(true);
     expect(result.after.warnings).toEqual([]);
   });
@@ -90,12 +94,18 @@ describe('autofix', () => {
 
   it('moves an AI sub-node wired as main to its AI output, and a connection from an output a one-output node lacks', () => {
     const w = workflow();
-    w.nodes.push(node('Agent', AGENT, 3.1), node('Model', MODEL, 1.3, { model: { __rl: true, mode: 'id', value: 'gpt-4o' } }, { credentials: { openAiApi: { id: '1', name: 'o' } } }));
+    w.nodes.push(
+      node('Agent', AGENT, 3.1),
+      node('Model', MODEL, 1.3, { model: { __rl: true, mode: 'id', value: 'gpt-4o' } }, { credentials: { openAiApi: { id: '1', name: 'o' } } }),
+    );
     Object.assign(w.connections, connect(['Model', 'Agent'], ['Yes', 'Agent', 1]));
     const result = fix(w);
     expect(kinds(result)).toEqual(['ai_connection:applied', 'output_index:applied']);
     expect(result.after.valid).toBe(true);
-    expect((result.workflow as { connections: Record<string, unknown> }).connections.Model).toEqual({ main: [[]], ai_languageModel: [[{ node: 'Agent', type: 'ai_languageModel', index: 0 }]] });
+    expect((result.workflow as { connections: Record<string, unknown> }).connections.Model).toEqual({
+      main: [[]],
+      ai_languageModel: [[{ node: 'Agent', type: 'ai_languageModel', index: 0 }]],
+    });
   });
 
   it('lists, without applying, an output index on a node with several outputs', () => {
@@ -122,7 +132,10 @@ describe('autofix', () => {
 
 describe('autofix, with node, parameter and connection names that mean something to JavaScript objects', () => {
   it('takes a node named "__proto__" as a name: connections written "__PROTO__" move to it, and nothing else is written', () => {
-    const input = { nodes: [{ name: '__proto__', type: 'n8n-nodes-base.noOp', typeVersion: 1, parameters: {} }], connections: JSON.parse('{"__PROTO__":{"polluted":[[]]}}') };
+    const input = {
+      nodes: [{ name: '__proto__', type: 'n8n-nodes-base.noOp', typeVersion: 1, parameters: {} }],
+      connections: JSON.parse('{"__PROTO__":{"polluted":[[]]}}'),
+    };
     const result = withPrototypesUnchanged(() => autofix(input, catalogOf([])));
     expect(kinds(result)).toEqual(['connection_by_name:applied']);
     expect(JSON.stringify((result.workflow as { connections: unknown }).connections)).toBe('{"__proto__":{"polluted":[[]]}}');
@@ -132,10 +145,15 @@ describe('autofix, with node, parameter and connection names that mean something
     const w = {
       nodes: [
         node('__proto__', 'manualTrigger', 1),
-        node('constructor', 'set', 3.4, fromJson([
-          ['__proto__', 'Hi {{ $json }}'],
-          ['assignments', { assignments: [{ id: 'a', name: 'constructor', value: "={{ $('__Proto__').item.json }}", type: 'string' }] }],
-        ])),
+        node(
+          'constructor',
+          'set',
+          3.4,
+          fromJson([
+            ['__proto__', 'Hi {{ $json }}'],
+            ['assignments', { assignments: [{ id: 'a', name: 'constructor', value: "={{ $('__Proto__').item.json }}", type: 'string' }] }],
+          ]),
+        ),
         node('prototype', 'set', 3.4),
         node('toString', 'if', 2.3),
         node('hasOwnProperty', 'set', 3.4),
@@ -173,18 +191,31 @@ describe('autofix, with node, parameter and connection names that mean something
 
   it('leaves connections of the wrong shape as they are, for validation to report, instead of failing', () => {
     const w = workflow();
-    const connections = fromJson<Record<string, unknown>>([...Object.entries(w.connections), ['Yes', 'main'], ['No', { main: [7, null, [null, 8, { node: 'No' }]] }], ['hook', { main: 'x' }]]);
+    const connections = fromJson<Record<string, unknown>>([
+      ...Object.entries(w.connections),
+      ['Yes', 'main'],
+      ['No', { main: [7, null, [null, 8, { node: 'No' }]] }],
+      ['hook', { main: 'x' }],
+    ]);
     const result = withPrototypesUnchanged(() => fix({ ...w, connections }));
     expect(kinds(result)).toEqual(['self_connection:applied']);
     expect((result.workflow as { connections: unknown }).connections).toEqual({ ...connections, No: { main: [7, null, [null, 8]] } });
-    expect(result.after.errors.map((e) => e.code)).toEqual(['invalid_connections', 'invalid_connections', 'invalid_connections', 'invalid_connections', 'invalid_connections']);
+    expect(result.after.errors.map((e) => e.code)).toEqual([
+      'invalid_connections',
+      'invalid_connections',
+      'invalid_connections',
+      'invalid_connections',
+      'invalid_connections',
+    ]);
   });
 });
 
 describe('autofix, however much there is to fix', () => {
   it('lists the first 100 fixes, counts the rest, and makes all the sure ones', () => {
     const w = workflow();
-    w.nodes[2]!.parameters = { assignments: { assignments: Array.from({ length: 250 }, (_, i) => ({ id: `a${i}`, name: `f${i}`, value: `{{ $json.f${i} }}`, type: 'string' })) } };
+    w.nodes[2]!.parameters = {
+      assignments: { assignments: Array.from({ length: 250 }, (_, i) => ({ id: `a${i}`, name: `f${i}`, value: `{{ $json.f${i} }}`, type: 'string' })) },
+    };
     const result = fix(w);
     expect(result.fixes).toHaveLength(100);
     expect(result).toMatchObject({ omitted: 150, applied: 250 });
@@ -194,7 +225,11 @@ describe('autofix, however much there is to fix', () => {
 
   it('points every reference in a string at its node in one pass', () => {
     const w = workflow();
-    w.nodes[2]!.parameters = { assignments: { assignments: [{ id: 'a', name: 'x', value: "={{ $('hook').item.json.a }} {{ $node['check'].json.b }} {{ $('Yess').item.json.c }}", type: 'string' }] } };
+    w.nodes[2]!.parameters = {
+      assignments: {
+        assignments: [{ id: 'a', name: 'x', value: "={{ $('hook').item.json.a }} {{ $node['check'].json.b }} {{ $('Yess').item.json.c }}", type: 'string' }],
+      },
+    };
     const result = fix(w);
     expect(kinds(result)).toEqual(['node_reference:applied', 'node_reference:applied', 'node_reference:applied']);
     expect(JSON.stringify(result.workflow)).toContain(`"={{ $('Hook').item.json.a }} {{ $node['Check'].json.b }} {{ $('Yes').item.json.c }}"`);
@@ -208,9 +243,20 @@ describe('autofix, however much there is to fix', () => {
     const near = (i: number) => `${tag(i)}${middle}${tag(i)}x`;
     const reference = (ref: string) => ({ id: ref.slice(0, 3), name: 'x', value: `={{ $('${ref}').item.json }}`, type: 'string' });
     const refs = [...Array.from({ length: 5 }, (_, i) => `z${tag(i)}${middle}${tag(i + 1)}z`), near(7)];
-    const w = { nodes: [node('Start', 'manualTrigger', 1), node('Refs', 'set', 3.4, { assignments: { assignments: refs.map(reference) } }), ...names.map((n) => node(n, 'set', 3.4))], connections: {} };
+    const w = {
+      nodes: [
+        node('Start', 'manualTrigger', 1),
+        node('Refs', 'set', 3.4, { assignments: { assignments: refs.map(reference) } }),
+        ...names.map((n) => node(n, 'set', 3.4)),
+      ],
+      connections: {},
+    };
     // One letter off one name: found while the comparisons last.
-    expect(kinds(fix({ ...w, nodes: [...w.nodes.slice(0, 1), node('Refs', 'set', 3.4, { assignments: { assignments: [reference(near(7))] } }), ...w.nodes.slice(2)] }))).toEqual(['node_reference:applied']);
+    expect(
+      kinds(
+        fix({ ...w, nodes: [...w.nodes.slice(0, 1), node('Refs', 'set', 3.4, { assignments: { assignments: [reference(near(7))] } }), ...w.nodes.slice(2)] }),
+      ),
+    ).toEqual(['node_reference:applied']);
     // Once two references have been compared with every name (600 comparisons of 5,000 steps each), no more are.
     const result = fix(w);
     expect(kinds(result)).toEqual([]);

@@ -52,7 +52,11 @@ describe('checkConnections', () => {
   };
 
   it('accepts connections between outputs and inputs the nodes have', () => {
-    const out = check({ Start: { main: [[{ node: 'IF' }]] }, IF: { main: [[{ node: 'Agent' }], [{ node: 'Agent' }]] }, Model: { ai_languageModel: [[{ node: 'Agent' }]] } });
+    const out = check({
+      Start: { main: [[{ node: 'IF' }]] },
+      IF: { main: [[{ node: 'Agent' }], [{ node: 'Agent' }]] },
+      Model: { ai_languageModel: [[{ node: 'Agent' }]] },
+    });
     expect(out.result()).toMatchObject({ valid: true, errors: [] });
   });
 
@@ -78,7 +82,11 @@ describe('checkConnections', () => {
 });
 
 describe('checkRequiredInputs', () => {
-  const nodes = new Map([endpoint('Model', [], [port('ai_languageModel')]), endpoint('Model 2', [], [port('ai_languageModel')]), endpoint('Agent', [port('main'), port('ai_languageModel', { required: true, maxConnections: 1 })], [port('main')])]);
+  const nodes = new Map([
+    endpoint('Model', [], [port('ai_languageModel')]),
+    endpoint('Model 2', [], [port('ai_languageModel')]),
+    endpoint('Agent', [port('main'), port('ai_languageModel', { required: true, maxConnections: 1 })], [port('main')]),
+  ]);
   const check = (connections: unknown) => {
     const out = new Findings();
     checkRequiredInputs(readConnections(connections, out), nodes, out);
@@ -88,6 +96,8 @@ describe('checkRequiredInputs', () => {
   it('finds an AI input a node needs and lacks, and one with more connections than it takes', () => {
     expect(check({})).toEqual(['missing_ai_input@Agent']);
     expect(check({ Model: { ai_languageModel: [[{ node: 'Agent' }]] } })).toEqual([]);
-    expect(check({ Model: { ai_languageModel: [[{ node: 'Agent' }]] }, 'Model 2': { ai_languageModel: [[{ node: 'Agent' }]] } })).toEqual(['too_many_connections@Agent']);
+    expect(check({ Model: { ai_languageModel: [[{ node: 'Agent' }]] }, 'Model 2': { ai_languageModel: [[{ node: 'Agent' }]] } })).toEqual([
+      'too_many_connections@Agent',
+    ]);
   });
 });

@@ -5,12 +5,20 @@ import { connect, n8nCatalog, node } from '../support/n8nCatalog';
 
 const webhook = node('Webhook', 'webhook', 2.1, { path: 'signup', httpMethod: 'POST' }, { webhookId: 'a6f0c0e2-0000-4000-8000-000000000002' });
 const slack = (name: string, text: string) =>
-  node(name, 'slack', 2.3, { select: 'channel', channelId: { __rl: true, mode: 'id', value: 'C0123' }, text }, { credentials: { slackApi: { id: '2', name: 'Slack' } } });
+  node(
+    name,
+    'slack',
+    2.3,
+    { select: 'channel', channelId: { __rl: true, mode: 'id', value: 'C0123' }, text },
+    { credentials: { slackApi: { id: '2', name: 'Slack' } } },
+  );
 const findings = (w: unknown) => validateWorkflow(w, n8nCatalog).errors.filter((e) => e.code === 'field_not_in_input');
 
 describe('data flow', () => {
   it('reads the fields expressions take from their input and from named nodes, not in comments, strings or method calls', () => {
-    const reads = fieldReads(`$json.email + $json["full name"] + $json?.a + $input.first().json.b + $('Web hook').item.json.c + $node["N"].json['d'] + $json.keys() + '$json.e' /* $json.f */ + x.$json.g`);
+    const reads = fieldReads(
+      `$json.email + $json["full name"] + $json?.a + $input.first().json.b + $('Web hook').item.json.c + $node["N"].json['d'] + $json.keys() + '$json.e' /* $json.f */ + x.$json.g`,
+    );
     expect(reads.map((r) => [r.node, r.field])).toEqual([
       [null, 'email'],
       [null, 'full name'],
@@ -45,7 +53,13 @@ describe('data flow', () => {
     const w = {
       nodes: [
         webhook,
-        node('Big?', 'if', 2.3, { conditions: { options: { caseSensitive: true, leftValue: '', typeValidation: 'strict', version: 2 }, conditions: [{ id: 'c', leftValue: '={{ $json.total }}', rightValue: 1, operator: { type: 'number', operation: 'gt' } }], combinator: 'and' } }),
+        node('Big?', 'if', 2.3, {
+          conditions: {
+            options: { caseSensitive: true, leftValue: '', typeValidation: 'strict', version: 2 },
+            conditions: [{ id: 'c', leftValue: '={{ $json.total }}', rightValue: 1, operator: { type: 'number', operation: 'gt' } }],
+            combinator: 'and',
+          },
+        }),
         node('Pick', 'set', 3.4, { assignments: { assignments: [{ id: 'a', name: 'Email', value: '={{ $json.body.email }}', type: 'string' }] } }),
         slack('Tell', '={{ $json.email }}'),
         node('Code', 'code', 2, { jsCode: 'return [{ json: { email: 1 } }]' }),
@@ -53,7 +67,15 @@ describe('data flow', () => {
         node('Keep', 'set', 3.4, { includeOtherFields: true, assignments: { assignments: [{ id: 'b', name: 'x', value: '1', type: 'string' }] } }),
         slack('After keep', '={{ $json.email }} {{ $json.Email }}'),
       ],
-      connections: connect(['Webhook', 'Big?'], ['Big?', 'Pick'], ['Pick', 'Tell'], ['Webhook', 'Code'], ['Code', 'After code'], ['Code', 'Keep'], ['Keep', 'After keep']),
+      connections: connect(
+        ['Webhook', 'Big?'],
+        ['Big?', 'Pick'],
+        ['Pick', 'Tell'],
+        ['Webhook', 'Code'],
+        ['Code', 'After code'],
+        ['Code', 'Keep'],
+        ['Keep', 'After keep'],
+      ),
     };
     const errors = findings(w);
     expect(errors.map((e) => e.node)).toEqual(['Big?', 'Tell']);
@@ -71,14 +93,22 @@ describe('data flow', () => {
   });
 
   it("takes a node's pinned data, which its test runs use, as unknown when it holds other fields than the node's", () => {
-    const w = { nodes: [node('Manual', 'manualTrigger', 1), slack('Tell', '={{ $json.name }}')], connections: connect(['Manual', 'Tell']), pinData: {} as Record<string, unknown> };
+    const w = {
+      nodes: [node('Manual', 'manualTrigger', 1), slack('Tell', '={{ $json.name }}')],
+      connections: connect(['Manual', 'Tell']),
+      pinData: {} as Record<string, unknown>,
+    };
     expect(findings(w).map((e) => e.message)).toEqual([expect.stringContaining('"Manual" sends have no fields at all')]);
     w.pinData = { Manual: [{ json: { name: 'Ada' } }] };
     expect(findings(w)).toEqual([]);
   });
 
   it("keeps the node's shape when its pinned items are of that shape (a Webhook's pinned request): both kinds of run lack the field", () => {
-    const w = { nodes: [webhook, slack('Tell', '={{ $json.email }}')], connections: connect(['Webhook', 'Tell']), pinData: { Webhook: [{ json: { body: { email: 'a@example.com' }, headers: {} } }] } };
+    const w = {
+      nodes: [webhook, slack('Tell', '={{ $json.email }}')],
+      connections: connect(['Webhook', 'Tell']),
+      pinData: { Webhook: [{ json: { body: { email: 'a@example.com' }, headers: {} } }] },
+    };
     expect(findings(w).map((e) => e.message)).toEqual([expect.stringContaining('$json.body.email')]);
     // Items n8n stored before the `json` wrapper are read the same.
     expect(findings({ ...w, pinData: { Webhook: [{ body: { email: 'a@example.com' } }] } })).toHaveLength(1);

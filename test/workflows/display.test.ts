@@ -55,7 +55,10 @@ describe('display conditions on names that mean something to JavaScript objects'
       visibility({ hide: { constructor: exists } }, ctx({})),
     ]);
     expect(hidden).toEqual(['hidden', 'hidden', 'hidden', 'shown']);
-    const values = fromJson([['__proto__', { mode: 'a' }], ['constructor', 'b']]);
+    const values = fromJson([
+      ['__proto__', { mode: 'a' }],
+      ['constructor', 'b'],
+    ]);
     expect(visibility({ show: { '__proto__.mode': ['a'], constructor: ['b'] } }, ctx(values))).toBe('shown');
     expect(visibility({ show: { '/constructor': ['b'] } }, ctx({}, 1, values))).toBe('shown');
     expect(checkConditions([{ _cnd: { eq: fromJson([['toString', 1]]) } }], [{ valueOf: 1 }])).toBe(false);

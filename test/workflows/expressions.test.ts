@@ -18,7 +18,15 @@ describe('expressions', () => {
   it('finds the nodes code names, and renames several in one pass', () => {
     const code = `$('A').item; $node["B"].json; $node.C; $items('D'); $('It\\'s')`;
     expect(referencedNodes(code)).toEqual(['A', 'B', 'C', 'D', "It's"]);
-    const renamed = renameReferences(code, new Map([['A', 'B'], ['B', 'A'], ['C', 'Two words'], ["It's", 'Its']]));
+    const renamed = renameReferences(
+      code,
+      new Map([
+        ['A', 'B'],
+        ['B', 'A'],
+        ['C', 'Two words'],
+        ["It's", 'Its'],
+      ]),
+    );
     expect(renamed).toBe(`$('B').item; $node["A"].json; $node["Two words"]; $items('D'); $('Its')`);
     // Unclosed quotes and long runs give nothing back to try again.
     const runs = `$('${'a'.repeat(200_000)}`;

@@ -6,7 +6,12 @@ import { validateNode } from '../../src/workflows/validateNode';
 import { n8nCatalog, node } from '../support/n8nCatalog';
 
 const options = { caseSensitive: true, leftValue: '', typeValidation: 'strict', version: 2 };
-const condition = (type: string, operation: string, extra: Record<string, unknown> = { rightValue: 'x' }) => ({ id: 'c1', leftValue: '={{ $json.a }}', operator: { type, operation }, ...extra });
+const condition = (type: string, operation: string, extra: Record<string, unknown> = { rightValue: 'x' }) => ({
+  id: 'c1',
+  leftValue: '={{ $json.a }}',
+  operator: { type, operation },
+  ...extra,
+});
 const ifNode = (conditions: unknown[], combinator: unknown = 'and') => node('If', 'if', 2.2, { conditions: { options, combinator, conditions } });
 
 function check(value: Record<string, unknown>) {
@@ -61,6 +66,8 @@ describe('filter values', () => {
   it('checks the conditions of every Switch rule (a filter inside a fixed collection)', () => {
     const rule = (type: string) => ({ conditions: { options, combinator: 'and', conditions: [condition(type, 'equals')] } });
     const result = validateNode(node('Switch', 'switch', 3.2, { rules: { values: [rule('string'), rule('numbr')] } }), n8nCatalog);
-    expect(result.errors.map((f) => `${f.code}:${f.path}`)).toEqual(['invalid_filter_operator:parameters.rules.values[1].conditions.conditions[0].operator.type']);
+    expect(result.errors.map((f) => `${f.code}:${f.path}`)).toEqual([
+      'invalid_filter_operator:parameters.rules.values[1].conditions.conditions[0].operator.type',
+    ]);
   });
 });

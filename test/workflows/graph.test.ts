@@ -25,7 +25,8 @@ describe('the workflow’s shape', () => {
       {
         node: 'Step 1',
         code: 'loop_without_exit',
-        message: '"Step 1" → "Step 2" → "Step 3" → "Step 4" → "Step 5" → … (30,000 nodes) form a loop with no connection out of it: it ends only when a node in it outputs no items.',
+        message:
+          '"Step 1" → "Step 2" → "Step 3" → "Step 4" → "Step 5" → … (30,000 nodes) form a loop with no connection out of it: it ends only when a node in it outputs no items.',
       },
     ]);
     const small = chain(3, true);

@@ -26,7 +26,9 @@ describe('typeVersions against the instance’s release', () => {
         node: 'Edit Fields',
         path: 'typeVersion',
         code: 'type_version_not_on_instance',
-        message: expect.stringMatching(/^Edit Fields \(Set\) typeVersion 3\.5 is not in n8n 1\.123\.81, the n8n this server drives \(it first shipped in n8n 2\.\d+\.\d+\)\. The newest it has is 3\.4: set "typeVersion": 3\.4/),
+        message: expect.stringMatching(
+          /^Edit Fields \(Set\) typeVersion 3\.5 is not in n8n 1\.123\.81, the n8n this server drives \(it first shipped in n8n 2\.\d+\.\d+\)\. The newest it has is 3\.4: set "typeVersion": 3\.4/,
+        ),
       },
     ]);
     expect(result.errors[0]!.message).toContain("Cannot read properties of undefined (reading 'execute')");
@@ -52,7 +54,9 @@ describe('typeVersions against the instance’s release', () => {
     expect(result.errors).toEqual([]);
     expect(result.warnings.map((w) => [w.code, w.message])).toContainEqual([
       'type_version_maybe_not_on_instance',
-      expect.stringMatching(/^n8n 1\.110\.0, the n8n this server drives, may lack Edit Fields \(Set\) typeVersion 3\.4 \(it first shipped in n8n 1\.123\.81\).*set "typeVersion": 3/),
+      expect.stringMatching(
+        /^n8n 1\.110\.0, the n8n this server drives, may lack Edit Fields \(Set\) typeVersion 3\.4 \(it first shipped in n8n 1\.123\.81\).*set "typeVersion": 3/,
+      ),
     ]);
   });
 
@@ -65,7 +69,14 @@ describe('typeVersions against the instance’s release', () => {
 describe('versionChoices (autofix_workflow’s typeVersion fix)', () => {
   it('on an instance, moves a version it lacks to the newest below that it has; without one, leaves a catalog version alone', () => {
     const fixed = autofix(trialWorkflow(3.5), on('1.123.81'));
-    expect(fixed.fixes).toContainEqual(expect.objectContaining({ kind: 'type_version', node: 'Edit Fields', applied: true, description: expect.stringMatching(/^typeVersion 3\.5 → 3\.4 \(n8n 1\.123\.81 has 3, 3\.1, 3\.2, 3\.3, 3\.4\)$/) }));
+    expect(fixed.fixes).toContainEqual(
+      expect.objectContaining({
+        kind: 'type_version',
+        node: 'Edit Fields',
+        applied: true,
+        description: expect.stringMatching(/^typeVersion 3\.5 → 3\.4 \(n8n 1\.123\.81 has 3, 3\.1, 3\.2, 3\.3, 3\.4\)$/),
+      }),
+    );
     expect(fixed.after.errors.filter((e) => e.code === 'type_version_not_on_instance')).toEqual([]);
     expect(autofix(trialWorkflow(3.5), n8nCatalog).fixes.filter((f) => f.kind === 'type_version')).toEqual([]);
   });

@@ -29,7 +29,11 @@ describe('applyOperations, property-based, on hostile workflows', () => {
         tried++;
         // Through JSON, as they arrive: "__proto__" keys in changes and settings stay own keys.
         const ops = JSON.parse(JSON.stringify(operations)) as Operation[];
-        holds(text, (w) => applyOperations(w as Record<string, unknown>, ops, () => 'id'), (w) => workflowOverLimit(w) ?? valueOverLimit(ops, 'operations'));
+        holds(
+          text,
+          (w) => applyOperations(w as Record<string, unknown>, ops, () => 'id'),
+          (w) => workflowOverLimit(w) ?? valueOverLimit(ops, 'operations'),
+        );
       }),
       { numRuns: RUNS, reporter: clippedReport },
     );

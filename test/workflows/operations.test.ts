@@ -9,7 +9,10 @@ function workflow() {
     nodes: [
       node('Hook', 'webhook', 2.1, { path: 'in' }),
       node('Check', 'if', 2.3),
-      node('Big', 'set', 3.4, { assignments: { assignments: [{ id: 'a', name: 'who', value: "={{ $('Hook').item.json.name }}", type: 'string' }] }, options: { dotNotation: true } }),
+      node('Big', 'set', 3.4, {
+        assignments: { assignments: [{ id: 'a', name: 'who', value: "={{ $('Hook').item.json.name }}", type: 'string' }] },
+        options: { dotNotation: true },
+      }),
       node('Small', 'set', 3.4, { include: "={{ $node['Hook'].json.x }} {{ $node.Hook.json.y }}" }),
     ],
     connections: connect(['Hook', 'Check'], ['Check', 'Big', 0], ['Check', 'Small', 1]),
@@ -58,7 +61,15 @@ describe('workflow edit operations', () => {
   });
 
   it('merges parameters deeply, null removing a key, and sets other node fields', () => {
-    const out = ok(edit([{ type: 'updateNode', name: 'Big', changes: { parameters: { options: { dotNotation: null, ignoreConversionErrors: true } }, onError: 'continueErrorOutput', notes: 'x' } }]));
+    const out = ok(
+      edit([
+        {
+          type: 'updateNode',
+          name: 'Big',
+          changes: { parameters: { options: { dotNotation: null, ignoreConversionErrors: true } }, onError: 'continueErrorOutput', notes: 'x' },
+        },
+      ]),
+    );
     expect(out.workflow.nodes[2]).toMatchObject({
       onError: 'continueErrorOutput',
       notes: 'x',
@@ -105,7 +116,14 @@ describe('workflow edit operations', () => {
     const input = workflow();
     const snapshot = JSON.stringify(input);
     const cases: [Operation[], number, RegExp][] = [
-      [[{ type: 'updateNode', name: 'Big', changes: { notes: 'a' } }, { type: 'updateNode', name: 'Nope', changes: {} }], 1, /no node named "Nope"; the nodes are "Hook"/],
+      [
+        [
+          { type: 'updateNode', name: 'Big', changes: { notes: 'a' } },
+          { type: 'updateNode', name: 'Nope', changes: {} },
+        ],
+        1,
+        /no node named "Nope"; the nodes are "Hook"/,
+      ],
       [[{ type: 'addNode', node: { name: 'Check', type: 'n8n-nodes-base.if' } }], 0, /exists already/],
       [[{ type: 'renameNode', name: 'Big', newName: 'Small' }], 0, /exists already/],
       [[{ type: 'addConnection', source: 'Check', target: 'Big', branch: 'true' }], 0, /connected to "Big" input 0 already/],
@@ -142,7 +160,21 @@ describe('edit operations on names that mean something to JavaScript objects', (
             { type: 'addConnection', source: 'constructor', target: '__proto__' },
             { type: 'addConnection', source: '__proto__', target: 'hasOwnProperty', connectionType: 'main' },
             { type: 'addConnection', source: '__proto__', target: 'constructor', connectionType: '__proto__', targetInput: 1 },
-            { type: 'updateNode', name: 'constructor', changes: fromJson([['parameters', fromJson([['__proto__', { c: 2 }], ['toString', 'x']])], ['__proto__', 'field'], ['notes', 'n']]) },
+            {
+              type: 'updateNode',
+              name: 'constructor',
+              changes: fromJson([
+                [
+                  'parameters',
+                  fromJson([
+                    ['__proto__', { c: 2 }],
+                    ['toString', 'x'],
+                  ]),
+                ],
+                ['__proto__', 'field'],
+                ['notes', 'n'],
+              ]),
+            },
             { type: 'updateNode', name: '__proto__', changes: { parameters: fromJson([['constructor', { d: 3 }]]) } },
             { type: 'renameNode', name: 'constructor', newName: 'prototype' },
             { type: 'moveNode', name: '__proto__', position: [1, 2] },
@@ -151,7 +183,13 @@ describe('edit operations on names that mean something to JavaScript objects', (
             { type: 'rewireConnection', source: '__proto__', from: 'hasOwnProperty', to: 'Hook' },
             { type: 'removeConnection', source: '__proto__', target: 'prototype', connectionType: '__proto__' },
             { type: 'removeNode', name: 'hasOwnProperty' },
-            { type: 'updateSettings', settings: fromJson([['__proto__', { e: 4 }], ['constructor', 'x']]) },
+            {
+              type: 'updateSettings',
+              settings: fromJson([
+                ['__proto__', { e: 4 }],
+                ['constructor', 'x'],
+              ]),
+            },
             { type: 'updateName', name: '__proto__' },
             { type: 'addTag', tag: '__proto__' },
           ],
@@ -172,7 +210,14 @@ describe('edit operations on names that mean something to JavaScript objects', (
     expect(Object.keys(connections)).toEqual(['Hook', '__proto__', 'prototype']);
     expectOwn(connections, 'Hook', connect(['x', 'prototype'])['x']);
     expectOwn(connections, 'prototype', connect(['x', '__proto__'])['x']);
-    expectOwn(connections, '__proto__', fromJson([['main', [[{ node: 'Hook', type: 'main', index: 0 }]]], ['__proto__', [[]]]]));
+    expectOwn(
+      connections,
+      '__proto__',
+      fromJson([
+        ['main', [[{ node: 'Hook', type: 'main', index: 0 }]]],
+        ['__proto__', [[]]],
+      ]),
+    );
     expectOwn(out.workflow.settings, '__proto__', { b: 1, e: 4 });
     expectOwn(out.workflow.settings, 'constructor', 'x');
     expect(out.workflow.name).toBe('__proto__');
@@ -182,10 +227,25 @@ describe('edit operations on names that mean something to JavaScript objects', (
   });
 
   it('refuses, naming the operation, to add a connection into connections of the wrong shape', () => {
-    const w = { ...special(), connections: fromJson([['__proto__', 'main'], ['Hook', { main: 'x' }]]) };
-    for (const [source, message] of [['__proto__', /connections\["__proto__"\] is not an object keyed by connection type/], ['Hook', /connections\["Hook"\]\.main is not a list of outputs/]] as const) {
+    const w = {
+      ...special(),
+      connections: fromJson([
+        ['__proto__', 'main'],
+        ['Hook', { main: 'x' }],
+      ]),
+    };
+    for (const [source, message] of [
+      ['__proto__', /connections\["__proto__"\] is not an object keyed by connection type/],
+      ['Hook', /connections\["Hook"\]\.main is not a list of outputs/],
+    ] as const) {
       const outcome = withPrototypesUnchanged(() =>
-        edit([{ type: 'addNode', node: { name: '__proto__', type: 'n8n-nodes-base.set', typeVersion: 3.4 } }, { type: 'addConnection', source, target: 'constructor' }], w as ReturnType<typeof workflow>),
+        edit(
+          [
+            { type: 'addNode', node: { name: '__proto__', type: 'n8n-nodes-base.set', typeVersion: 3.4 } },
+            { type: 'addConnection', source, target: 'constructor' },
+          ],
+          w as ReturnType<typeof workflow>,
+        ),
       );
       expect(outcome).toMatchObject({ ok: false, index: 1, message: expect.stringMatching(message) });
     }
@@ -225,8 +285,22 @@ describe('renames, however many', () => {
       ]),
     );
     const [, , small, late] = nodes(out);
-    expect(small!.parameters).toMatchObject({ include: `={{ $node['Entry'].json.x }} {{ $node.Entry.json.y }}`, old: "={{ $('Hook').item.json }}", now: "={{ $('Entry').item.json }}" });
+    expect(small!.parameters).toMatchObject({
+      include: `={{ $node['Entry'].json.x }} {{ $node.Entry.json.y }}`,
+      old: "={{ $('Hook').item.json }}",
+      now: "={{ $('Entry').item.json }}",
+    });
     expect(late!.parameters).toEqual({ ref: "={{ $('Test').item.json }}" });
-    expect(out.workflow.connections).toEqual({ Entry: { main: [[{ node: 'Test', type: 'main', index: 0 }, { node: 'Late', type: 'main', index: 0 }]] }, Test: { main: [[], [{ node: 'Late', type: 'main', index: 0 }]] } });
+    expect(out.workflow.connections).toEqual({
+      Entry: {
+        main: [
+          [
+            { node: 'Test', type: 'main', index: 0 },
+            { node: 'Late', type: 'main', index: 0 },
+          ],
+        ],
+      },
+      Test: { main: [[], [{ node: 'Late', type: 'main', index: 0 }]] },
+    });
   });
 });

@@ -8,7 +8,8 @@ function shapeOf(type: string, typeVersion: number, parameters: Record<string, u
   const shape = nodeOutputShape(n8nCatalog.describe(n.type, typeVersion)!, n);
   return shape && shapeAsJson(shape);
 }
-const fieldsOf = (type: string, typeVersion: number, parameters: Record<string, unknown> = {}) => Object.keys(shapeOf(type, typeVersion, parameters)?.fields ?? {});
+const fieldsOf = (type: string, typeVersion: number, parameters: Record<string, unknown> = {}) =>
+  Object.keys(shapeOf(type, typeVersion, parameters)?.fields ?? {});
 
 describe('output shapes', () => {
   it("gives the Webhook's item as n8n's source writes it, in every version, and the JWT payload with JWT auth", () => {
@@ -24,12 +25,27 @@ describe('output shapes', () => {
 
   it('gives the triggers whose items follow from them: manual (none), schedule, form (by label, by fieldName from 2.4), chat (open)', () => {
     expect(shapeOf('manualTrigger', 1)).toEqual({ fields: {}, other_fields: false });
-    expect(fieldsOf('scheduleTrigger', 1.2)).toEqual(['timestamp', 'Readable date', 'Readable time', 'Day of week', 'Year', 'Month', 'Day of month', 'Hour', 'Minute', 'Second', 'Timezone']);
+    expect(fieldsOf('scheduleTrigger', 1.2)).toEqual([
+      'timestamp',
+      'Readable date',
+      'Readable time',
+      'Day of week',
+      'Year',
+      'Month',
+      'Day of month',
+      'Hour',
+      'Minute',
+      'Second',
+      'Timezone',
+    ]);
     const formFields = { values: [{ fieldLabel: 'Your e-mail', fieldName: 'email' }, { fieldLabel: 'Name' }, { fieldType: 'html', elementName: 'intro' }] };
     expect(fieldsOf('formTrigger', 2.2, { formFields })).toEqual(['Your e-mail', 'Name', 'intro', 'submittedAt', 'formMode', 'formQueryParameters']);
     expect(fieldsOf('formTrigger', 2.4, { formFields }).slice(0, 2)).toEqual(['email', 'Name']);
     expect(shapeOf('formTrigger', 2.4, { formFields: { values: [{ fieldLabel: '={{ $vars.label }}' }] } })).toBeNull();
-    expect(shapeOf('@n8n/n8n-nodes-langchain.chatTrigger', 1.1)).toEqual({ fields: expect.objectContaining({ chatInput: expect.any(String), sessionId: expect.any(String) }), other_fields: true });
+    expect(shapeOf('@n8n/n8n-nodes-langchain.chatTrigger', 1.1)).toEqual({
+      fields: expect.objectContaining({ chatInput: expect.any(String), sessionId: expect.any(String) }),
+      other_fields: true,
+    });
   });
 
   it('gives Edit Fields the fields it assigns, and keeps the input as each version decides', () => {
@@ -38,25 +54,43 @@ describe('output shapes', () => {
       const shape = outputShape({ type: 'n8n-nodes-base.set', typeVersion, values: { mode: 'manual', ...parameters } }, webhook);
       return shape && [[...shape.fields.keys()], shape.closed];
     };
-    const assignments = { assignments: [{ name: 'email', value: 'a', type: 'string' }, { name: 'address.city', value: 'b', type: 'string' }, { name: "meta['id']", value: 'c', type: 'string' }] };
+    const assignments = {
+      assignments: [
+        { name: 'email', value: 'a', type: 'string' },
+        { name: 'address.city', value: 'b', type: 'string' },
+        { name: "meta['id']", value: 'c', type: 'string' },
+      ],
+    };
     // From 3.3 only the assigned fields, unless includeOtherFields.
     expect(set(3.4, { assignments })).toEqual([['email', 'address', 'meta'], true]);
     expect(set(3.4, { assignments, includeOtherFields: true, include: 'all' })).toEqual([['body', 'email', 'address', 'meta'], true]);
-    expect(set(3.4, { assignments, includeOtherFields: true, include: 'selected', includeFields: 'body' })).toEqual([['body', 'email', 'address', 'meta'], true]);
+    expect(set(3.4, { assignments, includeOtherFields: true, include: 'selected', includeFields: 'body' })).toEqual([
+      ['body', 'email', 'address', 'meta'],
+      true,
+    ]);
     expect(set(3.4, { assignments, options: { dotNotation: false } })).toEqual([['email', 'address.city', "meta['id']"], true]);
     // Before 3.3 "include" defaults to all: the input's fields stay.
     expect(set(3.2, { include: 'all', fields: { values: [{ name: 'email', stringValue: 'a' }] } })).toEqual([['body', 'email'], true]);
     // The old Set keeps the input unless keepOnlySet.
-    expect(outputShape({ type: 'n8n-nodes-base.set', typeVersion: 2, values: { values: { string: [{ name: 'x' }] } } }, null)).toEqual({ fields: new Map([['x', 'set by this node']]), closed: false });
-    expect(outputShape({ type: 'n8n-nodes-base.set', typeVersion: 2, values: { keepOnlySet: true, values: { number: [{ name: 'n' }] } } }, null)!.closed).toBe(true);
+    expect(outputShape({ type: 'n8n-nodes-base.set', typeVersion: 2, values: { values: { string: [{ name: 'x' }] } } }, null)).toEqual({
+      fields: new Map([['x', 'set by this node']]),
+      closed: false,
+    });
+    expect(outputShape({ type: 'n8n-nodes-base.set', typeVersion: 2, values: { keepOnlySet: true, values: { number: [{ name: 'n' }] } } }, null)!.closed).toBe(
+      true,
+    );
     // A name decided at run time, or raw JSON: unknown.
     expect(set(3.4, { assignments: { assignments: [{ name: '={{ $json.key }}', value: 'a', type: 'string' }] } })).toBeNull();
     expect(set(3.4, { mode: 'raw', jsonOutput: '{}' })).toBeNull();
   });
 
   it("gives HTML's extraction items only their keys (the input's fields are not kept); nothing for a key n8n computes", () => {
-    const html = (values: unknown[], operation = 'extractHtmlContent') => outputShape({ type: 'n8n-nodes-base.html', typeVersion: 1.2, values: { operation, extractionValues: { values } } }, null);
-    const shape = html([{ key: 'title', cssSelector: 'title' }, { key: 'links', cssSelector: 'a', returnArray: true }])!;
+    const html = (values: unknown[], operation = 'extractHtmlContent') =>
+      outputShape({ type: 'n8n-nodes-base.html', typeVersion: 1.2, values: { operation, extractionValues: { values } } }, null);
+    const shape = html([
+      { key: 'title', cssSelector: 'title' },
+      { key: 'links', cssSelector: 'a', returnArray: true },
+    ])!;
     expect([...shape.fields.keys()]).toEqual(['title', 'links']);
     expect(shape.closed).toBe(true);
     expect(shape.fields.get('links')).toContain('[] when none');
@@ -67,12 +101,12 @@ describe('output shapes', () => {
   });
 
   it("names Summarize's fields as n8n does (sum_amount), and passes shapes through IF, Filter, Switch; nothing for Code", () => {
-    expect(fieldsOf('summarize', 1.1, { fieldsToSplitBy: 'customer, region', fieldsToSummarize: { values: [{ aggregation: 'sum', field: 'amount' }, { field: 'order id' }] } })).toEqual([
-      'customer',
-      'region',
-      'sum_amount',
-      'count_order_id',
-    ]);
+    expect(
+      fieldsOf('summarize', 1.1, {
+        fieldsToSplitBy: 'customer, region',
+        fieldsToSummarize: { values: [{ aggregation: 'sum', field: 'amount' }, { field: 'order id' }] },
+      }),
+    ).toEqual(['customer', 'region', 'sum_amount', 'count_order_id']);
     expect(shapeOf('summarize', 1.1, { options: { outputFormat: 'singleItem' } })).toBeNull();
     const input: OutputShape = { fields: new Map([['a', 'x']]), closed: true };
     for (const type of ['if', 'filter', 'switch']) expect(outputShape({ type: `n8n-nodes-base.${type}`, typeVersion: 2, values: {} }, input)).toBe(input);

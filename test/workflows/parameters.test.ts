@@ -32,7 +32,8 @@ describe('fixed collections', () => {
   });
 
   it('warns of a list entry that sets none of the text fields it always has', () => {
-    const merge = (values: unknown[]) => node('Merge', 'merge', 3, { mode: 'combine', combineBy: 'combineByFields', advanced: true, mergeByFields: { values } });
+    const merge = (values: unknown[]) =>
+      node('Merge', 'merge', 3, { mode: 'combine', combineBy: 'combineByFields', advanced: true, mergeByFields: { values } });
     expect(codes(validateNode(merge([{}]), n8nCatalog).warnings)).toContain('empty_entry:parameters.mergeByFields.values[0]');
     expect(codes(validateNode(merge([{ field1: 'id' }]), n8nCatalog).warnings)).not.toContain('empty_entry:parameters.mergeByFields.values[0]');
   });
@@ -59,4 +60,3 @@ describe('resource locators', () => {
     expect(codes(validateNode(slack({ __rl: true, mode: 'idd', value: 'C1' }), n8nCatalog).errors)).toEqual(['invalid_option:parameters.channelId']);
   });
 });
-

@@ -23,7 +23,10 @@ describe('resource mapper values', () => {
   });
 
   it('wants a value for every required field of the schema when fields are defined below, of a type that converts', () => {
-    expect(check({ mappingMode: 'defineBelow', value: { age: 'old' }, schema })).toEqual(['missing_required:parameters.columns.value.email', 'wrong_type:parameters.columns.value.age']);
+    expect(check({ mappingMode: 'defineBelow', value: { age: 'old' }, schema })).toEqual([
+      'missing_required:parameters.columns.value.email',
+      'wrong_type:parameters.columns.value.age',
+    ]);
     expect(check({ mappingMode: 'defineBelow', value: { email: '={{ $json.email }}', age: '41' }, schema })).toEqual([]);
   });
 

@@ -9,12 +9,18 @@ const CALCULATOR = '@n8n/n8n-nodes-langchain.toolCalculator';
 const credentials = { openAiApi: { id: '1', name: 'OpenAI' } };
 
 const slack = (name: string, parameters: Record<string, unknown> = {}) =>
-  node(name, 'slack', 2.3, {
-    select: 'channel',
-    channelId: { __rl: true, mode: 'id', value: 'C0123' },
-    text: '=Order {{ $json.body.id }} from {{ $(\'Webhook\').item.json.body.name }}',
-    ...parameters,
-  }, { credentials: { slackApi: { id: '2', name: 'Slack' } } });
+  node(
+    name,
+    'slack',
+    2.3,
+    {
+      select: 'channel',
+      channelId: { __rl: true, mode: 'id', value: 'C0123' },
+      text: "=Order {{ $json.body.id }} from {{ $('Webhook').item.json.body.name }}",
+      ...parameters,
+    },
+    { credentials: { slackApi: { id: '2', name: 'Slack' } } },
+  );
 
 /** A workflow n8n runs: webhook → IF (true → Slack, false → Switch with two rules and a fallback) and an AI agent. */
 function goodWorkflow() {
@@ -31,7 +37,12 @@ function goodWorkflow() {
       }),
       slack('Tell sales'),
       node('Route', 'switch', 3.4, {
-        rules: { values: [{ renameOutput: true, outputKey: 'eu' }, { renameOutput: true, outputKey: 'us' }] },
+        rules: {
+          values: [
+            { renameOutput: true, outputKey: 'eu' },
+            { renameOutput: true, outputKey: 'us' },
+          ],
+        },
         options: { fallbackOutput: 'extra' },
       }),
       node('EU', 'set', 3.4, { assignments: { assignments: [{ id: 'a', name: 'region', value: 'eu', type: 'string' }] } }),
@@ -43,7 +54,15 @@ function goodWorkflow() {
       node('Note', 'n8n-nodes-base.stickyNote', 1, { content: 'Any text' }),
     ],
     connections: {
-      ...connect(['Webhook', 'Is big'], ['Is big', 'Tell sales', 0], ['Is big', 'Route', 1], ['Route', 'EU', 0], ['Route', 'US', 1], ['Route', 'Other', 2], ['Webhook', 'Agent']),
+      ...connect(
+        ['Webhook', 'Is big'],
+        ['Is big', 'Tell sales', 0],
+        ['Is big', 'Route', 1],
+        ['Route', 'EU', 0],
+        ['Route', 'US', 1],
+        ['Route', 'Other', 2],
+        ['Webhook', 'Agent'],
+      ),
       ...connect(['Model', 'Agent', 0, 'ai_languageModel'], ['Calculator', 'Agent', 0, 'ai_tool']),
     },
   };
@@ -67,7 +86,9 @@ describe('validate_workflow', () => {
     nodeNamed(w, 'Is big').type = 'n8n-nodes-base.iff';
     nodeNamed(w, 'EU').type = 'n8n-nodes-acme.widget';
     const result = validateWorkflow(w, n8nCatalog);
-    expect(result.errors).toEqual([expect.objectContaining({ node: 'Is big', code: 'unknown_node_type', message: expect.stringContaining('"n8n-nodes-base.if"') })]);
+    expect(result.errors).toEqual([
+      expect.objectContaining({ node: 'Is big', code: 'unknown_node_type', message: expect.stringContaining('"n8n-nodes-base.if"') }),
+    ]);
     expect(result.warnings.map((x) => x.code)).toContain('unknown_community_node');
     // Its expressions are still n8n's, whatever the node: checked.
     nodeNamed(w, 'EU').parameters = { query: '={{ $json.q ' };
@@ -139,7 +160,7 @@ describe('validate_workflow', () => {
     expect(result.warnings.map((e) => `${e.code}@${e.node}`)).toEqual(['expression_without_equals@Tell sales']);
   });
 
-  it("finds references to nodes that do not exist, in each way expressions name a node", () => {
+  it('finds references to nodes that do not exist, in each way expressions name a node', () => {
     for (const ref of ["$('Webhok').item.json.x", '$node["Webhok"].json.x', "$items('Webhok')[0].json.x"]) {
       const w = goodWorkflow();
       (nodeNamed(w, 'Tell sales').parameters as Record<string, unknown>).text = `={{ ${ref} }}`;
@@ -156,13 +177,15 @@ describe('validate_workflow', () => {
 
   it("reads a Code node's references as n8n runs them: not in comments or the text of strings", () => {
     const w = goodWorkflow();
-    w.nodes.push(node('Code', 'code', 2, {
-      jsCode: [
-        "// was $('Old lookup').all()",
-        "/* $('Older') */ const note = \"see $('In text')\";",
-        "return $('Missing').all().concat(`${$('Also missing').first().json.a} $('Template text')`);",
-      ].join('\n'),
-    }));
+    w.nodes.push(
+      node('Code', 'code', 2, {
+        jsCode: [
+          "// was $('Old lookup').all()",
+          "/* $('Older') */ const note = \"see $('In text')\";",
+          "return $('Missing').all().concat(`${$('Also missing').first().json.a} $('Template text')`);",
+        ].join('\n'),
+      }),
+    );
     w.connections['Webhook']!['main']![0]!.push({ node: 'Code', type: 'main', index: 0 });
     expect(errorsOf(w).map((e) => [e.code, e.message.match(/"[^"]+"/)![0]])).toEqual([
       ['unknown_node_reference', '"Missing"'],
@@ -260,10 +283,18 @@ describe('validate_workflow, with names that mean something to JavaScript object
       nodes: names.map((name, i) =>
         i === 0
           ? node(name, 'manualTrigger', 1)
-          : node(name, 'set', 3.4, fromJson([
-              ['__proto__', 'x'],
-              ['assignments', { assignments: [{ id: 'a', name, value: `={{ $('${names[i - 1]}').item.json }} {{ $node["${names[i - 1]}"].json }}`, type: 'string' }] }],
-            ])),
+          : node(
+              name,
+              'set',
+              3.4,
+              fromJson([
+                ['__proto__', 'x'],
+                [
+                  'assignments',
+                  { assignments: [{ id: 'a', name, value: `={{ $('${names[i - 1]}').item.json }} {{ $node["${names[i - 1]}"].json }}`, type: 'string' }] },
+                ],
+              ]),
+            ),
       ),
       connections: fromJson(names.slice(0, -1).map((name, i) => [name, connect(['x', names[i + 1]!])['x']])),
       settings: fromJson([['__proto__', { executionOrder: 'v1' }]]),
@@ -273,14 +304,19 @@ describe('validate_workflow, with names that mean something to JavaScript object
   it('takes them as names: nodes, connections, parameters and references that name them', () => {
     const result = withPrototypesUnchanged(() => validateWorkflow(special(), n8nCatalog));
     expect(result.errors).toEqual([]);
-    expect(result.warnings.map((f) => `${f.code}@${f.node}:${f.path}`)).toEqual(SPECIAL_NAMES.slice(1).map((name) => `unknown_parameter@${name}:parameters.__proto__`));
+    expect(result.warnings.map((f) => `${f.code}@${f.node}:${f.path}`)).toEqual(
+      SPECIAL_NAMES.slice(1).map((name) => `unknown_parameter@${name}:parameters.__proto__`),
+    );
   });
 
   it('reports what is wrong with them under their names: a missing target, a connection type nobody has, a duplicate, a reference', () => {
     const w = special();
     const connections = w.connections as Record<string, { main: unknown[][] }>;
     connections['__proto__']!.main[0]!.push({ node: 'valueOf', type: 'main', index: 0 });
-    connections['constructor'] = fromJson([['__proto__', [[{ node: 'toString', type: '__proto__', index: 0 }]]], ['main', connections['constructor']!.main]]);
+    connections['constructor'] = fromJson([
+      ['__proto__', [[{ node: 'toString', type: '__proto__', index: 0 }]]],
+      ['main', connections['constructor']!.main],
+    ]);
     w.nodes.push(node('prototype', 'set', 3.4));
     (w.nodes[4]!.parameters as Record<string, unknown>)['constructor'] = "={{ $('__Proto__').item.json }}";
     const result = withPrototypesUnchanged(() => validateWorkflow(w, n8nCatalog));
@@ -304,7 +340,10 @@ describe('validate_workflow’s answer, however much is wrong', () => {
     const missing = `M${'m'.repeat(999)}`;
     const w = {
       nodes: [node('Start', 'manualTrigger', 1), node(source, 'set', 3.4)],
-      connections: { Start: { main: [[{ node: source, type: 'main', index: 0 }]] }, [source]: { main: [Array.from({ length: 200 }, () => ({ node: missing, type: 'main', index: 0 }))] } },
+      connections: {
+        Start: { main: [[{ node: source, type: 'main', index: 0 }]] },
+        [source]: { main: [Array.from({ length: 200 }, () => ({ node: missing, type: 'main', index: 0 }))] },
+      },
     };
     const result = validateWorkflow(w, n8nCatalog);
     expect(result).toMatchObject({ valid: false, errors: { length: 100 }, warnings: [], omitted: { errors: 100, warnings: 0 } });

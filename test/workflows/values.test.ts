@@ -9,7 +9,11 @@ const identity = { typeVersion: 1, nodeType: 'n8n-nodes-base.x' };
 
 describe('a node’s values with n8n’s defaults', () => {
   it('fills in the defaults of what applies, in order, each visible to the conditions after it', () => {
-    const parameters = [parameter('resource', 'message'), parameter('text', 'hi', { resource: ['message'] }), parameter('channel', 'c', { resource: ['channel'] })];
+    const parameters = [
+      parameter('resource', 'message'),
+      parameter('text', 'hi', { resource: ['message'] }),
+      parameter('channel', 'c', { resource: ['channel'] }),
+    ];
     expect(withDefaults(parameters, {}, identity)).toEqual({ resource: 'message', text: 'hi' });
     expect(withDefaults(parameters, { resource: 'channel' }, identity)).toEqual({ resource: 'channel', channel: 'c' });
   });

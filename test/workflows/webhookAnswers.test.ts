@@ -2,18 +2,29 @@ import { describe, expect, it } from 'vitest';
 import { validateWorkflow } from '../../src/workflows/validateWorkflow';
 import { connect, n8nCatalog, node } from '../support/n8nCatalog';
 
-const hook = (responseMode: string, typeVersion = 2.1) => node('Webhook', 'webhook', typeVersion, { path: 'in', httpMethod: 'POST', responseMode }, { webhookId: 'a6f0c0e2-0000-4000-8000-000000000003' });
+const hook = (responseMode: string, typeVersion = 2.1) =>
+  node('Webhook', 'webhook', typeVersion, { path: 'in', httpMethod: 'POST', responseMode }, { webhookId: 'a6f0c0e2-0000-4000-8000-000000000003' });
 const respond = (name = 'Answer') => node(name, 'respondToWebhook', 1.5, { respondWith: 'json', responseBody: '={{ { ok: true } }}' });
 const check = node('Big?', 'if', 2.3, {
-  conditions: { options: { caseSensitive: true, leftValue: '', typeValidation: 'strict', version: 2 }, conditions: [{ id: 'c', leftValue: '={{ $json.body.n }}', rightValue: 1, operator: { type: 'number', operation: 'gt' } }], combinator: 'and' },
+  conditions: {
+    options: { caseSensitive: true, leftValue: '', typeValidation: 'strict', version: 2 },
+    conditions: [{ id: 'c', leftValue: '={{ $json.body.n }}', rightValue: 1, operator: { type: 'number', operation: 'gt' } }],
+    combinator: 'and',
+  },
 });
 const keep = node('Keep', 'filter', 2.3, {
-  conditions: { options: { caseSensitive: true, leftValue: '', typeValidation: 'strict', version: 2 }, conditions: [{ id: 'f', leftValue: '={{ $json.body.n }}', rightValue: 1, operator: { type: 'number', operation: 'gt' } }], combinator: 'and' },
+  conditions: {
+    options: { caseSensitive: true, leftValue: '', typeValidation: 'strict', version: 2 },
+    conditions: [{ id: 'f', leftValue: '={{ $json.body.n }}', rightValue: 1, operator: { type: 'number', operation: 'gt' } }],
+    combinator: 'and',
+  },
 });
 const RULES = new Set(['no_respond_node', 'unused_respond_node', 'respond_without_webhook', 'items_may_not_reach_respond', 'respond_node_unreachable']);
 const found = (w: unknown) => {
   const r = validateWorkflow(w, n8nCatalog);
-  return [...r.errors.map((f) => `E ${f.code}@${f.node}`), ...r.warnings.map((f) => `W ${f.code}@${f.node}`)].filter((s) => RULES.has(s.split(' ')[1]!.split('@')[0]!));
+  return [...r.errors.map((f) => `E ${f.code}@${f.node}`), ...r.warnings.map((f) => `W ${f.code}@${f.node}`)].filter((s) =>
+    RULES.has(s.split(' ')[1]!.split('@')[0]!),
+  );
 };
 
 describe('webhook answers', () => {
@@ -43,13 +54,18 @@ describe('webhook answers', () => {
     expect(found({ nodes: [hook(odd as never), respond()], connections: connect(['Webhook', 'Answer']) })).toEqual(['E unused_respond_node@Webhook']);
     const wait = node('Wait', 'wait', 1.1, { resume: odd, responseMode: 'responseNode' });
     // A Wait that resumes on no webhook or form owns no answer: the Respond node is the Webhook's, which answers by itself.
-    expect(found({ nodes: [hook('onReceived'), wait, respond()], connections: connect(['Webhook', 'Wait'], ['Wait', 'Answer']) })).toEqual(['E unused_respond_node@Webhook']);
+    expect(found({ nodes: [hook('onReceived'), wait, respond()], connections: connect(['Webhook', 'Wait'], ['Wait', 'Answer']) })).toEqual([
+      'E unused_respond_node@Webhook',
+    ]);
   });
 
   it('warns where items can stop before the Respond node: an IF branch that leads to none, a Filter without Always Output Data', () => {
     const branch = { nodes: [hook('responseNode'), check, respond()], connections: connect(['Webhook', 'Big?'], ['Big?', 'Answer', 0]) };
     expect(found(branch)).toEqual(['W items_may_not_reach_respond@Big?']);
-    const both = { nodes: [hook('responseNode'), check, respond(), respond('Other')], connections: connect(['Webhook', 'Big?'], ['Big?', 'Answer', 0], ['Big?', 'Other', 1]) };
+    const both = {
+      nodes: [hook('responseNode'), check, respond(), respond('Other')],
+      connections: connect(['Webhook', 'Big?'], ['Big?', 'Answer', 0], ['Big?', 'Other', 1]),
+    };
     expect(found(both)).toEqual([]);
     const filter = { nodes: [hook('responseNode'), keep, respond()], connections: connect(['Webhook', 'Keep'], ['Keep', 'Answer']) };
     expect(found(filter)).toEqual(['W items_may_not_reach_respond@Keep']);
@@ -61,8 +77,17 @@ describe('webhook answers', () => {
 describe('webhook answers after a Form Trigger', () => {
   it('refuses a Respond to Webhook after a Form Trigger 2.2+, whatever its mode, as n8n does', () => {
     const form = (typeVersion: number, responseMode: string) =>
-      node('Form', 'formTrigger', typeVersion, { formTitle: 'T', formFields: { values: [{ fieldLabel: 'Name' }] }, responseMode }, { webhookId: 'a6f0c0e2-0000-4000-8000-000000000004' });
-    const w = (typeVersion: number, responseMode: string) => ({ nodes: [form(typeVersion, responseMode), respond()], connections: connect(['Form', 'Answer']) });
+      node(
+        'Form',
+        'formTrigger',
+        typeVersion,
+        { formTitle: 'T', formFields: { values: [{ fieldLabel: 'Name' }] }, responseMode },
+        { webhookId: 'a6f0c0e2-0000-4000-8000-000000000004' },
+      );
+    const w = (typeVersion: number, responseMode: string) => ({
+      nodes: [form(typeVersion, responseMode), respond()],
+      connections: connect(['Form', 'Answer']),
+    });
     expect(found(w(2.2, 'onReceived'))).toEqual(['E unused_respond_node@Form']);
     expect(found(w(2.1, 'responseNode'))).toEqual([]);
     expect(found(w(2.1, 'onReceived'))).toEqual(['E unused_respond_node@Form']);

@@ -10,10 +10,7 @@ import { serverInfoResult } from '../serverInfo.ts';
  */
 const handler = createMcpHandler(
   () => {
-    const server = new McpServer(
-      { name: 'bench-sdk-modern', version: '0.1.0' },
-      { jsonSchemaValidator: new CfWorkerJsonSchemaValidator() },
-    );
+    const server = new McpServer({ name: 'bench-sdk-modern', version: '0.1.0' }, { jsonSchemaValidator: new CfWorkerJsonSchemaValidator() });
     server.registerTool(
       'server_info',
       {

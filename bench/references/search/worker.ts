@@ -15,7 +15,11 @@ function scan(index: SearchIndex, query: string): number[] {
     const text = `${subtype} ${name} ${description}`.toLowerCase();
     return [doc, words.filter((w) => text.includes(w)).length] as const;
   });
-  return scored.filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1]).slice(0, 10).map(([doc]) => doc);
+  return scored
+    .filter(([, n]) => n > 0)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 10)
+    .map(([doc]) => doc);
 }
 
 export default {

@@ -25,8 +25,7 @@ export function exampleNode(spec: NodeSpec, raw: N8nNode & { webhooks?: unknown[
         // A few n8n descriptions default to a value their own list lacks: take the list's first.
         const listed = !p.enum_values?.length || p.dynamic_options || p.enum_values.includes(p.default_value as never);
         given[p.name] = listed ? p.default_value : p.enum_values![0];
-      }
-      else if (p.required && isMissing(p, values[p.name])) given[p.name] = placeholder(p, rawProperty(raw, p, values, identity));
+      } else if (p.required && isMissing(p, values[p.name])) given[p.name] = placeholder(p, rawProperty(raw, p, values, identity));
     }
   }
   const values = withDefaults(spec.parameters, given, identity);
@@ -61,9 +60,7 @@ export function exampleNode(spec: NodeSpec, raw: N8nNode & { webhooks?: unknown[
 
 /** The n8n property a parameter came from (same name, shown for these values): it has the placeholders. */
 function rawProperty(raw: N8nNode, p: Parameter, values: Values, identity: NodeIdentity): N8nProperty | undefined {
-  return (raw.properties ?? []).find(
-    (r) => r.name === p.name && visibility(r.displayOptions, { ...identity, values, root: values }) === 'shown',
-  );
+  return (raw.properties ?? []).find((r) => r.name === p.name && visibility(r.displayOptions, { ...identity, values, root: values }) === 'shown');
 }
 
 function placeholder(p: Parameter, raw: N8nProperty | undefined): unknown {

@@ -42,7 +42,9 @@ export function importN8n(): NodeSpec[] {
     `n8n: ${nodes} nodes, ${specs.length} descriptions (${legacy} from n8n 1.x only), ${portSources.size} port functions, from ${N8N_PACKAGES.map((p) => `${p.name}@${p.version}`).join(', ')}`,
   );
   for (const [reason, count] of reasons) console.error(`  skipped ${count}: ${reason}`);
-  const dropped = Object.entries(report.droppedProperties).map(([t, n]) => `${t} ${n}`).join(', ');
+  const dropped = Object.entries(report.droppedProperties)
+    .map(([t, n]) => `${t} ${n}`)
+    .join(', ');
   if (dropped) console.error(`  properties without configuration left out: ${dropped}`);
   return specs;
 }

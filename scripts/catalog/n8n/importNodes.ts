@@ -72,7 +72,11 @@ export function importNodes(packages: ImportPackage[]): ImportResult {
       try {
         const spec = mapNode(d.node, d.prefix, ctx);
         const older = (overlapped.get(subtype) ?? []).filter((o) => o.versions.some((v) => d.versions.includes(v)));
-        if (!d.legacy && older.length > 0) addLegacyChoices(spec.parameters, older.flatMap((o) => o.node.properties ?? []));
+        if (!d.legacy && older.length > 0)
+          addLegacyChoices(
+            spec.parameters,
+            older.flatMap((o) => o.node.properties ?? []),
+          );
         specs.push(validateSpec(subtype, spec));
       } catch (error) {
         skipped.push({ subtype, reason: `v${d.versions.join(',')} does not map to a valid spec: ${(error as Error).message}` });
@@ -85,4 +89,3 @@ export function importNodes(packages: ImportPackage[]): ImportResult {
   if (process.stderr.isTTY) process.stderr.write('\n');
   return { specs, skipped, report, portSources };
 }
-

@@ -18,11 +18,17 @@ export function addLegacyChoices(parameters: Parameter[], legacy: N8nProperty[])
       const removed = [...new Set(old.map((o) => (o.value ?? o.name) as OptionValue))].filter((v) => !current.has(String(v)));
       if (removed.length > 0) p.legacy_values = removed;
     } else if (p.type === 'collection' && p.options) {
-      addLegacyChoices(p.options, same.filter((r) => r.type === 'collection').flatMap((r) => (r.options ?? []) as N8nProperty[]));
+      addLegacyChoices(
+        p.options,
+        same.filter((r) => r.type === 'collection').flatMap((r) => (r.options ?? []) as N8nProperty[]),
+      );
     } else if (p.type === 'fixed_collection' && p.options) {
       const groups = same.filter((r) => r.type === 'fixedCollection').flatMap((r) => (r.options ?? []) as RawOption[]);
       for (const group of p.options) {
-        addLegacyChoices(group.options ?? [], groups.filter((g) => g.name === group.name).flatMap((g) => g.values ?? []));
+        addLegacyChoices(
+          group.options ?? [],
+          groups.filter((g) => g.name === group.name).flatMap((g) => g.values ?? []),
+        );
       }
     }
   }

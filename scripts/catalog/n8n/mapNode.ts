@@ -216,7 +216,8 @@ export function ports(raw: unknown, side: 'input' | 'output', names: string[] = 
   // Filter names a "Discarded" output it has no port for: its run data shows those items, the editor cannot wire them.
   const unwired = names.slice(raw.length);
   const last = listed.at(-1);
-  if (unwired.length && last) last.description += `. n8n's run data also shows ${unwired.map((n) => `"${n}"`).join(', ')} items, which this node has no output to connect for`;
+  if (unwired.length && last)
+    last.description += `. n8n's run data also shows ${unwired.map((n) => `"${n}"`).join(', ')} items, which this node has no output to connect for`;
   return listed;
 }
 
@@ -317,7 +318,8 @@ function parameter(p: N8nProperty, report: MapReport, typeVersions: number[]): P
     result.modes = p.modes.map((m) => m.name);
     result.locator_modes = p.modes.map(locatorMode);
   }
-  if (type === 'filter' && p.typeOptions?.filter?.version !== undefined) result.filter_versions = typeVersions.map((v) => [v, filterVersion(p.typeOptions!.filter!.version, v)]);
+  if (type === 'filter' && p.typeOptions?.filter?.version !== undefined)
+    result.filter_versions = typeVersions.map((v) => [v, filterVersion(p.typeOptions!.filter!.version, v)]);
   if (type === 'resource_mapper' && p.typeOptions?.resourceMapper?.mode) result.mapper_mode = p.typeOptions.resourceMapper.mode;
   const display = displayOptions(p.displayOptions);
   if (display) result.display_options = display;
@@ -368,5 +370,8 @@ function builderHints(node: N8nNode): Pick<NodeSpec, 'builder_hint' | 'related_n
 
 /** n8n descriptions carry some HTML; the catalog keeps plain text. */
 function text(value: string | undefined): string {
-  return (value ?? '').replace(/<[^>]+>/g, '').replace(/\s+/g, ' ').trim();
+  return (value ?? '')
+    .replace(/<[^>]+>/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 }

@@ -8,7 +8,10 @@ export const PORT_FUNCTIONS_FILE = 'src/catalog/ports/n8nPortFunctions.ts';
 
 /** The JavaScript between `={{` and `}}`. */
 export function expressionBody(expression: string): string {
-  const body = expression.trim().replace(/^=\s*\{\{/, '').replace(/\}\}\s*$/, '');
+  const body = expression
+    .trim()
+    .replace(/^=\s*\{\{/, '')
+    .replace(/\}\}\s*$/, '');
   return body.trim();
 }
 

@@ -47,7 +47,11 @@ function releases(): Release[] {
   const rows = npmJson<Record<string, string>[]>([`n8n@>=${OLDEST} <=${NEWEST}`, 'version', `dependencies.${BASE}`, `dependencies.${LANGCHAIN}`]);
   return rows
     .filter((r) => !r.version!.includes('-'))
-    .map((r) => ({ release: r.version!, base: r[`dependencies.${BASE}`]!, ...(r[`dependencies.${LANGCHAIN}`] ? { langchain: r[`dependencies.${LANGCHAIN}`] } : {}) }))
+    .map((r) => ({
+      release: r.version!,
+      base: r[`dependencies.${BASE}`]!,
+      ...(r[`dependencies.${LANGCHAIN}`] ? { langchain: r[`dependencies.${LANGCHAIN}`] } : {}),
+    }))
     .sort((a, b) => compareReleases(a.release, b.release));
 }
 

@@ -18,7 +18,11 @@ export const N8N_WORKFLOW = { name: 'n8n-workflow', version: '2.41.0' } as const
 export const STRUCTURED_TYPES_FILE = 'src/catalog/n8nStructuredTypes.ts';
 
 export function readStructuredTypes(): StructuredTypes {
-  const [filterCode, schemas, nodeHelpers] = packedFiles(N8N_WORKFLOW, ['dist/esm/node-parameters/filter-parameter.js', 'dist/esm/schemas.js', 'dist/esm/node-helpers.js']);
+  const [filterCode, schemas, nodeHelpers] = packedFiles(N8N_WORKFLOW, [
+    'dist/esm/node-parameters/filter-parameter.js',
+    'dist/esm/schemas.js',
+    'dist/esm/node-helpers.js',
+  ]);
   const [setHelpers] = packedFiles(N8N_NODES_BASE, ['dist/nodes/Set/v2/helpers/utils.js']);
   const mapperDefaults = fetchNodeDescriptions(N8N_NODES_BASE).flatMap((node) => mapperModes(node.properties ?? []));
   return structuredTypes({ filterCode: filterCode!, schemas: schemas!, nodeHelpers: nodeHelpers!, setHelpers: setHelpers!, mapperDefaults });
@@ -27,7 +31,10 @@ export function readStructuredTypes(): StructuredTypes {
 /** The `mappingMode` of every resource mapper's default, at any depth. */
 function mapperModes(properties: N8nProperty[]): string[] {
   return properties.flatMap((p) => {
-    const own = p.type === 'resourceMapper' && typeof (p.default as { mappingMode?: unknown } | undefined)?.mappingMode === 'string' ? [(p.default as { mappingMode: string }).mappingMode] : [];
+    const own =
+      p.type === 'resourceMapper' && typeof (p.default as { mappingMode?: unknown } | undefined)?.mappingMode === 'string'
+        ? [(p.default as { mappingMode: string }).mappingMode]
+        : [];
     const children = (p.options ?? []).flatMap((o) => ('values' in o && o.values ? mapperModes(o.values) : 'type' in o ? mapperModes([o as N8nProperty]) : []));
     return [...own, ...children];
   });
@@ -46,7 +53,8 @@ export function structuredTypes({ filterCode, schemas, nodeHelpers, setHelpers, 
   const exists = operations(functionBody(filterCode, 'evaluateExistsOperation'));
   const byType = typeBlocks(functionBody(filterCode, 'executeFilterConditionWithRegexTest'));
   const operators = types.map((type) => ({ type, operations: [...exists, ...operations(byType.get(type) ?? '')] }));
-  for (const type of byType.keys()) if (!types.includes(type)) throw new Error(`filter-parameter.js runs operator type "${type}" that schemas.js does not list`);
+  for (const type of byType.keys())
+    if (!types.includes(type)) throw new Error(`filter-parameter.js runs operator type "${type}" that schemas.js does not list`);
   return {
     filter: {
       operators,

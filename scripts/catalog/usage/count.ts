@@ -70,5 +70,7 @@ if (import.meta.main) {
     names: countNames(workflows),
   };
   writeFileSync(NODE_USAGE_FILE, JSON.stringify(usage, null, 1) + '\n');
-  console.error(`${usage.sources.map((s) => `${s.repo}: ${s.workflows} workflows`).join(', ')}; ${Object.keys(usage.counts).length} node types → ${NODE_USAGE_FILE}`);
+  console.error(
+    `${usage.sources.map((s) => `${s.repo}: ${s.workflows} workflows`).join(', ')}; ${Object.keys(usage.counts).length} node types → ${NODE_USAGE_FILE}`,
+  );
 }

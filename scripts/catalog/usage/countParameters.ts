@@ -65,5 +65,7 @@ if (import.meta.main) {
   };
   writeFileSync(PARAMETER_USAGE_FILE, formatUsage(file));
   const versions = Object.values(file.nodes).reduce((n, v) => n + Object.keys(v).length, 0);
-  console.error(`${file.sources.map((s) => `${s.repo}: ${s.workflows} workflows`).join(', ')}; ${Object.keys(file.nodes).length} node types, ${versions} versions → ${PARAMETER_USAGE_FILE}`);
+  console.error(
+    `${file.sources.map((s) => `${s.repo}: ${s.workflows} workflows`).join(', ')}; ${Object.keys(file.nodes).length} node types, ${versions} versions → ${PARAMETER_USAGE_FILE}`,
+  );
 }

@@ -24,10 +24,16 @@ export function readGitDocuments(arg: string): GitDocuments {
   // DIR@REV; an @ inside the directory's path is not a revision.
   const [before, after] = splitLast(location, '@');
   const [dir, rev] = after === undefined || after.includes('/') ? [location, 'HEAD'] : [before, after];
-  const repo = named ?? git(dir, 'config', '--get', 'remote.origin.url').replace(/^.*github\.com[/:]/, '').replace(/\.git$/, '');
+  const repo =
+    named ??
+    git(dir, 'config', '--get', 'remote.origin.url')
+      .replace(/^.*github\.com[/:]/, '')
+      .replace(/\.git$/, '');
   const commit = git(dir, 'rev-parse', `${rev}^{commit}`);
   // -z: paths as they are (git quotes names with other than ASCII in them otherwise).
-  const files = git(dir, 'ls-tree', '-r', '-z', '--name-only', commit).split('\0').filter((f) => f.endsWith('.json'));
+  const files = git(dir, 'ls-tree', '-r', '-z', '--name-only', commit)
+    .split('\0')
+    .filter((f) => f.endsWith('.json'));
   const documents = files.flatMap((file) => {
     try {
       return [JSON.parse(git(dir, 'show', `${commit}:${file}`)) as unknown];

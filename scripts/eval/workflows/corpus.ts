@@ -67,7 +67,11 @@ export function findWorkflows(value: unknown, pointer = '', depth = 0): { pointe
 /** JSON with sorted keys, so equal content gives equal text. */
 export function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (isObj(v)) return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(',')}}`;
+  if (isObj(v))
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`)
+      .join(',')}}`;
   return JSON.stringify(v) ?? 'null';
 }
 
@@ -76,9 +80,18 @@ const text = (v: unknown): string => (typeof v === 'string' ? v : canonical(v));
 
 /** What makes two workflows the same: node names, types, versions, parameters, and the connections. */
 export function contentKey(wf: Obj & { nodes: Obj[]; connections: Obj }): string {
-  const nodes = wf.nodes.map((n) => ({ name: n.name ?? null, type: n.type, typeVersion: n.typeVersion ?? null, parameters: n.parameters ?? {}, disabled: n.disabled ?? null, onError: n.onError ?? null }));
+  const nodes = wf.nodes.map((n) => ({
+    name: n.name ?? null,
+    type: n.type,
+    typeVersion: n.typeVersion ?? null,
+    parameters: n.parameters ?? {},
+    disabled: n.disabled ?? null,
+    onError: n.onError ?? null,
+  }));
   nodes.sort((a, b) => text(a.name).localeCompare(text(b.name)));
-  return createHash('sha256').update(canonical({ nodes, connections: wf.connections })).digest('hex');
+  return createHash('sha256')
+    .update(canonical({ nodes, connections: wf.connections }))
+    .digest('hex');
 }
 
 /** dev for 70% of sources, heldout for 30%, by a hash of repo + path (+ pointer). */
@@ -89,13 +102,15 @@ export function splitOf(key: string): 'dev' | 'heldout' {
 
 export function slugOf(repo: string, source: string, pointer: string): string {
   const raw = `${repo.split('/').at(-1)}--${source.replace(/\.json$/i, '')}${pointer}`;
-  let slug = raw.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/_+/g, '_').replace(/^_|_$/g, '');
+  let slug = raw
+    .replace(/[^A-Za-z0-9._-]+/g, '_')
+    .replace(/_+/g, '_')
+    .replace(/^_|_$/g, '');
   if (slug.length > 120) slug = `${slug.slice(0, 100)}-${createHash('sha256').update(raw).digest('hex').slice(0, 12)}`;
   return slug;
 }
 
-const git = (gitDir: string, args: string[], input?: string): Buffer =>
-  execFileSync('git', ['--git-dir', gitDir, ...args], { input, maxBuffer: 1 << 30 });
+const git = (gitDir: string, args: string[], input?: string): Buffer => execFileSync('git', ['--git-dir', gitDir, ...args], { input, maxBuffer: 1 << 30 });
 
 /** owner/name from the fetch tool's layout (/work/.mirror/owner+name/repo), else the directory name. */
 function repoName(gitDir: string): string {
@@ -113,7 +128,8 @@ function jsonBlobs(gitDir: string, commit: string): { path: string; text: string
     const tab = line.indexOf('\t');
     const [, kind, oid] = line.slice(0, tab).split(' ');
     const path = line.slice(tab + 1);
-    if (kind === 'blob' && /\.json$/i.test(path) && !/(^|\/)(package(-lock)?|tsconfig[^/]*|composer|\.eslintrc)\.json$/i.test(path)) files.push({ path, oid: oid! });
+    if (kind === 'blob' && /\.json$/i.test(path) && !/(^|\/)(package(-lock)?|tsconfig[^/]*|composer|\.eslintrc)\.json$/i.test(path))
+      files.push({ path, oid: oid! });
   }
   if (files.length === 0) return [];
   const out = git(gitDir, ['cat-file', '--batch'], files.map((f) => f.oid).join('\n') + '\n');
@@ -131,7 +147,10 @@ function jsonBlobs(gitDir: string, commit: string): { path: string; text: string
 }
 
 export function buildCorpus(gitDirs: string[], outDir: string): CorpusManifest {
-  interface Found extends Omit<CorpusEntry, 'id' | 'split' | 'duplicates'> { workflow: Obj & { nodes: Obj[]; connections: Obj }; key: string }
+  interface Found extends Omit<CorpusEntry, 'id' | 'split' | 'duplicates'> {
+    workflow: Obj & { nodes: Obj[]; connections: Obj };
+    key: string;
+  }
   const found: Found[] = [];
   const sources: CorpusManifest['sources'] = [];
   for (const source of gitDirs) {
@@ -139,7 +158,9 @@ export function buildCorpus(gitDirs: string[], outDir: string): CorpusManifest {
     const at = source.lastIndexOf('@');
     const [gitDir, rev] = at > 0 && !source.slice(at).includes('/') ? [source.slice(0, at), source.slice(at + 1)] : [source, 'HEAD'];
     const repo = repoName(gitDir);
-    const commit = git(gitDir, ['rev-parse', `${rev}^{commit}`]).toString('utf8').trim();
+    const commit = git(gitDir, ['rev-parse', `${rev}^{commit}`])
+      .toString('utf8')
+      .trim();
     const blobs = jsonBlobs(gitDir, commit);
     let count = 0;
     for (const blob of blobs) {
@@ -217,6 +238,8 @@ if (import.meta.main) {
   const m = buildCorpus(positionals, values.out!);
   for (const s of m.sources) console.log(`${s.repo}@${s.commit.slice(0, 10)}: ${s.jsonFiles} JSON files, ${s.workflows} workflows`);
   const c = m.counts;
-  console.log(`${c.workflows} distinct workflows (${c.duplicatesDropped} duplicates dropped): ${c.dev} dev, ${c.heldout} heldout; ${c.withV1Node} with a version-1 node, ${c.withLangChain} with LangChain nodes`);
+  console.log(
+    `${c.workflows} distinct workflows (${c.duplicatesDropped} duplicates dropped): ${c.dev} dev, ${c.heldout} heldout; ${c.withV1Node} with a version-1 node, ${c.withLangChain} with LangChain nodes`,
+  );
   console.log(`wrote ${join(values.out!, 'manifest.json')}`);
 }

@@ -238,7 +238,12 @@ export function letterOff(word: string, r: () => number, taken: ReadonlySet<stri
  * A wrong value for `current`: half the time one letter off, else one of `madeUp` that is not allowed
  * (`known` decides); null when neither gives one.
  */
-function wrongValue(current: string, madeUp: readonly string[], known: (v: string) => boolean, r: () => number): { value: string; how: 'typo' | 'made up' } | null {
+function wrongValue(
+  current: string,
+  madeUp: readonly string[],
+  known: (v: string) => boolean,
+  r: () => number,
+): { value: string; how: 'typo' | 'made up' } | null {
   const fresh = madeUp.filter((v) => v !== current && !known(v));
   if (r() < 0.5 || fresh.length === 0) {
     const taken = new Set<string>();
@@ -261,12 +266,18 @@ function atPath(root: unknown, path: ParamPath): unknown {
 const showPath = (path: ParamPath) => path.map((k) => (typeof k === 'number' ? `[${k}]` : `.${k}`)).join('');
 
 /** Filter values (n8n's FilterValue: `conditions` with `operator`s and a `combinator`) anywhere in a node's parameters. */
-function filterValues(parameters: Record<string, unknown>): { path: ParamPath; value: { conditions: { operator: { type: string; operation: string } }[]; combinator: unknown } }[] {
+function filterValues(
+  parameters: Record<string, unknown>,
+): { path: ParamPath; value: { conditions: { operator: { type: string; operation: string } }[]; combinator: unknown } }[] {
   const out: ReturnType<typeof filterValues> = [];
   const walk = (v: unknown, path: ParamPath) => {
     if (Array.isArray(v)) v.forEach((x, i) => walk(x, [...path, i]));
     else if (isObj(v)) {
-      if (Array.isArray(v.conditions) && 'combinator' in v && v.conditions.every((c) => isObj(c) && isObj(c.operator) && typeof c.operator.type === 'string' && typeof c.operator.operation === 'string'))
+      if (
+        Array.isArray(v.conditions) &&
+        'combinator' in v &&
+        v.conditions.every((c) => isObj(c) && isObj(c.operator) && typeof c.operator.type === 'string' && typeof c.operator.operation === 'string')
+      )
         out.push({ path, value: v as any });
       else for (const [k, x] of Object.entries(v)) walk(x, [...path, k]);
     }
@@ -283,7 +294,8 @@ function assignments(parameters: Record<string, unknown>): { path: ParamPath; ty
     else if (isObj(v)) {
       if (Array.isArray(v.assignments))
         v.assignments.forEach((a, i) => {
-          if (isObj(a) && typeof a.type === 'string' && typeof a.name === 'string' && 'value' in a) out.push({ path: [...path, 'assignments', i], type: a.type, name: a.name });
+          if (isObj(a) && typeof a.type === 'string' && typeof a.name === 'string' && 'value' in a)
+            out.push({ path: [...path, 'assignments', i], type: a.type, name: a.name });
         });
       else for (const [k, x] of Object.entries(v)) walk(x, [...path, k]);
     }
@@ -335,7 +347,24 @@ const live = (wf: Wf) => wf.nodes.map((node, i) => ({ node, i })).filter(({ node
 
 /** Proposed wrong values; the oracle keeps only those n8n does not know where the mutant goes. */
 const NO_SUCH_TYPE = 'noSuchOperatorType';
-const OPERATIONS_MADE_UP = ['contains', 'notContains', 'gt', 'lt', 'after', 'before', 'lengthEquals', 'true', 'regex', 'equal', 'isEqual', 'greaterThan', 'matches', 'between', 'is', 'includes'];
+const OPERATIONS_MADE_UP = [
+  'contains',
+  'notContains',
+  'gt',
+  'lt',
+  'after',
+  'before',
+  'lengthEquals',
+  'true',
+  'regex',
+  'equal',
+  'isEqual',
+  'greaterThan',
+  'matches',
+  'between',
+  'is',
+  'includes',
+];
 const TYPES_MADE_UP = ['text', 'integer', 'date', 'bool', 'list', 'json', 'float', 'str', 'int', 'any'];
 const COMBINATORS_MADE_UP = ['all', 'any', 'AND', 'OR', 'both', 'either', 'xor', '&&'];
 const ASSIGNMENT_TYPES_MADE_UP = ['text', 'integer', 'float', 'date', 'json', 'list', 'bool', 'int', 'str', 'dict'];
@@ -440,7 +469,11 @@ const MAKERS: Record<MutantKind, Maker> = {
     const candidates = live(wf).flatMap(({ node, i }) =>
       strings(node.parameters ?? {}, [])
         .filter((s) => s.value.startsWith('='))
-        .flatMap((s) => nodeReferences(s.value).filter((ref) => names.has(ref.name)).map((ref) => ({ node, i, s, ref }))),
+        .flatMap((s) =>
+          nodeReferences(s.value)
+            .filter((ref) => names.has(ref.name))
+            .map((ref) => ({ node, i, s, ref })),
+        ),
     );
     if (candidates.length === 0) return null;
     const { node, i, s, ref } = pick(candidates, r);
@@ -462,20 +495,35 @@ const MAKERS: Record<MutantKind, Maker> = {
 
   ai_model_as_main(wf, oracle, r) {
     const byName = new Map(wf.nodes.map((n) => [n.name, n]));
-    const candidates = edges(wf.connections).filter((e) => e.type === 'ai_languageModel' && byName.has(e.from) && byName.has(e.to) && oracle.mainOutputs(byName.get(e.from)!) === 0);
+    const candidates = edges(wf.connections).filter(
+      (e) => e.type === 'ai_languageModel' && byName.has(e.from) && byName.has(e.to) && oracle.mainOutputs(byName.get(e.from)!) === 0,
+    );
     if (candidates.length === 0) return null;
     const e = pick(candidates, r);
     const workflow = clone(wf);
     const list = workflow.connections[e.from]!.ai_languageModel![e.output]!;
-    list.splice(list.findIndex((c) => c.node === e.to && c.type === e.toType && c.index === e.input), 1);
+    list.splice(
+      list.findIndex((c) => c.node === e.to && c.type === e.toType && c.index === e.input),
+      1,
+    );
     if (workflow.connections[e.from]!.ai_languageModel!.every((l) => !l || l.length === 0)) delete workflow.connections[e.from]!.ai_languageModel;
     addConnection(workflow, e.from, 'main', 0, { node: e.to, type: 'main', index: 0 });
-    return { node: e.from, description: `language model ${e.from} → ${e.to} connected as main instead of ai_languageModel (the model has no main output)`, workflow };
+    return {
+      node: e.from,
+      description: `language model ${e.from} → ${e.to} connected as main instead of ai_languageModel (the model has no main output)`,
+      workflow,
+    };
   },
 
   agent_without_model(wf, oracle, r) {
     const byName = new Map(wf.nodes.map((n) => [n.name, n]));
-    const fed = [...new Set(edges(wf.connections).filter((e) => e.type === 'ai_languageModel' && byName.has(e.from)).map((e) => e.to))];
+    const fed = [
+      ...new Set(
+        edges(wf.connections)
+          .filter((e) => e.type === 'ai_languageModel' && byName.has(e.from))
+          .map((e) => e.to),
+      ),
+    ];
     const candidates = fed.filter((name) => byName.has(name) && byName.get(name)!.disabled !== true && oracle.requiresLanguageModel(byName.get(name)!));
     if (candidates.length === 0) return null;
     const target = pick(candidates.sort(), r);
@@ -504,14 +552,22 @@ const MAKERS: Record<MutantKind, Maker> = {
     if (candidates.length === 0) return null;
     const { node } = pick(candidates, r);
     const outputs = oracle.mainOutputs(node)!;
-    const existing = edges(wf.connections).filter((e) => e.from === node.name && e.type === 'main').map((e) => e.to);
-    const others = live(wf).filter(({ node: n }) => n.name !== node.name && (oracle.mainInputs(n) ?? 0) >= 1).map(({ node: n }) => n.name);
+    const existing = edges(wf.connections)
+      .filter((e) => e.from === node.name && e.type === 'main')
+      .map((e) => e.to);
+    const others = live(wf)
+      .filter(({ node: n }) => n.name !== node.name && (oracle.mainInputs(n) ?? 0) >= 1)
+      .map(({ node: n }) => n.name);
     const targets = existing.length > 0 ? existing : others;
     if (targets.length === 0) return null;
     const to = pick(targets, r);
     const workflow = clone(wf);
     addConnection(workflow, node.name, 'main', outputs, { node: to, type: 'main', index: 0 });
-    return { node: node.name, description: `connection from ${node.name} output ${outputs} (it has ${outputs} main output${outputs === 1 ? '' : 's'}: 0..${outputs - 1}) to ${to}`, workflow };
+    return {
+      node: node.name,
+      description: `connection from ${node.name} output ${outputs} (it has ${outputs} main output${outputs === 1 ? '' : 's'}: 0..${outputs - 1}) to ${to}`,
+      workflow,
+    };
   },
 
   self_connection(wf, oracle, r) {
@@ -536,7 +592,11 @@ const MAKERS: Record<MutantKind, Maker> = {
     if (!wrong) return null;
     const workflow = clone(wf);
     (atPath(workflow.nodes[i]!.parameters, path) as Record<string, unknown>).operation = wrong.value;
-    return { node: node.name, description: `parameters${showPath(path)}.operation: "${op.operation}" → "${wrong.value}" (${wrong.how}; n8n's filter has no ${op.type} operation of that name)`, workflow };
+    return {
+      node: node.name,
+      description: `parameters${showPath(path)}.operation: "${op.operation}" → "${wrong.value}" (${wrong.how}; n8n's filter has no ${op.type} operation of that name)`,
+      workflow,
+    };
   },
 
   /** A condition's operator type set to one under which n8n's filter code has no such operation (same oracle). */
@@ -549,7 +609,11 @@ const MAKERS: Record<MutantKind, Maker> = {
     const workflow = clone(wf);
     const operator = atPath(workflow.nodes[i]!.parameters, path) as Record<string, unknown>;
     operator.type = wrong.value;
-    return { node: node.name, description: `parameters${showPath(path)}.type: "${op.type}" → "${wrong.value}" (${wrong.how}; n8n's filter evaluates no "${wrong.value}:${op.operation}")`, workflow };
+    return {
+      node: node.name,
+      description: `parameters${showPath(path)}.type: "${op.type}" → "${wrong.value}" (${wrong.how}; n8n's filter evaluates no "${wrong.value}:${op.operation}")`,
+      workflow,
+    };
   },
 
   /** A filter's combinator set to neither "and" nor "or": executeFilter warns and answers false for every item. */
@@ -566,7 +630,11 @@ const MAKERS: Record<MutantKind, Maker> = {
     if (!wrong) return null;
     const workflow = clone(wf);
     (atPath(workflow.nodes[i]!.parameters, f.path) as Record<string, unknown>).combinator = wrong.value;
-    return { node: node.name, description: `parameters${showPath([...f.path, 'combinator'])}: "${before}" → "${wrong.value}" (${wrong.how}; n8n's filter knows "and" and "or")`, workflow };
+    return {
+      node: node.name,
+      description: `parameters${showPath([...f.path, 'combinator'])}: "${before}" → "${wrong.value}" (${wrong.how}; n8n's filter knows "and" and "or")`,
+      workflow,
+    };
   },
 
   /**
@@ -574,14 +642,22 @@ const MAKERS: Record<MutantKind, Maker> = {
    * know: n8n neither converts nor checks the value, so "12.5" stays text where a number was meant.
    */
   assignment_type_wrong(wf, oracle, r) {
-    const candidates = live(wf).flatMap(({ node, i }) => assignments(node.parameters ?? {}).filter((a) => oracle.assignmentTypeKnown(a.type)).map((a) => ({ node, i, a })));
+    const candidates = live(wf).flatMap(({ node, i }) =>
+      assignments(node.parameters ?? {})
+        .filter((a) => oracle.assignmentTypeKnown(a.type))
+        .map((a) => ({ node, i, a })),
+    );
     if (candidates.length === 0) return null;
     const { node, i, a } = pick(candidates, r);
     const wrong = wrongValue(a.type, ASSIGNMENT_TYPES_MADE_UP, (v) => oracle.assignmentTypeKnown(v), r);
     if (!wrong) return null;
     const workflow = clone(wf);
     (atPath(workflow.nodes[i]!.parameters, a.path) as Record<string, unknown>).type = wrong.value;
-    return { node: node.name, description: `parameters${showPath(a.path)} ("${a.name}").type: "${a.type}" → "${wrong.value}" (${wrong.how}; n8n's validateFieldType neither converts nor checks it)`, workflow };
+    return {
+      node: node.name,
+      description: `parameters${showPath(a.path)} ("${a.name}").type: "${a.type}" → "${wrong.value}" (${wrong.how}; n8n's validateFieldType neither converts nor checks it)`,
+      workflow,
+    };
   },
 
   /**
@@ -592,7 +668,11 @@ const MAKERS: Record<MutantKind, Maker> = {
     const candidates = live(wf).flatMap(({ node, i }) =>
       oracle.fixedCollectionEntries(node).flatMap((e) => {
         const entry = atPath(node.parameters, e.path);
-        return isObj(entry) ? Object.keys(entry).filter((k) => e.subFields.includes(k)).map((key) => ({ node, i, e, key })) : [];
+        return isObj(entry)
+          ? Object.keys(entry)
+              .filter((k) => e.subFields.includes(k))
+              .map((key) => ({ node, i, e, key }))
+          : [];
       }),
     );
     if (candidates.length === 0) return null;
@@ -605,7 +685,11 @@ const MAKERS: Record<MutantKind, Maker> = {
     // Renamed in place, the other keys keep their order.
     const renamed = Object.fromEntries(Object.entries(entry).map(([k, v]) => [k === key ? wrong.value : k, v]));
     setAtPath(workflow.nodes[i]!.parameters!, e.path, renamed);
-    return { node: node.name, description: `parameters${showPath(e.path)}: sub-field "${key}" → "${wrong.value}" (${wrong.how}; n8n reads ${e.subFields.map((f) => `"${f}"`).join(', ')} there and drops the rest)`, workflow };
+    return {
+      node: node.name,
+      description: `parameters${showPath(e.path)}: sub-field "${key}" → "${wrong.value}" (${wrong.how}; n8n reads ${e.subFields.map((f) => `"${f}"`).join(', ')} there and drops the rest)`,
+      workflow,
+    };
   },
 
   /** A set sub-field of a fixed-collection entry removed where getNodeParametersIssues then flags the node. */
@@ -617,7 +701,11 @@ const MAKERS: Record<MutantKind, Maker> = {
     const entry = atPath(workflow.nodes[i]!.parameters, s.path) as Record<string, unknown>;
     const before = entry[s.name];
     delete entry[s.name];
-    return { node: node.name, description: `parameters${showPath(s.path)}: required sub-field "${s.name}" removed (was ${JSON.stringify(before)?.slice(0, 80)})`, workflow };
+    return {
+      node: node.name,
+      description: `parameters${showPath(s.path)}: required sub-field "${s.name}" removed (was ${JSON.stringify(before)?.slice(0, 80)})`,
+      workflow,
+    };
   },
 
   /**
@@ -637,21 +725,36 @@ const MAKERS: Record<MutantKind, Maker> = {
       // $('Webhook') names the Webhook's item wherever it is read, connected or not.
       return live(wf).flatMap(({ node, i }) => {
         const prefix = onlyFromHook(node.name) ? `\\$json|${named}` : named;
-          const pattern = new RegExp(`(?<![\\w$])(?<prefix>${prefix})(?<body>\\.body|\\[\\s*(?<q3>['"])body\\k<q3>\\s*\\])(?:\\.(?<dot>[A-Za-z_$][\\w$]*)|\\[\\s*(?<q4>['"])(?<bracket>(?:(?!\\k<q4>).)+)\\k<q4>\\s*\\])`, 'g');
-          return strings(node.parameters ?? {}, [])
-            .filter((s) => s.value.startsWith('='))
-            .flatMap((s) =>
-              [...s.value.matchAll(pattern)]
-                .filter((m) => !WEBHOOK_ITEM_FIELDS.has(m.groups!.dot ?? m.groups!.bracket!))
-                .map((m) => ({ hook: hook.name, node, i, s, at: m.index! + m.groups!.prefix!.length, body: m.groups!.body!, field: m.groups!.dot ?? m.groups!.bracket! })),
-            );
+        const pattern = new RegExp(
+          `(?<![\\w$])(?<prefix>${prefix})(?<body>\\.body|\\[\\s*(?<q3>['"])body\\k<q3>\\s*\\])(?:\\.(?<dot>[A-Za-z_$][\\w$]*)|\\[\\s*(?<q4>['"])(?<bracket>(?:(?!\\k<q4>).)+)\\k<q4>\\s*\\])`,
+          'g',
+        );
+        return strings(node.parameters ?? {}, [])
+          .filter((s) => s.value.startsWith('='))
+          .flatMap((s) =>
+            [...s.value.matchAll(pattern)]
+              .filter((m) => !WEBHOOK_ITEM_FIELDS.has(m.groups!.dot ?? m.groups!.bracket!))
+              .map((m) => ({
+                hook: hook.name,
+                node,
+                i,
+                s,
+                at: m.index! + m.groups!.prefix!.length,
+                body: m.groups!.body!,
+                field: m.groups!.dot ?? m.groups!.bracket!,
+              })),
+          );
       });
     });
     if (candidates.length === 0) return null;
     const { hook, node, i, s, at, body, field } = pick(candidates, r);
     const workflow = clone(wf);
     setAtPath(workflow.nodes[i]!.parameters!, s.path, s.value.slice(0, at) + s.value.slice(at + body.length));
-    return { node: node.name, description: `parameters${showPath(s.path)}: "${body}" dropped before "${field}": ${hook}'s item has ${field} under body, not at the top`, workflow };
+    return {
+      node: node.name,
+      description: `parameters${showPath(s.path)}: "${body}" dropped before "${field}": ${hook}'s item has ${field} under body, not at the top`,
+      workflow,
+    };
   },
 
   /**
@@ -662,7 +765,11 @@ const MAKERS: Record<MutantKind, Maker> = {
     const byName = new Map(wf.nodes.map((n) => [n.name, n]));
     const candidates = live(wf)
       .filter(({ node }) => node.type === WEBHOOK && node.parameters?.responseMode === 'responseNode')
-      .flatMap(({ node }) => [...reachable(wf, node.name)].filter((name) => byName.get(name)?.type === RESPOND && byName.get(name)!.disabled !== true).map((respond) => ({ hook: node.name, respond })));
+      .flatMap(({ node }) =>
+        [...reachable(wf, node.name)]
+          .filter((name) => byName.get(name)?.type === RESPOND && byName.get(name)!.disabled !== true)
+          .map((respond) => ({ hook: node.name, respond })),
+      );
     if (candidates.length === 0) return null;
     const { hook, respond } = pick(candidates, r);
     const workflow = clone(wf);
@@ -677,7 +784,11 @@ const MAKERS: Record<MutantKind, Maker> = {
         outputs[o] = kept;
       });
     }
-    return { node: respond, description: `main connection(s) into ${respond} removed (from ${cut.join(', ')}): no path reaches it, though ${hook} waits for a Respond to Webhook node`, workflow };
+    return {
+      node: respond,
+      description: `main connection(s) into ${respond} removed (from ${cut.join(', ')}): no path reaches it, though ${hook} waits for a Respond to Webhook node`,
+      workflow,
+    };
   },
 
   /**
@@ -689,7 +800,9 @@ const MAKERS: Record<MutantKind, Maker> = {
     const out = edges(wf.connections).filter((e) => e.type === 'main');
     const changes = live(wf)
       .filter(({ node }) => node.onError !== 'continueErrorOutput')
-      .flatMap(({ node, i }) => oracle.outputReducingChanges(node).map((c) => ({ node, i, c, cut: out.filter((e) => e.from === node.name && e.output >= c.outputs) })));
+      .flatMap(({ node, i }) =>
+        oracle.outputReducingChanges(node).map((c) => ({ node, i, c, cut: out.filter((e) => e.from === node.name && e.output >= c.outputs) })),
+      );
     if (changes.length === 0) return null;
     // Where the output to be removed is wired already, only the option changes; where it is not, it is
     // first wired (to a node this one already feeds, else to any node with an input), as a builder does
@@ -699,7 +812,11 @@ const MAKERS: Record<MutantKind, Maker> = {
     const workflow = clone(wf);
     if (cut.length === 0) {
       const fed = out.filter((e) => e.from === node.name).map((e) => e.to);
-      const targets = fed.length ? fed : live(wf).filter(({ node: n }) => n.name !== node.name && (oracle.mainInputs(n) ?? 0) >= 1).map(({ node: n }) => n.name);
+      const targets = fed.length
+        ? fed
+        : live(wf)
+            .filter(({ node: n }) => n.name !== node.name && (oracle.mainInputs(n) ?? 0) >= 1)
+            .map(({ node: n }) => n.name);
       if (targets.length === 0) return null;
       const to = pick(targets, r);
       addConnection(workflow, node.name, 'main', c.outputs, { node: to, type: 'main', index: 0 });
@@ -716,7 +833,6 @@ const MAKERS: Record<MutantKind, Maker> = {
       workflow,
     };
   },
-
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -749,8 +865,7 @@ export const ORACLE_DIR = '.eval/oracle';
 const isEmptyDefault = (v: unknown) =>
   v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0) || (isObj(v) && Object.keys(v).length === 0);
 
-const countType = (ports: unknown, type: string) =>
-  Array.isArray(ports) ? ports.filter((p) => p === type || (isObj(p) && p.type === type)).length : 0;
+const countType = (ports: unknown, type: string) => (Array.isArray(ports) ? ports.filter((p) => p === type || (isObj(p) && p.type === type)).length : 0);
 
 export function loadN8nOracle(root = '.'): MutationOracle & { describe(type: string, version?: number): RawDescription | undefined } {
   const entry = resolve(root, ORACLE_DIR, 'node_modules/n8n-workflow');
@@ -828,10 +943,21 @@ export function loadN8nOracle(root = '.'): MutationOracle & { describe(type: str
       return ((p.options ?? []) as { name?: string; values?: RawProperty[] }[]).flatMap((o) => {
         const list = v[o.name!];
         const fields = o.values ?? [];
-        const entries: [unknown, ParamPath][] = Array.isArray(list) ? list.map((e, i) => [e, [...path, p.name, o.name!, i]]) : isObj(list) ? [[list, [...path, p.name, o.name!]]] : [];
+        const entries: [unknown, ParamPath][] = Array.isArray(list)
+          ? list.map((e, i) => [e, [...path, p.name, o.name!, i]])
+          : isObj(list)
+            ? [[list, [...path, p.name, o.name!]]]
+            : [];
         return entries.flatMap(([e, at]) =>
           isObj(e)
-            ? [{ path: at, subFields: [...new Set(fields.map((f) => f.name))], required: [...new Set(fields.filter((f) => f.required === true).map((f) => f.name))] }, ...entriesOf(fields, e, at)]
+            ? [
+                {
+                  path: at,
+                  subFields: [...new Set(fields.map((f) => f.name))],
+                  required: [...new Set(fields.filter((f) => f.required === true).map((f) => f.name))],
+                },
+                ...entriesOf(fields, e, at),
+              ]
             : [],
         );
       });
@@ -892,12 +1018,14 @@ export function loadN8nOracle(root = '.'): MutationOracle & { describe(type: str
     filterOperatorKnown(type, operation) {
       // dateTime gives up on missing values before it looks at the operation; the others look first.
       const probe = type === 'dateTime' ? { leftValue: '2024-01-01', rightValue: '2024-01-02' } : { leftValue: undefined, rightValue: undefined };
-      return !warnsOf(() => nw.executeFilterCondition({ id: 'probe', ...probe, operator: { type, operation } }, { caseSensitive: true, typeValidation: 'loose', version: 2 })).some((w) =>
-        w.startsWith('Unknown filter parameter operator'),
-      );
+      return !warnsOf(() =>
+        nw.executeFilterCondition({ id: 'probe', ...probe, operator: { type, operation } }, { caseSensitive: true, typeValidation: 'loose', version: 2 }),
+      ).some((w) => w.startsWith('Unknown filter parameter operator'));
     },
     filterCombinatorKnown(combinator) {
-      return !warnsOf(() => nw.executeFilter({ combinator, conditions: [], options: { caseSensitive: true, typeValidation: 'loose', version: 2 } })).some((w) => w.startsWith('Unknown filter combinator'));
+      return !warnsOf(() => nw.executeFilter({ combinator, conditions: [], options: { caseSensitive: true, typeValidation: 'loose', version: 2 } })).some((w) =>
+        w.startsWith('Unknown filter combinator'),
+      );
     },
     assignmentTypeKnown(type) {
       // validateFieldType's default branch hands every value back unchecked; each type it knows converts or refuses one of these.
@@ -937,11 +1065,13 @@ export function loadN8nOracle(root = '.'): MutationOracle & { describe(type: str
       const propose = (p: RawProperty, path: ParamPath, current: unknown) => {
         if (current !== undefined && path.length > 1) changes.push({ path, value: undefined });
         if (p.type === 'boolean') changes.push({ path, value: !(current ?? p.default) });
-        if (p.type === 'options' && !p.typeOptions?.loadOptionsMethod) for (const o of p.options ?? []) if (o.value !== (current ?? p.default)) changes.push({ path, value: o.value });
+        if (p.type === 'options' && !p.typeOptions?.loadOptionsMethod)
+          for (const o of p.options ?? []) if (o.value !== (current ?? p.default)) changes.push({ path, value: o.value });
       };
       for (const p of displayedTopLevel(node, desc)) {
         if (p.type === 'boolean') propose(p, [p.name], params[p.name]);
-        if (p.type === 'collection' && p.name === 'options') for (const o of (p.options ?? []) as RawProperty[]) propose(o, [p.name, o.name], isObj(params.options) ? params.options[o.name] : undefined);
+        if (p.type === 'collection' && p.name === 'options')
+          for (const o of (p.options ?? []) as RawProperty[]) propose(o, [p.name, o.name], isObj(params.options) ? params.options[o.name] : undefined);
       }
       return changes.flatMap((c) => {
         const parameters = structuredClone(params);
@@ -988,7 +1118,10 @@ if (import.meta.main) {
   }
   console.warn = warn;
   const perKind = Object.fromEntries(ALL_MUTANT_KINDS.map((k) => [k, entries.filter((e) => e.kind === k).length]));
-  writeFileSync(join(outDir, 'manifest.json'), JSON.stringify({ date: new Date().toISOString(), seed: values.seed, workflows: manifest.workflows.length, perKind, mutants: entries }, null, 2));
+  writeFileSync(
+    join(outDir, 'manifest.json'),
+    JSON.stringify({ date: new Date().toISOString(), seed: values.seed, workflows: manifest.workflows.length, perKind, mutants: entries }, null, 2),
+  );
   console.log(`${entries.length} mutants of ${manifest.workflows.length} workflows (seed ${values.seed}):`);
   for (const [k, n] of Object.entries(perKind)) console.log(`  ${k.padEnd(28)} ${n}`);
   console.log(`wrote ${join(outDir, 'manifest.json')} (${readdirSync(outDir).length - 1} mutant files)`);

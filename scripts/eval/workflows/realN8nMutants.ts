@@ -67,7 +67,8 @@ const ifWorkflow: Wf = {
   ],
   connections: { Webhook: main(['Check']), Check: main(['Yes'], ['No']) },
 };
-for (const kind of ['filter_operation_wrong', 'filter_operator_type_wrong', 'filter_combinator_wrong'] as const) CASES[kind] = { workflow: ifWorkflow, payload: { name: 'ada', amount: 7 } };
+for (const kind of ['filter_operation_wrong', 'filter_operator_type_wrong', 'filter_combinator_wrong'] as const)
+  CASES[kind] = { workflow: ifWorkflow, payload: { name: 'ada', amount: 7 } };
 CASES.assignment_type_wrong = {
   workflow: {
     nodes: [
@@ -106,15 +107,32 @@ CASES.fixed_collection_required_subfield_removed = {
   workflow: {
     nodes: [
       { ...webhook('lastNode'), parameters: { httpMethod: 'POST', path: 'PATH', responseMode: 'lastNode', responseData: 'allEntries', options: {} } },
-      { id: 'o1', name: 'Split', type: 'n8n-nodes-base.splitOut', typeVersion: 1, position: [200, 0], parameters: { fieldToSplitOut: 'body.items', options: {} } },
-      { id: 'o2', name: 'Sort', type: 'n8n-nodes-base.sort', typeVersion: 1, position: [400, 0], parameters: { sortFieldsUi: { sortField: [{ fieldName: 'n', order: 'descending' }] }, options: {} } },
+      {
+        id: 'o1',
+        name: 'Split',
+        type: 'n8n-nodes-base.splitOut',
+        typeVersion: 1,
+        position: [200, 0],
+        parameters: { fieldToSplitOut: 'body.items', options: {} },
+      },
+      {
+        id: 'o2',
+        name: 'Sort',
+        type: 'n8n-nodes-base.sort',
+        typeVersion: 1,
+        position: [400, 0],
+        parameters: { sortFieldsUi: { sortField: [{ fieldName: 'n', order: 'descending' }] }, options: {} },
+      },
     ],
     connections: { Webhook: main(['Split']), Split: main(['Sort']) },
   },
   payload: { items: [{ n: 1 }, { n: 3 }, { n: 2 }] },
 };
 CASES.webhook_json_without_body = {
-  workflow: { nodes: [webhook('lastNode'), set('Answer', [{ name: 'greeting', value: '=Hello {{ $json.body.name }}', type: 'string' }], 200)], connections: { Webhook: main(['Answer']) } },
+  workflow: {
+    nodes: [webhook('lastNode'), set('Answer', [{ name: 'greeting', value: '=Hello {{ $json.body.name }}', type: 'string' }], 200)],
+    connections: { Webhook: main(['Answer']) },
+  },
   payload: { name: 'ada' },
 };
 CASES.respond_to_webhook_unreachable = {
@@ -122,7 +140,14 @@ CASES.respond_to_webhook_unreachable = {
     nodes: [
       webhook('responseNode'),
       set('Answer', [{ name: 'greeting', value: '=Hello {{ $json.body.name }}', type: 'string' }], 200),
-      { id: 'p1', name: 'Respond', type: 'n8n-nodes-base.respondToWebhook', typeVersion: 1.1, position: [400, 0], parameters: { respondWith: 'firstIncomingItem', options: {} } },
+      {
+        id: 'p1',
+        name: 'Respond',
+        type: 'n8n-nodes-base.respondToWebhook',
+        typeVersion: 1.1,
+        position: [400, 0],
+        parameters: { respondWith: 'firstIncomingItem', options: {} },
+      },
     ],
     connections: { Webhook: main(['Answer']), Answer: main(['Respond']) },
   },
@@ -140,7 +165,15 @@ CASES.removed_output_wired = {
         position: [200, 0],
         parameters: {
           rules: {
-            values: [{ conditions: { options: FILTER_OPTIONS, conditions: [{ id: 'r1', leftValue: '={{ $json.body.kind }}', rightValue: 'a', operator: { type: 'string', operation: 'equals' } }], combinator: 'and' } }],
+            values: [
+              {
+                conditions: {
+                  options: FILTER_OPTIONS,
+                  conditions: [{ id: 'r1', leftValue: '={{ $json.body.kind }}', rightValue: 'a', operator: { type: 'string', operation: 'equals' } }],
+                  combinator: 'and',
+                },
+              },
+            ],
           },
           options: { fallbackOutput: 'extra' },
         },
@@ -182,9 +215,12 @@ async function run(wf: Wf, payload: Record<string, unknown>): Promise<{ stage: s
   try {
     const activated = await api('POST', `/workflows/${id}/activate`);
     if (activated.status >= 300) return { stage: 'activate', status: activated.status, answer: JSON.stringify(activated.json).slice(0, 300) };
-    const res = await fetch(`${N8N_URL}/webhook/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload), signal: AbortSignal.timeout(30_000) }).catch(
-      (e: Error) => ({ status: 0, text: async () => `no answer: ${e.message}` }),
-    );
+    const res = await fetch(`${N8N_URL}/webhook/${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(payload),
+      signal: AbortSignal.timeout(30_000),
+    }).catch((e: Error) => ({ status: 0, text: async () => `no answer: ${e.message}` }));
     return { stage: 'call', status: res.status, answer: (await res.text()).slice(0, 300) };
   } finally {
     await api('POST', `/workflows/${id}/deactivate`);
@@ -212,4 +248,6 @@ for (const kind of PARAMETER_MUTANT_KINDS) {
 }
 mkdirSync('bench/results', { recursive: true });
 writeFileSync('bench/results/realN8nMutants.json', JSON.stringify({ date: new Date().toISOString(), n8n: N8N_URL, rows }, null, 2));
-console.log(`\n${rows.filter((r: any) => r.shows).length} of ${rows.length} mutants show their defect on the real n8n; wrote bench/results/realN8nMutants.json`);
+console.log(
+  `\n${rows.filter((r: any) => r.shows).length} of ${rows.length} mutants show their defect on the real n8n; wrote bench/results/realN8nMutants.json`,
+);

@@ -71,7 +71,10 @@ export function searchText(spec: NodeSpec, usage: WorkflowUsage = NO_USAGE): Rec
     operations: capability.flatMap((p) => p.enum_values ?? []).join(' '),
     categories: spec.categories.join(' '),
     builderNames: builderTerms(spec, own(usage.names, spec.subtype), own(usage.names, `${spec.subtype}Tool`)).join(' '),
-    parameters: spec.parameters.filter((p) => !CAPABILITY_PARAMETERS.test(p.name)).flatMap(labels).join(' '),
+    parameters: spec.parameters
+      .filter((p) => !CAPABILITY_PARAMETERS.test(p.name))
+      .flatMap(labels)
+      .join(' '),
   };
 }
 
@@ -102,7 +105,10 @@ function fields(spec: NodeSpec, usage: WorkflowUsage): Record<Field, string[]> {
 export function buildSearchIndex(specs: NodeSpec[], usage: WorkflowUsage = NO_USAGE): SearchIndex {
   const perDoc = specs.map((spec) => fields(spec, usage));
   const fieldNames = Object.keys(FIELDS) as Field[];
-  const avg = Object.fromEntries(fieldNames.map((f) => [f, perDoc.reduce((n, d) => n + d[f].length, 0) / Math.max(1, specs.length) || 1])) as Record<Field, number>;
+  const avg = Object.fromEntries(fieldNames.map((f) => [f, perDoc.reduce((n, d) => n + d[f].length, 0) / Math.max(1, specs.length) || 1])) as Record<
+    Field,
+    number
+  >;
 
   const docFreq = new Map<string, number>();
   for (const doc of perDoc) {
@@ -112,11 +118,12 @@ export function buildSearchIndex(specs: NodeSpec[], usage: WorkflowUsage = NO_US
   const postings = new Map<string, number[]>();
   perDoc.forEach((doc, d) => {
     const tf = new Map<string, Partial<Record<Field, number>>>();
-    for (const f of fieldNames) for (const term of doc[f]) {
-      const counts = tf.get(term) ?? {};
-      counts[f] = (counts[f] ?? 0) + 1;
-      tf.set(term, counts);
-    }
+    for (const f of fieldNames)
+      for (const term of doc[f]) {
+        const counts = tf.get(term) ?? {};
+        counts[f] = (counts[f] ?? 0) + 1;
+        tf.set(term, counts);
+      }
     for (const [term, counts] of tf) {
       // BM25F: field-weighted, length-normalised term frequency, saturated once.
       let weighted = 0;
@@ -143,7 +150,13 @@ export function buildSearchIndex(specs: NodeSpec[], usage: WorkflowUsage = NO_US
   }
   return {
     version: INDEX_VERSION,
-    docs: specs.map((s) => [s.node_type, s.subtype, s.display_name, short(s.description), (s.node_type === 'TRIGGER_NODE' ? TRIGGER : 0) | (s.hidden ? HIDDEN : 0)]),
+    docs: specs.map((s) => [
+      s.node_type,
+      s.subtype,
+      s.display_name,
+      short(s.description),
+      (s.node_type === 'TRIGGER_NODE' ? TRIGGER : 0) | (s.hidden ? HIDDEN : 0),
+    ]),
     ...sortedPostings(postings),
     names: names.map((name, d) => [name.words.map(stem), name.forms.map(stem), aliases[d]!]),
     nameWords,
@@ -157,7 +170,14 @@ export function buildSearchIndex(specs: NodeSpec[], usage: WorkflowUsage = NO_US
  * gives many ("Wait" on every human-in-the-loop node) only describes them, as the aliases field does.
  */
 function ownAliases(specs: NodeSpec[]): string[][][] {
-  const perSpec = specs.map((s) => [...new Map(s.aliases.map((a) => tokenize(a)).filter((t) => t.length > 0).map((t) => [t.join(' '), t])).values()]);
+  const perSpec = specs.map((s) => [
+    ...new Map(
+      s.aliases
+        .map((a) => tokenize(a))
+        .filter((t) => t.length > 0)
+        .map((t) => [t.join(' '), t]),
+    ).values(),
+  ]);
   const holders = new Map<string, number>();
   for (const aliases of perSpec) for (const alias of aliases) holders.set(alias.join(' '), (holders.get(alias.join(' ')) ?? 0) + 1);
   return perSpec.map((aliases) => aliases.filter((alias) => holders.get(alias.join(' ')) === 1));
@@ -165,7 +185,15 @@ function ownAliases(specs: NodeSpec[]): string[][][] {
 
 function sortedPostings(postings: Map<string, number[]>): Pick<SearchIndex, 'terms' | 'postings'> {
   const terms = [...postings.keys()].sort();
-  return { terms, postings: terms.map((term) => postings.get(term)!.map((n) => n.toString(36)).join(' ')) };
+  return {
+    terms,
+    postings: terms.map((term) =>
+      postings
+        .get(term)!
+        .map((n) => n.toString(36))
+        .join(' '),
+    ),
+  };
 }
 
 /** A term's postings as [doc, score, doc, score, …]. */

@@ -44,4 +44,8 @@ function defaultNames(spec: NodeSpec): Set<string> {
   return new Set([spec.display_name, typeName(spec.subtype), ...(bracketed ? [bracketed[1]!, bracketed[2]!] : [])].map(plain));
 }
 
-const plain = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+const plain = (name: string) =>
+  name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();

@@ -13,7 +13,9 @@ export interface SearchHit {
 
 /** Query words that ask for something that starts a workflow: "when…", "on new…", "every…" (as written). */
 const TRIGGER_WORDS = new Set(
-  'trigger triggers triggered when whenever new every receive receives incoming listen listens watch watches subscribe consume arrive arrives start starts fire fires'.split(' '),
+  'trigger triggers triggered when whenever new every receive receives incoming listen listens watch watches subscribe consume arrive arrives start starts fire fires'.split(
+    ' ',
+  ),
 );
 /**
  * Query words that ask for a start at certain times ("every day at 8am", "hourly"): a schedule, which
@@ -27,7 +29,9 @@ const OPENS_ON_EVENT = /^\s*(on|upon|once|after)\s/i;
 const TOOL_WORDS = new Set('tool tools agent agents'.split(' '));
 /** Verbs in the past ("order created", "card added"): they name an event to start on. */
 const EVENT_WORDS = new Set(
-  'created updated added deleted removed changed submitted completed failed received posted uploaded published signed booked closed opened moved assigned pushed paid merged starred commented'.split(' '),
+  'created updated added deleted removed changed submitted completed failed received posted uploaded published signed booked closed opened moved assigned pushed paid merged starred commented'.split(
+    ' ',
+  ),
 );
 /** Prefixes that undo a verb ("unzip", "decompress"): the verb alone still finds the node. */
 const UNDO = /^(un|de)(?=[a-z]{3})/;

@@ -2,9 +2,10 @@ import { stemmer } from 'stemmer';
 
 /** Words that carry no meaning in a node search; a verb's particle ("pull out", "sign up") among them. */
 const STOP = new Set(
-  ('a an the to for of in on and or with into from by my me i is are be using use via that this it its at as ' +
-    'node nodes how do does can could should would what which we our you your want need some someone something out up off')
-    .split(' '),
+  (
+    'a an the to for of in on and or with into from by my me i is are be using use via that this it its at as ' +
+    'node nodes how do does can could should would what which we our you your want need some someone something out up off'
+  ).split(' '),
 );
 
 /** The words of a text as written: split on anything but letters and digits. */

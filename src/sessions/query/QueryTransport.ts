@@ -1,4 +1,13 @@
-import { LATEST_PROTOCOL_VERSION, type AuthInfo, type InitializeResult, type JSONRPCMessage, type JSONRPCRequest, type JSONRPCResponse, type MessageExtraInfo, type Transport } from '@modelcontextprotocol/server';
+import {
+  LATEST_PROTOCOL_VERSION,
+  type AuthInfo,
+  type InitializeResult,
+  type JSONRPCMessage,
+  type JSONRPCRequest,
+  type JSONRPCResponse,
+  type MessageExtraInfo,
+  type Transport,
+} from '@modelcontextprotocol/server';
 import { isResponse } from '../../protocol/jsonrpc';
 
 /**

@@ -33,7 +33,12 @@ export function parseQueryRequest(url: URL): JSONRPCRequest {
   }
   // An empty `method=` names no method.
   const method = q.get('method') || undefined;
-  return parseRequest({ jsonrpc: q.get('jsonrpc') ?? '2.0', ...(id === null ? {} : { id }), ...(method === undefined ? {} : { method }), ...(params === undefined ? {} : { params }) });
+  return parseRequest({
+    jsonrpc: q.get('jsonrpc') ?? '2.0',
+    ...(id === null ? {} : { id }),
+    ...(method === undefined ? {} : { method }),
+    ...(params === undefined ? {} : { params }),
+  });
 }
 
 /**

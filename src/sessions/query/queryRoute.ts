@@ -32,10 +32,7 @@ export function getMcpSse(request: WorkerRequest, env: Env, ctx: ExecutionContex
       reply = await onSession(env, queryId, (session) => session.serveQuery(message, queryId, principal));
       if (reply === PARKED) return relay.follow(await sessionSocket(env, queryId, '/stream', { id: QUERY_STREAM_ID }, principal));
     } catch (error) {
-      reply =
-        error instanceof HttpError
-          ? error.toJSON()
-          : jsonRpcError(id, ErrorCode.InternalError, 'Internal error');
+      reply = error instanceof HttpError ? error.toJSON() : jsonRpcError(id, ErrorCode.InternalError, 'Internal error');
       if (error instanceof HttpError) id = error.id;
       else console.error(JSON.stringify({ level: 'error', route: '/mcp/sse', error: String(error) }));
     }

@@ -25,7 +25,8 @@ export class StreamableSession {
   static async start(host: SessionHost, sessionId: string): Promise<StreamableSession> {
     const transport = new StreamableHttpTransport(sessionId, host.storage, host.sockets, {
       // A new session's record names the principal whose initialize made it.
-      onInitialized: async (state, creator) => host.save({ ...((await host.load()) ?? newRecord(host.env, sessionId, 'streamable-http', principalIn(creator))), ...state }),
+      onInitialized: async (state, creator) =>
+        host.save({ ...((await host.load()) ?? newRecord(host.env, sessionId, 'streamable-http', principalIn(creator))), ...state }),
       onClosed: () => host.terminate(),
       waitingOnQueue: () => host.pending.waitingRequestIds(),
     });
@@ -59,7 +60,13 @@ export class StreamableSession {
  * Opens the Worker's socket for a handed-off stream (src/sessions/handoff): what the stream missed
  * since the handoff first, then what comes. A request stream with nothing left to answer ends at once.
  */
-export async function attachStream(host: SessionHost, live: StreamableSession | undefined, streamId: string, after: string | undefined, principal: Principal): Promise<Response> {
+export async function attachStream(
+  host: SessionHost,
+  live: StreamableSession | undefined,
+  streamId: string,
+  after: string | undefined,
+  principal: Principal,
+): Promise<Response> {
   const record = await host.load();
   if (record?.transport !== 'streamable-http' || record.principal?.id !== principal.id) return toErrorResponse(sessionNotFound());
   const client = host.sockets.open(streamId, after);

@@ -56,7 +56,9 @@ export const editWorkflow = n8nTool({
   async run({ id: workflowId, operations, validateOnly, autofix: fix, expectedVersionId }, n8n, ctx) {
     const read = await n8n.get<Workflow>(workflowPath(workflowId));
     if (expectedVersionId !== undefined && read.versionId !== expectedVersionId) {
-      throw new ToolError(`Workflow ${workflowId} has changed since you read it (versionId ${read.versionId}, not ${expectedVersionId}): read it again, then edit. Nothing was saved.`);
+      throw new ToolError(
+        `Workflow ${workflowId} has changed since you read it (versionId ${read.versionId}, not ${expectedVersionId}): read it again, then edit. Nothing was saved.`,
+      );
     }
     const ops = operations as Operation[];
     withinLimits(workflowOverLimit(read, `Workflow ${workflowId}`), 'Nothing was changed.');

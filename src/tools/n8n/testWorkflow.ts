@@ -69,7 +69,12 @@ export const testWorkflow = n8nTool({
     const { ran, restored } = await done;
     if ('error' in ran) throw restored === undefined || restored.ok ? ran.error : new ToolError(`${messageOf(ran.error)}. ${restored.warning}`);
     return {
-      workflow: { id: workflowId, name: workflow.name, activatedForTheRun: !wasActive, ...(restored && !restored.ok ? { stillActive: true, warning: restored.warning } : {}) },
+      workflow: {
+        id: workflowId,
+        name: workflow.name,
+        activatedForTheRun: !wasActive,
+        ...(restored && !restored.ok ? { stillActive: true, warning: restored.warning } : {}),
+      },
       ...ran.value,
     };
   },
@@ -93,14 +98,17 @@ async function runTest({ n8n, signal, stopBy, workflowId, node, url, payload, wa
   if (!wasActive) await n8n.post(`${workflowPath(workflowId)}/activate`);
   const since = Date.now();
   const response = await call(url, node, payload, signal).catch((error: unknown) => {
-    if (signal.aborted) throw new ToolError(`The trigger "${node.name}" did not answer before the run had to stop (cancelled, or its time was up): ${messageOf(error)}`);
+    if (signal.aborted)
+      throw new ToolError(`The trigger "${node.name}" did not answer before the run had to stop (cancelled, or its time was up): ${messageOf(error)}`);
     throw error;
   });
   const until = Math.min(stopBy, Date.now() + waitMs);
   const execution = await waitForExecution(n8n, workflowId, since, until, signal);
   return {
     trigger: { node: node.name, url: response.url, status: response.status, response: response.body },
-    execution: execution ? summarize(execution) : { status: 'not found', note: `no execution of workflow ${workflowId} finished within ${Math.round((until - since) / 1000)} s` },
+    execution: execution
+      ? summarize(execution)
+      : { status: 'not found', note: `no execution of workflow ${workflowId} finished within ${Math.round((until - since) / 1000)} s` },
   };
 }
 
@@ -116,13 +124,25 @@ async function deactivate(n8n: N8nClient, workflowId: string, ctx: ToolContext):
     return { ok: true };
   } catch (error) {
     const warning = `Workflow ${workflowId} was activated for the test run and could not be deactivated again (${messageOf(error)}): it is active now and its production triggers are live. Deactivate it with deactivate_workflow.`;
-    console.error(JSON.stringify({ level: 'error', tool: 'test_workflow', workflowId, message: 'could not deactivate the workflow after a test run', error: messageOf(error) }));
+    console.error(
+      JSON.stringify({
+        level: 'error',
+        tool: 'test_workflow',
+        workflowId,
+        message: 'could not deactivate the workflow after a test run',
+        error: messageOf(error),
+      }),
+    );
     await ctx.log('error', warning).catch(() => {});
     return { ok: false, warning };
   }
 }
 
-const settle = <T>(promise: Promise<T>): Promise<{ value: T } | { error: unknown }> => promise.then((value) => ({ value }), (error: unknown) => ({ error }));
+const settle = <T>(promise: Promise<T>): Promise<{ value: T } | { error: unknown }> =>
+  promise.then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 function callableTrigger(workflow: Workflow, name: string | undefined): TriggerNode {

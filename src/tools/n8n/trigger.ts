@@ -11,7 +11,13 @@ const CALLABLE = new Map<string, TriggerKind>([
 
 export type TriggerKind = 'webhook' | 'form' | 'chat';
 
-export type TriggerNode = Record<string, unknown> & { name: string; type: string; parameters?: Record<string, unknown>; webhookId?: unknown; disabled?: boolean };
+export type TriggerNode = Record<string, unknown> & {
+  name: string;
+  type: string;
+  parameters?: Record<string, unknown>;
+  webhookId?: unknown;
+  disabled?: boolean;
+};
 
 /** Whether n8n serves this node at a URL test_workflow can call, and how. */
 export const triggerKind = (node: TriggerNode): TriggerKind | undefined => CALLABLE.get(node.type);
@@ -74,7 +80,11 @@ export function triggerRequest(url: URL, node: TriggerNode, payload: Record<stri
   switch (triggerKind(node)) {
     case 'chat': {
       const chatInput = text(own(payload, 'chatInput') ?? own(payload, 'message') ?? '');
-      return { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ action: 'sendMessage', sessionId: 'test_workflow', ...payload, chatInput }) };
+      return {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ action: 'sendMessage', sessionId: 'test_workflow', ...payload, chatInput }),
+      };
     }
     case 'form': {
       const fields = isPlainObject(parameters.formFields) && Array.isArray(parameters.formFields.values) ? parameters.formFields.values : [];

@@ -18,7 +18,11 @@ export const VARIABLE_TOOLS = [
     title: 'Create a variable',
     description: 'Create a variable, available in expressions as $vars.<key>.',
     input: z.object({
-      key: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'letters, digits and _, not starting with a digit').max(50).describe('Variable name'),
+      key: z
+        .string()
+        .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'letters, digits and _, not starting with a digit')
+        .max(50)
+        .describe('Variable name'),
       value: z.string().max(1000).describe('Its value'),
       projectId: n8nId('project').optional().describe('A project to scope it to (default: global)'),
     }),

@@ -33,7 +33,12 @@ const workflowInput = z
     name: z.string().min(1).describe('Workflow name'),
     nodes: z.array(z.looseObject({})).describe('Nodes: name, type, typeVersion, position, parameters, credentials…'),
     connections: NamedObject.describe('Connections keyed by source node name'),
-    settings: z.looseObject({}).optional().describe('Workflow settings, e.g. {"executionOrder": "v1"} (what n8n\'s editor sets on a new workflow: each branch runs to its end before the next), "timezone": "Europe/Berlin", "errorWorkflow": "<workflow id>"'),
+    settings: z
+      .looseObject({})
+      .optional()
+      .describe(
+        'Workflow settings, e.g. {"executionOrder": "v1"} (what n8n\'s editor sets on a new workflow: each branch runs to its end before the next), "timezone": "Europe/Berlin", "errorWorkflow": "<workflow id>"',
+      ),
   })
   .describe('The workflow; what get_workflow returns is accepted as is, read-only fields are dropped');
 
@@ -48,7 +53,14 @@ const MAX_CALLED_WORKFLOWS = 10;
  */
 async function calledWorkflows(workflow: unknown, n8n: N8nClient): Promise<Map<string, unknown>> {
   const ids = calledWorkflowIds(workflow).filter(isN8nId).slice(0, MAX_CALLED_WORKFLOWS);
-  const read = await Promise.all(ids.map((id) => n8n.get<Workflow>(workflowPath(id)).then((w) => [id, w] as const, () => null)));
+  const read = await Promise.all(
+    ids.map((id) =>
+      n8n.get<Workflow>(workflowPath(id)).then(
+        (w) => [id, w] as const,
+        () => null,
+      ),
+    ),
+  );
   return new Map(read.filter((r) => r !== null));
 }
 

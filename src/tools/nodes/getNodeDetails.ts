@@ -42,9 +42,13 @@ export const getNodeDetails = defineTool({
         z.object({
           node_type: z.string().describe('e.g. ACTION_NODE'),
           subtype: z.string().describe('e.g. HTTP_REQUEST or n8n-nodes-base.gmail'),
-          version: z.number().optional().describe("n8n nodes: the typeVersion to describe (e.g. 2.1); default: the newest the configured n8n runs"),
+          version: z.number().optional().describe('n8n nodes: the typeVersion to describe (e.g. 2.1); default: the newest the configured n8n runs'),
           resource: z.string().max(200).optional().describe('n8n nodes with resources: describe only what applies to this one (e.g. message)'),
-          operation: z.string().max(200).optional().describe('n8n nodes with operations: describe only what applies to this one (e.g. send); with detail "full", the way to read a large node whole'),
+          operation: z
+            .string()
+            .max(200)
+            .optional()
+            .describe('n8n nodes with operations: describe only what applies to this one (e.g. send); with detail "full", the way to read a large node whole'),
         }),
       )
       .min(1)
@@ -78,7 +82,12 @@ export const getNodeDetails = defineTool({
         if (!spec) {
           const newest = version === undefined ? null : await catalog.spec(node_type, subtype);
           if (!newest) return { node_type, subtype, error: 'Node specification not found' };
-          return { node_type, subtype, version, error: `No typeVersion ${version}: ${newest.display_name} has ${(newest.node_versions ?? [newest.version]).join(', ')}` };
+          return {
+            node_type,
+            subtype,
+            version,
+            error: `No typeVersion ${version}: ${newest.display_name} has ${(newest.node_versions ?? [newest.version]).join(', ')}`,
+          };
         }
         const unknown = unknownChoice(spec, { resource, operation });
         if (unknown) return { node_type, subtype, error: unknown };

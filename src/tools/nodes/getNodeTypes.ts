@@ -27,10 +27,9 @@ export function listTypes(types: TypesMap, categories: CategoriesMap, filter: Ty
     throw new ToolError(`No category "${category}". Categories: ${Object.keys(categories).join(', ')}`);
   }
   const needle = name?.toLowerCase();
-  const matching = NODE_TYPES.filter((t) => type_filter === undefined || t === type_filter).map((t) => [
-    t,
-    (types[t] ?? []).filter((s) => (needle === undefined || s.toLowerCase().includes(needle)) && (!inCategory || inCategory.includes(s))),
-  ] as const);
+  const matching = NODE_TYPES.filter((t) => type_filter === undefined || t === type_filter).map(
+    (t) => [t, (types[t] ?? []).filter((s) => (needle === undefined || s.toLowerCase().includes(needle)) && (!inCategory || inCategory.includes(s)))] as const,
+  );
   const total = matching.reduce((n, [, list]) => n + list.length, 0);
   if (total <= LIST_LIMIT) {
     // A type filter always answers its type, even with nothing in it.

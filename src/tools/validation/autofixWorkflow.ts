@@ -29,7 +29,11 @@ export const autofixWorkflow = defineTool({
       fixes: result.fixes,
       ...(result.omitted > 0 ? { omitted: { fixes: result.omitted } } : {}),
       applied: result.applied,
-      before: { valid: before.valid, errors: before.errors.length + (before.omitted?.errors ?? 0), warnings: before.warnings.length + (before.omitted?.warnings ?? 0) },
+      before: {
+        valid: before.valid,
+        errors: before.errors.length + (before.omitted?.errors ?? 0),
+        warnings: before.warnings.length + (before.omitted?.warnings ?? 0),
+      },
       after: result.after,
       workflow: result.workflow,
       ...(await unknownReleaseNote(env)),

@@ -19,7 +19,9 @@ export async function catalogViewFor(env: Env, nodes: unknown[]): Promise<NodeCa
  */
 export async function unknownReleaseNote(env: Env): Promise<{ n8n?: string }> {
   const release = await instanceRelease(env);
-  return release && !release.known ? { n8n: `the configured n8n's release is unknown (${release.reason}): typeVersions were checked against the catalog, n8n ${newestRelease()}` } : {};
+  return release && !release.known
+    ? { n8n: `the configured n8n's release is unknown (${release.reason}): typeVersions were checked against the catalog, n8n ${newestRelease()}` }
+    : {};
 }
 
 /** The view, judging nodes also by what the configured n8n's release ships, when that release is known. */

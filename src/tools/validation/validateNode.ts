@@ -11,7 +11,7 @@ export const validateNode = defineTool({
   name: 'validate_node',
   title: 'Validate a node',
   description:
-    "Check one n8n node against the description of its own typeVersion: the type exists (close matches if not), " +
+    'Check one n8n node against the description of its own typeVersion: the type exists (close matches if not), ' +
     'the typeVersion exists, every required parameter that applies is set, values have the right type and are ' +
     'among the allowed choices, collections have the right shape, expressions are well formed, and the ' +
     'credentials it needs. Answers {valid, errors, warnings}, each finding naming the parameter and what is ' +

@@ -21,7 +21,7 @@ export const validateWorkflow = defineTool({
     'included, LangChain nodes included): type, version, required parameters, values, choices, expressions. ' +
     'Across the workflow: duplicate names or ids, connections from or to missing nodes, connection kinds the ' +
     'nodes lack (main vs ai_*), output/input indexes beyond the ports the node has for its settings (IF true/false, ' +
-    'Switch rules, error outputs), AI nodes without the sub-nodes they need, references like $(\'Name\') to ' +
+    "Switch rules, error outputs), AI nodes without the sub-nodes they need, references like $('Name') to " +
     `nodes that do not exist, fields read from nodes whose output cannot have them ($json.email after a Webhook: ` +
     `$json.body.email), a Webhook waiting for a Respond to Webhook node no path reaches, Execute Workflow inputs the ` +
     `called workflow does not define (pass it in called_workflows), triggers and unreachable nodes. ` +

@@ -24,7 +24,9 @@ describe('builderTerms', () => {
     expect(builderTerms(crypto, { 'To base64': 1 })).toEqual(['64', 'base', 'base64']);
   });
   it('keeps the 40 most used terms', () => {
-    const many = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`word${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}`, 60 - i]));
+    const many = Object.fromEntries(
+      Array.from({ length: 60 }, (_, i) => [`word${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}`, 60 - i]),
+    );
     const terms = new Set(builderTerms(crypto, many));
     expect(terms.size).toBe(40);
     expect(terms.has(term('wordaa'))).toBe(true);

@@ -100,7 +100,8 @@ export function installMrtrPack(server: McpServer, codec: RequestStateCodec<Roun
     const capabilities = clientCapabilitiesOf(ctx.mcpReq.envelope);
     const requests: InputRequests = {};
     if (capabilities.elicitation) requests.user_name = askName;
-    if (capabilities.sampling) requests.question = inputRequired.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: 'Hi?' } }], maxTokens: 20 });
+    if (capabilities.sampling)
+      requests.question = inputRequired.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: 'Hi?' } }], maxTokens: 20 });
     if (capabilities.roots) requests.client_roots = inputRequired.listRoots();
     if (Object.keys(requests).length === 0 || Object.keys(ctx.mcpReq.inputResponses ?? {}).length > 0) return text('Done with what the client offers');
     return inputRequired({ inputRequests: requests });
@@ -124,7 +125,9 @@ export function installMrtrPack(server: McpServer, codec: RequestStateCodec<Roun
   // Asking a client for sampling it did not declare is refused by the SDK with -32021 (MissingRequiredClientCapability).
   server.registerTool('test_missing_capability', { description: 'Needs the client’s sampling capability' }, (ctx) => {
     if (ctx.mcpReq.inputResponses?.question) return text('The client sampled');
-    return inputRequired({ inputRequests: { question: inputRequired.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: 'Hi?' } }], maxTokens: 20 }) } });
+    return inputRequired({
+      inputRequests: { question: inputRequired.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: 'Hi?' } }], maxTokens: 20 }) },
+    });
   });
   server.registerTool('test_streaming_elicitation', { description: 'Answers at once: no server-to-client request on the stream' }, () =>
     text('No elicitation needed'),

@@ -8,18 +8,12 @@ import { PNG_BASE64 } from './tools';
  * of this server needs, so they are registered on the SDK server directly.
  */
 export function installConformancePack(server: McpServer, era: 'sessions' | 'stateless'): void {
-  server.registerResource(
-    'static-text',
-    'test://static-text',
-    { description: 'A static text resource', mimeType: 'text/plain' },
-    (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/plain', text: 'This is the content of the static text resource.' }] }),
-  );
-  server.registerResource(
-    'static-binary',
-    'test://static-binary',
-    { description: 'A static PNG', mimeType: 'image/png' },
-    (uri) => ({ contents: [{ uri: uri.href, mimeType: 'image/png', blob: PNG_BASE64 }] }),
-  );
+  server.registerResource('static-text', 'test://static-text', { description: 'A static text resource', mimeType: 'text/plain' }, (uri) => ({
+    contents: [{ uri: uri.href, mimeType: 'text/plain', text: 'This is the content of the static text resource.' }],
+  }));
+  server.registerResource('static-binary', 'test://static-binary', { description: 'A static PNG', mimeType: 'image/png' }, (uri) => ({
+    contents: [{ uri: uri.href, mimeType: 'image/png', blob: PNG_BASE64 }],
+  }));
   server.registerResource(
     'watched-resource',
     'test://watched-resource',
@@ -31,9 +25,7 @@ export function installConformancePack(server: McpServer, era: 'sessions' | 'sta
     new ResourceTemplate('test://template/{id}/data', { list: undefined }),
     { description: 'Data for an id', mimeType: 'application/json' },
     (uri, { id }) => ({
-      contents: [
-        { uri: uri.href, mimeType: 'application/json', text: JSON.stringify({ id, templateTest: true, data: `Data for ID: ${id}` }) },
-      ],
+      contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify({ id, templateTest: true, data: `Data for ID: ${id}` }) }],
     }),
   );
 
@@ -54,9 +46,7 @@ export function installConformancePack(server: McpServer, era: 'sessions' | 'sta
     {
       description: 'A prompt with two arguments',
       argsSchema: {
-        arg1: completable(z.string().describe('First test argument'), (value) =>
-          ['paris', 'park', 'party'].filter((v) => v.startsWith(value)),
-        ),
+        arg1: completable(z.string().describe('First test argument'), (value) => ['paris', 'park', 'party'].filter((v) => v.startsWith(value))),
         arg2: z.string().describe('Second test argument'),
       },
     },
@@ -108,89 +98,75 @@ export function installConformancePack(server: McpServer, era: 'sessions' | 'sta
     'test_elicitation',
     { description: 'Asks the user (elicitation/create)', inputSchema: { message: z.string() } },
     async ({ message }, ctx) => {
-      const result = await ctx.mcpReq.send(
-        {
-          method: 'elicitation/create',
-          params: {
-            message,
-            requestedSchema: {
-              type: 'object',
-              properties: {
-                username: { type: 'string', description: "User's response" },
-                email: { type: 'string', description: "User's email address" },
-              },
-              required: ['username', 'email'],
+      const result = await ctx.mcpReq.send({
+        method: 'elicitation/create',
+        params: {
+          message,
+          requestedSchema: {
+            type: 'object',
+            properties: {
+              username: { type: 'string', description: "User's response" },
+              email: { type: 'string', description: "User's email address" },
             },
+            required: ['username', 'email'],
           },
         },
-      );
+      });
       return { content: [{ type: 'text', text: `User response: ${JSON.stringify(result)}` }] };
     },
   );
-  server.registerTool(
-    'test_elicitation_sep1034_defaults',
-    { description: 'Elicitation with a default for every primitive type' },
-    async (ctx) => {
-      const result = await ctx.mcpReq.send(
-        {
-          method: 'elicitation/create',
-          params: {
-            message: 'Please review the defaults',
-            requestedSchema: {
-              type: 'object',
-              properties: {
-                name: { type: 'string', default: 'John Doe' },
-                age: { type: 'integer', default: 30 },
-                score: { type: 'number', default: 95.5 },
-                status: { type: 'string', enum: ['active', 'inactive', 'pending'], default: 'active' },
-                verified: { type: 'boolean', default: true },
+  server.registerTool('test_elicitation_sep1034_defaults', { description: 'Elicitation with a default for every primitive type' }, async (ctx) => {
+    const result = await ctx.mcpReq.send({
+      method: 'elicitation/create',
+      params: {
+        message: 'Please review the defaults',
+        requestedSchema: {
+          type: 'object',
+          properties: {
+            name: { type: 'string', default: 'John Doe' },
+            age: { type: 'integer', default: 30 },
+            score: { type: 'number', default: 95.5 },
+            status: { type: 'string', enum: ['active', 'inactive', 'pending'], default: 'active' },
+            verified: { type: 'boolean', default: true },
+          },
+        },
+      },
+    });
+    return { content: [{ type: 'text', text: `Elicitation completed: action=${result.action}, content=${JSON.stringify(result.content ?? {})}` }] };
+  });
+  server.registerTool('test_elicitation_sep1330_enums', { description: 'Elicitation with the five enum schema variants' }, async (ctx) => {
+    const result = await ctx.mcpReq.send({
+      method: 'elicitation/create',
+      params: {
+        message: 'Please choose',
+        requestedSchema: {
+          type: 'object',
+          properties: {
+            untitledSingle: { type: 'string', enum: ['option1', 'option2', 'option3'] },
+            titledSingle: {
+              type: 'string',
+              oneOf: [
+                { const: 'value1', title: 'First Option' },
+                { const: 'value2', title: 'Second Option' },
+                { const: 'value3', title: 'Third Option' },
+              ],
+            },
+            legacyEnum: { type: 'string', enum: ['opt1', 'opt2', 'opt3'], enumNames: ['Option One', 'Option Two', 'Option Three'] },
+            untitledMulti: { type: 'array', items: { type: 'string', enum: ['option1', 'option2', 'option3'] } },
+            titledMulti: {
+              type: 'array',
+              items: {
+                anyOf: [
+                  { const: 'value1', title: 'First Choice' },
+                  { const: 'value2', title: 'Second Choice' },
+                  { const: 'value3', title: 'Third Choice' },
+                ],
               },
             },
           },
         },
-      );
-      return { content: [{ type: 'text', text: `Elicitation completed: action=${result.action}, content=${JSON.stringify(result.content ?? {})}` }] };
-    },
-  );
-  server.registerTool(
-    'test_elicitation_sep1330_enums',
-    { description: 'Elicitation with the five enum schema variants' },
-    async (ctx) => {
-      const result = await ctx.mcpReq.send(
-        {
-          method: 'elicitation/create',
-          params: {
-            message: 'Please choose',
-            requestedSchema: {
-              type: 'object',
-              properties: {
-                untitledSingle: { type: 'string', enum: ['option1', 'option2', 'option3'] },
-                titledSingle: {
-                  type: 'string',
-                  oneOf: [
-                    { const: 'value1', title: 'First Option' },
-                    { const: 'value2', title: 'Second Option' },
-                    { const: 'value3', title: 'Third Option' },
-                  ],
-                },
-                legacyEnum: { type: 'string', enum: ['opt1', 'opt2', 'opt3'], enumNames: ['Option One', 'Option Two', 'Option Three'] },
-                untitledMulti: { type: 'array', items: { type: 'string', enum: ['option1', 'option2', 'option3'] } },
-                titledMulti: {
-                  type: 'array',
-                  items: {
-                    anyOf: [
-                      { const: 'value1', title: 'First Choice' },
-                      { const: 'value2', title: 'Second Choice' },
-                      { const: 'value3', title: 'Third Choice' },
-                    ],
-                  },
-                },
-              },
-            },
-          },
-        },
-      );
-      return { content: [{ type: 'text', text: `Elicitation completed: action=${result.action}, content=${JSON.stringify(result.content ?? {})}` }] };
-    },
-  );
+      },
+    });
+    return { content: [{ type: 'text', text: `Elicitation completed: action=${result.action}, content=${JSON.stringify(result.content ?? {})}` }] };
+  });
 }

@@ -152,7 +152,10 @@ export async function startFakeN8n(apiKey = 'n8n_api_test_key'): Promise<FakeN8n
       if (body.missing !== undefined) fake.missing = new Set(body.missing);
       if (body.faults !== undefined) fake.faults = body.faults;
       if (body.webhookDelayMs !== undefined) fake.webhookDelayMs = body.webhookDelayMs;
-      return [200, { apiKey: fake.apiKey, unlicensed: [...fake.unlicensed], missing: [...fake.missing], faults: fake.faults, webhookDelayMs: fake.webhookDelayMs }];
+      return [
+        200,
+        { apiKey: fake.apiKey, unlicensed: [...fake.unlicensed], missing: [...fake.missing], faults: fake.faults, webhookDelayMs: fake.webhookDelayMs },
+      ];
     }
     if (path === '/__fake/executions') return [200, { id: fake.state.addExecution(body.workflowId, body.status ?? 'success', body.items ?? 1) }];
     return [404, { message: 'no such control' }];

@@ -93,9 +93,23 @@ export class FakeN8nState {
     return {
       ...rest,
       activeVersion: w.active ? this.publishedVersion(w) : null,
-      tags: (tagIds as string[]).map((id) => this.tags.get(id)).filter(Boolean).map((t) => this.tag(t!)),
+      tags: (tagIds as string[])
+        .map((id) => this.tags.get(id))
+        .filter(Boolean)
+        .map((t) => this.tag(t!)),
       ...(withShared
-        ? { shared: [{ role: 'workflow:owner', workflowId: w.id, projectId: PROJECT.id, project: { ...PROJECT_WITH_MEMBERS }, createdAt: w.createdAt, updatedAt: w.updatedAt }] }
+        ? {
+            shared: [
+              {
+                role: 'workflow:owner',
+                workflowId: w.id,
+                projectId: PROJECT.id,
+                project: { ...PROJECT_WITH_MEMBERS },
+                createdAt: w.createdAt,
+                updatedAt: w.updatedAt,
+              },
+            ],
+          }
         : {}),
     };
   }
@@ -152,10 +166,16 @@ export class FakeN8nState {
       if (query.has('active')) list = list.filter((w) => String(w.active) === query.get('active'));
       if (query.has('name')) list = list.filter((w) => w.name === query.get('name'));
       if (query.has('tags')) {
-        const names = query.get('tags')!.split(',').map((n) => n.trim());
+        const names = query
+          .get('tags')!
+          .split(',')
+          .map((n) => n.trim());
         list = list.filter((w) => names.every((n) => w.tagIds.some((id: string) => this.tags.get(id)?.name === n)));
       }
-      return paged(list.map((w) => this.workflow(w)), query);
+      return paged(
+        list.map((w) => this.workflow(w)),
+        query,
+      );
     },
     'POST /workflows': ({ body }) => {
       const workflow = this.writeWorkflow(body);
@@ -198,7 +218,12 @@ export class FakeN8nState {
       let list = [...this.executions.values()].sort((a, b) => Number(b.id) - Number(a.id));
       for (const field of ['workflowId', 'status'] as const) if (query.has(field)) list = list.filter((e) => e[field] === query.get(field));
       const withData = query.get('includeData') === 'true';
-      return paged(list.map(({ data, createdAt, deletedAt, tracingContext, deduplicationKey, binaryDataSizeBytes, usedPrivateCredentials, ...e }) => (withData ? { ...e, data } : e)), query);
+      return paged(
+        list.map(({ data, createdAt, deletedAt, tracingContext, deduplicationKey, binaryDataSizeBytes, usedPrivateCredentials, ...e }) =>
+          withData ? { ...e, data } : e,
+        ),
+        query,
+      );
     },
     'GET /executions/{executionId}': ({ params, query }) => {
       const e = this.executions.get(params.executionId!);
@@ -242,10 +267,22 @@ export class FakeN8nState {
     },
     'GET /credentials/schema/{credentialTypeName}': ({ params }) =>
       params.credentialTypeName === 'githubApi'
-        ? [200, { additionalProperties: false, type: 'object', properties: { user: { type: 'string' }, accessToken: { type: 'string' } }, required: ['accessToken'] }]
+        ? [
+            200,
+            {
+              additionalProperties: false,
+              type: 'object',
+              properties: { user: { type: 'string' }, accessToken: { type: 'string' } },
+              required: ['accessToken'],
+            },
+          ]
         : notFound,
 
-    'GET /tags': ({ query }) => paged([...this.tags.values()].map((t) => this.tag(t)), query),
+    'GET /tags': ({ query }) =>
+      paged(
+        [...this.tags.values()].map((t) => this.tag(t)),
+        query,
+      ),
     'POST /tags': ({ body }) => {
       if ([...this.tags.values()].some((t) => t.name === body.name)) return [409, { message: 'Tag already exists' }];
       const time = now();
@@ -268,12 +305,26 @@ export class FakeN8nState {
       return [200, this.tag(tag)];
     },
 
-    'GET /users': ({ query }) => paged([...this.users.values()].map((u) => this.userOut(u, query)), query),
+    'GET /users': ({ query }) =>
+      paged(
+        [...this.users.values()].map((u) => this.userOut(u, query)),
+        query,
+      ),
     'POST /users': ({ body }) => {
       const [{ email, role }] = body as [{ email: string; role?: string }];
       if ([...this.users.values()].some((u) => u.email === email)) return [200, { error: `${email} is already a user` }];
       const time = now();
-      const user = { id: crypto.randomUUID(), email, firstName: '', lastName: '', isPending: true, role: role ?? 'global:member', createdAt: time, updatedAt: time, mfaEnabled: false };
+      const user = {
+        id: crypto.randomUUID(),
+        email,
+        firstName: '',
+        lastName: '',
+        isPending: true,
+        role: role ?? 'global:member',
+        createdAt: time,
+        updatedAt: time,
+        mfaEnabled: false,
+      };
       this.users.set(user.id, user);
       return [200, { user: { id: user.id, email, inviteAcceptUrl: `https://n8n.example/signup?inviteeId=${user.id}`, emailSent: false } }];
     },
@@ -298,16 +349,35 @@ export class FakeN8nState {
     },
     'DELETE /variables/{id}': ({ params }) => (this.variables.delete(params.id!) ? [204] : notFound),
 
-    'GET /projects': ({ query }) => paged([...this.projects.values()].map(({ role, scopes, ...p }) => p), query),
+    'GET /projects': ({ query }) =>
+      paged(
+        [...this.projects.values()].map(({ role, scopes, ...p }) => p),
+        query,
+      ),
     'POST /projects': ({ body }) => {
       const time = now();
-      const project = { id: newId(), name: body.name, type: 'team', icon: null, description: null, customTelemetryTags: [], creatorId: OWNER.id, createdAt: time, updatedAt: time, role: 'project:admin', scopes: ['project:read'] };
+      const project = {
+        id: newId(),
+        name: body.name,
+        type: 'team',
+        icon: null,
+        description: null,
+        customTelemetryTags: [],
+        creatorId: OWNER.id,
+        createdAt: time,
+        updatedAt: time,
+        role: 'project:admin',
+        scopes: ['project:read'],
+      };
       this.projects.set(project.id, project);
       return [201, project];
     },
     'DELETE /projects/{projectId}': ({ params }) => (this.projects.delete(params.projectId!) ? [204] : notFound),
 
-    'POST /audit': () => [200, { 'Credentials Risk Report': { risk: 'credentials', sections: [] }, 'Instance Risk Report': { risk: 'instance', sections: [] } }],
+    'POST /audit': () => [
+      200,
+      { 'Credentials Risk Report': { risk: 'credentials', sections: [] }, 'Instance Risk Report': { risk: 'instance', sections: [] } },
+    ],
   };
 
   private setActive(id: string, active: boolean): Answer {

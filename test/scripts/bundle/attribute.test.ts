@@ -39,13 +39,26 @@ describe('scripts/bundle/attribute', () => {
     const of = (path: string) => modules.find((m) => m.path === path)?.bytes;
     expect(modules.reduce((sum, m) => sum + m.bytes, 0)).toBe(Buffer.byteLength(BUNDLE));
     expect(modules.map((m) => m.path).sort()).toEqual(
-      [BUNDLER, 'node_modules/@modelcontextprotocol/sdk/dist/esm/types.js', 'node_modules/zod/v4/core/core.js', 'src/sessions/SessionObject.ts', 'src/worker.ts', 'test/entry/conformance/tools.ts'].sort(),
+      [
+        BUNDLER,
+        'node_modules/@modelcontextprotocol/sdk/dist/esm/types.js',
+        'node_modules/zod/v4/core/core.js',
+        'src/sessions/SessionObject.ts',
+        'src/worker.ts',
+        'test/entry/conformance/tools.ts',
+      ].sort(),
     );
     // `// @__NO_SIDE_EFFECTS__` is an annotation inside a module, not a module.
-    expect(of('node_modules/zod/v4/core/core.js')).toBe(bytes('// node_modules/zod/v4/core/core.js', 'function $constructor() {}', '// @__NO_SIDE_EFFECTS__', 'function brand() {}', ''));
-    expect(of('src/sessions/SessionObject.ts')).toBe(bytes('// src/sessions/SessionObject.ts', 'var SessionObject = class {};', '', '// src/sessions/SessionObject.ts', 'init_SessionObject();', ''));
+    expect(of('node_modules/zod/v4/core/core.js')).toBe(
+      bytes('// node_modules/zod/v4/core/core.js', 'function $constructor() {}', '// @__NO_SIDE_EFFECTS__', 'function brand() {}', ''),
+    );
+    expect(of('src/sessions/SessionObject.ts')).toBe(
+      bytes('// src/sessions/SessionObject.ts', 'var SessionObject = class {};', '', '// src/sessions/SessionObject.ts', 'init_SessionObject();', ''),
+    );
     // The license block is esbuild's (its last line has no newline after it).
-    expect(of(BUNDLER)).toBe(bytes('var __defProp = Object.defineProperty;', '', '/*! Bundled license information:', '', 'zod/index.js: (* MIT *)') + Buffer.byteLength('*/'));
+    expect(of(BUNDLER)).toBe(
+      bytes('var __defProp = Object.defineProperty;', '', '/*! Bundled license information:', '', 'zod/index.js: (* MIT *)') + Buffer.byteLength('*/'),
+    );
     expect(modules[0]!.bytes).toBeGreaterThanOrEqual(modules.at(-1)!.bytes);
   });
 
@@ -90,6 +103,14 @@ describe('scripts/bundle/attribute', () => {
       { path: 'test/entry/conformance/tools.ts', rule: 'test-only path test/' },
     ]);
     // A clean bundle passes (the positive control).
-    expect(violations([{ path: 'src/worker.ts', bytes: 1 }, { path: 'node_modules/zod/v4/core/core.js', bytes: 1 }], forbiddenFor(['vitest']))).toEqual([]);
+    expect(
+      violations(
+        [
+          { path: 'src/worker.ts', bytes: 1 },
+          { path: 'node_modules/zod/v4/core/core.js', bytes: 1 },
+        ],
+        forbiddenFor(['vitest']),
+      ),
+    ).toEqual([]);
   });
 });

@@ -32,7 +32,9 @@ describe('trial tasks', () => {
     const seeded = tasks.filter((t) => t.seed);
     expect(seeded.map((t) => t.id)).toEqual(['change']);
     for (const task of seeded) {
-      const workflow = JSON.parse(readFileSync(join(ROOT, 'scripts/trial', task.seed!), 'utf8')) as { nodes: { type: string; parameters: { path?: string } }[] };
+      const workflow = JSON.parse(readFileSync(join(ROOT, 'scripts/trial', task.seed!), 'utf8')) as {
+        nodes: { type: string; parameters: { path?: string } }[];
+      };
       expect(workflow.nodes.filter((n) => n.type === 'n8n-nodes-base.webhook').map((n) => n.parameters.path)).toEqual([task.path]);
       expect(hidden.get(task.id)!.structure).toBe('seededWorkflow');
     }

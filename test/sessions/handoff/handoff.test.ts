@@ -4,7 +4,10 @@ import { handoffComment, handoffOf } from '../../../src/sessions/handoff/handoff
 describe('handoff comment', () => {
   it('round-trips a stream id and the last event id, or none', () => {
     const streamId = crypto.randomUUID();
-    expect(handoffOf(`event: message\nid: 0001763876000000\ndata: {}\n\n${handoffComment({ streamId, after: '0001763876000000' })}`)).toEqual({ streamId, after: '0001763876000000' });
+    expect(handoffOf(`event: message\nid: 0001763876000000\ndata: {}\n\n${handoffComment({ streamId, after: '0001763876000000' })}`)).toEqual({
+      streamId,
+      after: '0001763876000000',
+    });
     expect(handoffOf(handoffComment({ streamId: '_GET_stream' }))).toEqual({ streamId: '_GET_stream' });
   });
 

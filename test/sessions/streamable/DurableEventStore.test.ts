@@ -32,7 +32,13 @@ describe('DurableEventStore', () => {
       const second = await store.storeEvent('a', ping(2));
       await store.storeEvent('a', {} as JSONRPCMessage);
       const third = await store.storeEvent('a', ping(3));
-      expect(await replay(store, first)).toEqual({ streamId: 'a', sent: [[second, ping(2)], [third, ping(3)]] });
+      expect(await replay(store, first)).toEqual({
+        streamId: 'a',
+        sent: [
+          [second, ping(2)],
+          [third, ping(3)],
+        ],
+      });
       expect(await replay(store, second)).toEqual({ streamId: 'a', sent: [[third, ping(3)]] });
     }));
 

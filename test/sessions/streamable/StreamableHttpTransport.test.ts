@@ -39,7 +39,10 @@ describe('resuming streams from the event store', () => {
     const sessionId = await openSession(VERSION);
     const { stream, cursor } = await startCall(sessionId, 5, 'test_queued_slow', { ms: 300 });
     await stream.cancel(); // the client's connection drops mid-call
-    await waitFor(() => pendingCalls(sessionId), (p) => p.length === 0);
+    await waitFor(
+      () => pendingCalls(sessionId),
+      (p) => p.length === 0,
+    );
     const replayed = await messagesOf(await resume(sessionId, cursor)); // reads to the end: the stream closes
     expect(replayed).toEqual([{ jsonrpc: '2.0', id: 5, result: { content: [{ type: 'text', text: 'slept 300 ms' }] } }]);
   });
@@ -69,7 +72,9 @@ describe('resuming streams from the event store', () => {
   it('stores no event a client could not resume to: the lone answer to a pre-2025-11-25 request', async () => {
     const sessionId = await openSession('2025-06-18');
     const events = () => inObject(sessionId, async (s) => [...(await s.list({ prefix: 'event:' })).values()]);
-    await postJson('/mcp', { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'server_info', arguments: {} } }, sessionHeaders(sessionId)).then(messagesOf);
+    await postJson('/mcp', { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'server_info', arguments: {} } }, sessionHeaders(sessionId)).then(
+      messagesOf,
+    );
     expect(await events()).toEqual([]);
     // Progress hands the client an event id first, so the answer after it is kept for a resume.
     const params = { name: 'test_queued_progress', arguments: {}, _meta: { progressToken: 'p' } };
@@ -91,11 +96,17 @@ describe('a queued call across the loss of its session object', () => {
   it('stores the result that arrives while nobody listens; the resuming client receives it once', async () => {
     const sessionId = await openSession(VERSION);
     const { stream, cursor } = await startCall(sessionId, 7, 'test_queued_slow', { ms: 400 });
-    await waitFor(() => pendingCalls(sessionId), (p) => p.length === 1);
+    await waitFor(
+      () => pendingCalls(sessionId),
+      (p) => p.length === 1,
+    );
     await crash(sessionId);
     // The POST stream died with the object; the result reaches a new instance, which stores it.
     await expect(stream.next((f) => f.data !== '')).rejects.toThrow();
-    await waitFor(() => deliveries(sessionId), (s) => s.delivered === 1);
+    await waitFor(
+      () => deliveries(sessionId),
+      (s) => s.delivered === 1,
+    );
     const replayed = await messagesOf(await resume(sessionId, cursor));
     expect(replayed.filter((m) => m.id === 7)).toEqual([{ jsonrpc: '2.0', id: 7, result: { content: [{ type: 'text', text: 'slept 400 ms' }] } }]);
     expect(await deliveries(sessionId)).toEqual({ delivered: 1, ignored: 0 });
@@ -104,7 +115,10 @@ describe('a queued call across the loss of its session object', () => {
   it('answers on the resumed stream when the client is back before the result', async () => {
     const sessionId = await openSession(VERSION);
     const { cursor } = await startCall(sessionId, 8, 'test_queued_slow', { ms: 600 });
-    await waitFor(() => pendingCalls(sessionId), (p) => p.length === 1);
+    await waitFor(
+      () => pendingCalls(sessionId),
+      (p) => p.length === 1,
+    );
     await crash(sessionId);
     const resumed = await resume(sessionId, cursor);
     expect(resumed.status).toBe(200);
@@ -116,7 +130,10 @@ describe('a queued call across the loss of its session object', () => {
   it('answers with the timeout the alarm gives a call whose object was lost', async () => {
     const sessionId = await openSession(VERSION);
     const { cursor } = await startCall(sessionId, 9, 'test_queued_slow', { ms: 2500 }); // its deadline is 1 s
-    const [pending] = await waitFor(() => pendingCalls(sessionId), (p) => p.length === 1);
+    const [pending] = await waitFor(
+      () => pendingCalls(sessionId),
+      (p) => p.length === 1,
+    );
     await crash(sessionId);
     const messages = await messagesOf(await resume(sessionId, cursor));
     expect(messages).toEqual([{ jsonrpc: '2.0', id: 9, result: { isError: true, content: [{ type: 'text', text: expect.stringMatching(/timed out/) }] } }]);
@@ -133,7 +150,10 @@ describe('a queued call across the loss of its session object', () => {
       sessionHeaders(sessionId, VERSION),
     );
     const cursor = (await sseReader(response).next()).id!;
-    const [pending] = await waitFor(() => pendingCalls(sessionId), (p) => p.length === 1);
+    const [pending] = await waitFor(
+      () => pendingCalls(sessionId),
+      (p) => p.length === 1,
+    );
     const stub = sessionStub(env, sessionId);
     await crash(sessionId);
     const progress = { method: 'notifications/progress' as const, params: { progressToken: 't', progress: 1, total: 2 } };

@@ -1,17 +1,7 @@
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/core';
 import { describe, expect, it, vi } from 'vitest';
 import { REQUEST_SCHEMAS } from '../../../src/protocol/messages';
-import {
-  ALREADY_INITIALIZED,
-  call,
-  initializeRequest,
-  messagesOf,
-  openSession,
-  postJson,
-  rpc,
-  sessionHeaders,
-  sseReader,
-} from '../../support/mcp';
+import { ALREADY_INITIALIZED, call, initializeRequest, messagesOf, openSession, postJson, rpc, sessionHeaders, sseReader } from '../../support/mcp';
 
 describe('POST /mcp initialize', () => {
   it('creates a session with an unguessable visible-ASCII id, exposed to browsers', async () => {
@@ -75,10 +65,14 @@ describe('requests on a session', () => {
 
   it('rejects an unsupported MCP-Protocol-Version with 400', async () => {
     const sessionId = await openSession();
-    const response = await postJson('/mcp', { jsonrpc: '2.0', id: 1, method: 'tools/list' }, {
-      ...sessionHeaders(sessionId),
-      'mcp-protocol-version': '1999-01-01',
-    });
+    const response = await postJson(
+      '/mcp',
+      { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      {
+        ...sessionHeaders(sessionId),
+        'mcp-protocol-version': '1999-01-01',
+      },
+    );
     expect(response.status).toBe(400);
     expect(await response.text()).toMatch(/Unsupported protocol version/);
   });
@@ -93,7 +87,7 @@ describe('requests on a session', () => {
 });
 
 describe('validation', () => {
-  it('runs one schema per message of a 2025-era body, from the Worker to the tool (the SDK\'s own checks aside)', async () => {
+  it("runs one schema per message of a 2025-era body, from the Worker to the tool (the SDK's own checks aside)", async () => {
     const sessionId = await openSession();
     const ours = [...REQUEST_SCHEMAS.values(), JSONRPCMessageSchema].map((schema) => vi.spyOn(schema, 'safeParse'));
     try {
@@ -103,7 +97,16 @@ describe('validation', () => {
       expect(REQUEST_SCHEMAS.get('tools/call')!.safeParse).toHaveBeenCalledTimes(1);
       expect(ours.reduce((runs, spy) => runs + spy.mock.calls.length, 0)).toBe(1);
       for (const spy of ours) spy.mockClear();
-      await messagesOf(await postJson('/mcp', [{ jsonrpc: '2.0', id: 3, method: 'ping' }, { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 1 } }], sessionHeaders(sessionId)));
+      await messagesOf(
+        await postJson(
+          '/mcp',
+          [
+            { jsonrpc: '2.0', id: 3, method: 'ping' },
+            { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 1 } },
+          ],
+          sessionHeaders(sessionId),
+        ),
+      );
       expect(REQUEST_SCHEMAS.get('ping')!.safeParse).toHaveBeenCalledTimes(1);
       expect(JSONRPCMessageSchema.safeParse).toHaveBeenCalledTimes(1); // the notification
       expect(ours.reduce((runs, spy) => runs + spy.mock.calls.length, 0)).toBe(2);
@@ -126,10 +129,14 @@ describe('Accept header leniency', () => {
 
   it('answers plain JSON to a client that accepts only JSON', async () => {
     const sessionId = await openSession();
-    const response = await postJson('/mcp', { jsonrpc: '2.0', id: 7, method: 'ping' }, {
-      ...sessionHeaders(sessionId),
-      accept: 'application/json',
-    });
+    const response = await postJson(
+      '/mcp',
+      { jsonrpc: '2.0', id: 7, method: 'ping' },
+      {
+        ...sessionHeaders(sessionId),
+        accept: 'application/json',
+      },
+    );
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
     expect(await response.json()).toEqual({ jsonrpc: '2.0', id: 7, result: {} });
   });

@@ -15,7 +15,13 @@ describe('edit_workflow', () => {
   it('saves the operations applied, and answers the new versionId', async () => {
     const id = await saved();
     const before = await savedN8nWorkflow(id);
-    const answer = await callDirect('edit_workflow', { id, operations: [{ type: 'addNode', node: setNode('Added') }, { type: 'addConnection', source: '__proto__', target: 'Added' }] });
+    const answer = await callDirect('edit_workflow', {
+      id,
+      operations: [
+        { type: 'addNode', node: setNode('Added') },
+        { type: 'addConnection', source: '__proto__', target: 'Added' },
+      ],
+    });
     expect(answer.json).toMatchObject({ saved: true, id, operations: 2, valid: expect.any(Boolean) });
     const after = await savedN8nWorkflow(id);
     expect(after.versionId).not.toBe(before.versionId);
@@ -27,7 +33,11 @@ describe('edit_workflow', () => {
     const id = await saved();
     const before = await savedN8nWorkflow(id);
     const answer = await callDirect('edit_workflow', { id, operations: [{ type: 'addNode', node: setNode('Preview') }], validateOnly: true });
-    expect(answer.json).toMatchObject({ saved: false, preview: true, workflow: { nodes: expect.arrayContaining([expect.objectContaining({ name: 'Preview' })]) } });
+    expect(answer.json).toMatchObject({
+      saved: false,
+      preview: true,
+      workflow: { nodes: expect.arrayContaining([expect.objectContaining({ name: 'Preview' })]) },
+    });
     expect(await savedN8nWorkflow(id)).toEqual(before);
   });
 
@@ -43,7 +53,13 @@ describe('edit_workflow', () => {
   it('saves nothing when an operation fails, naming which and why', async () => {
     const id = await saved();
     const before = await savedN8nWorkflow(id);
-    const answer = await callDirect('edit_workflow', { id, operations: [{ type: 'addNode', node: setNode('Fine') }, { type: 'removeNode', name: 'No such node' }] });
+    const answer = await callDirect('edit_workflow', {
+      id,
+      operations: [
+        { type: 'addNode', node: setNode('Fine') },
+        { type: 'removeNode', name: 'No such node' },
+      ],
+    });
     expect(answer.isError).toBe(true);
     expect(answer.text).toMatch(/^Error: Operation 1 \(removeNode\) failed: .*No such node.*\. Nothing was saved\.$/);
     expect(await savedN8nWorkflow(id)).toEqual(before);
@@ -52,7 +68,13 @@ describe('edit_workflow', () => {
   it('saves nothing when the edit would add an error, naming the operation it came from', async () => {
     const id = await saved();
     const before = await savedN8nWorkflow(id);
-    const answer = await callDirect('edit_workflow', { id, operations: [{ type: 'addNode', node: setNode('Fine') }, { type: 'addNode', node: { ...setNode('Bad'), type: 'n8n-nodes-base.notAThing' } }] });
+    const answer = await callDirect('edit_workflow', {
+      id,
+      operations: [
+        { type: 'addNode', node: setNode('Fine') },
+        { type: 'addNode', node: { ...setNode('Bad'), type: 'n8n-nodes-base.notAThing' } },
+      ],
+    });
     expect(answer.isError).toBe(true);
     expect(answer.json).toMatchObject({ saved: false, operation: { index: 1, type: 'addNode' }, errors: [expect.objectContaining({ node: 'Bad' })] });
     expect(await savedN8nWorkflow(id)).toEqual(before);
@@ -69,7 +91,9 @@ describe('edit_workflow', () => {
   it('adds a node with a "__proto__" parameter and connects from a node named "__proto__"', async () => {
     const id = await saved();
     const operations = `[{"type":"addNode","node":{"name":"Added","type":"n8n-nodes-base.set","typeVersion":3.4,"position":[0,0],"parameters":{"__proto__":{"a":1}}}},{"type":"addConnection","source":"__proto__","target":"Added"}]`;
-    expect((await callDirect('edit_workflow', JSON.parse(`{"id":"${id}","operations":${operations},"validateOnly":false}`))).json).toMatchObject({ saved: true });
+    expect((await callDirect('edit_workflow', JSON.parse(`{"id":"${id}","operations":${operations},"validateOnly":false}`))).json).toMatchObject({
+      saved: true,
+    });
     const after = await savedN8nWorkflow(id);
     expect(Object.hasOwn(after.connections, '__proto__')).toBe(true);
     expect(Object.hasOwn(after.nodes.find((n) => n.name === 'Added')!.parameters, '__proto__')).toBe(true);

@@ -8,7 +8,12 @@ import { callDirect, fakeN8n, sentToN8n } from '../../support/tools';
 const execution = (items: number, size: number) => ({
   id: '7',
   status: 'success',
-  data: { resultData: { lastNodeExecuted: 'Set', runData: { Set: [{ executionTime: 3, data: { main: [Array.from({ length: items }, (_, i) => ({ json: { i, pad: 'x'.repeat(size) } }))] } }] } } },
+  data: {
+    resultData: {
+      lastNodeExecuted: 'Set',
+      runData: { Set: [{ executionTime: 3, data: { main: [Array.from({ length: items }, (_, i) => ({ json: { i, pad: 'x'.repeat(size) } }))] } }] },
+    },
+  },
 });
 
 describe('trimExecution', () => {
@@ -21,7 +26,9 @@ describe('trimExecution', () => {
     const big = execution(100, 1_000);
     expect(JSON.stringify(big.data).length).toBeGreaterThan(EXECUTION_DATA_LIMIT);
     const trimmed = trimExecution(big, false);
-    expect(trimmed.data).toEqual({ resultData: { lastNodeExecuted: 'Set', runData: { Set: { runs: 1, items: 100, firstItem: expect.stringMatching(/^\{"i":0,"pad":"x+…$/) } } } });
+    expect(trimmed.data).toEqual({
+      resultData: { lastNodeExecuted: 'Set', runData: { Set: { runs: 1, items: 100, firstItem: expect.stringMatching(/^\{"i":0,"pad":"x+…$/) } } },
+    });
     expect(trimmed.dataTrimmed).toMatch(/fullData: true/);
     expect(trimExecution(big, true)).toBe(big);
   });

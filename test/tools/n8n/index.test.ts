@@ -14,13 +14,22 @@ describe('N8N_TOOLS', () => {
       expect(tool.scope, tool.name).toMatch(tool.annotations.readOnlyHint ? /^[a-z]+:read$/ : /^[a-z]+:write$/);
     }
     const scopeOf = (name: string) => N8N_TOOLS.find((t) => t.name === name)!.scope;
-    expect([scopeOf('list_tags'), scopeOf('create_tag'), scopeOf('edit_workflow'), scopeOf('get_audit_events')]).toEqual(['tags:read', 'tags:write', 'workflows:write', 'audit:read']);
+    expect([scopeOf('list_tags'), scopeOf('create_tag'), scopeOf('edit_workflow'), scopeOf('get_audit_events')]).toEqual([
+      'tags:read',
+      'tags:write',
+      'workflows:write',
+      'audit:read',
+    ]);
   });
 
   it('names, for each tool that changes something, the tool that shows whether it did', () => {
     for (const tool of N8N_TOOLS) {
       if (tool.annotations.readOnlyHint) expect(tool.checkWith, tool.name).toBeUndefined();
-      else expect(N8N_TOOLS.map((t) => t.name), tool.name).toContain(tool.checkWith);
+      else
+        expect(
+          N8N_TOOLS.map((t) => t.name),
+          tool.name,
+        ).toContain(tool.checkWith);
     }
     expect(N8N_TOOLS.find((t) => t.name === 'delete_tag')!.checkWith).toBe('list_tags');
     expect(N8N_TOOLS.find((t) => t.name === 'test_workflow')!.checkWith).toBe('list_executions');

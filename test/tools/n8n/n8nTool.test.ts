@@ -51,7 +51,10 @@ describe('n8nTool', () => {
     const { tool, context } = probe(READS);
     const { N8N_API_URL, N8N_API_KEY, ...withoutN8n } = context.env;
     const { result, sent } = await sentToN8n(() => invokeTool(tool, { name: 'x' }, { ...context, env: withoutN8n }));
-    expect(result).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/n8n is not configured on this server \(N8N_API_URL and N8N_API_KEY\)/) }] });
+    expect(result).toMatchObject({
+      isError: true,
+      content: [{ text: expect.stringMatching(/n8n is not configured on this server \(N8N_API_URL and N8N_API_KEY\)/) }],
+    });
     expect(sent).toEqual([]);
   });
 });

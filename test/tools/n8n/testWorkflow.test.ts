@@ -27,7 +27,14 @@ const fake = (path: string, body?: unknown) =>
 /** An inactive workflow that starts with a Webhook at a path of its own. */
 async function inactiveWebhookWorkflow(): Promise<{ id: string; path: string }> {
   const path = `run-${crypto.randomUUID()}`;
-  const node = { name: 'Webhook', type: 'n8n-nodes-base.webhook', typeVersion: 2, webhookId: crypto.randomUUID(), position: [0, 0], parameters: { path, httpMethod: 'POST' } };
+  const node = {
+    name: 'Webhook',
+    type: 'n8n-nodes-base.webhook',
+    typeVersion: 2,
+    webhookId: crypto.randomUUID(),
+    position: [0, 0],
+    parameters: { path, httpMethod: 'POST' },
+  };
   const created = await n8n('POST', '/workflows', { name: path, nodes: [node], connections: {}, settings: {} });
   return { id: created.id, path };
 }
@@ -57,7 +64,10 @@ describe('test_workflow puts a workflow it activated back', () => {
     await fake('config', { webhookDelayMs: 30_000 });
     const record = await taskWaitingOn('test_workflow', { id, waitSeconds: 30 }, { deadline: Date.now() + 60_000 });
     const running = deliverRun(record, withN8n);
-    await waitFor(() => fake('requests'), (requests: string[]) => requests.includes(`POST /webhook/${path}`));
+    await waitFor(
+      () => fake('requests'),
+      (requests: string[]) => requests.includes(`POST /webhook/${path}`),
+    );
     expect(await active(id)).toBe(true);
     expect(await taskStub(env, record.taskId).cancel(TASK_OWNER)).toBe(true);
     await running;
@@ -85,7 +95,9 @@ describe('test_workflow puts a workflow it activated back', () => {
       id,
       activatedForTheRun: true,
       stillActive: true,
-      warning: expect.stringMatching(/could not be deactivated again \(n8n failed on POST .*\(503\).*\): it is active now .* Deactivate it with deactivate_workflow/),
+      warning: expect.stringMatching(
+        /could not be deactivated again \(n8n failed on POST .*\(503\).*\): it is active now .* Deactivate it with deactivate_workflow/,
+      ),
     });
     expect(await active(id)).toBe(true);
     const line = logged.mock.calls.map(([text]) => String(text)).find((text) => text.includes('could not deactivate'));

@@ -44,7 +44,14 @@ describe('user data in n8n answers', () => {
     // Everything else stays: which project owns it, with what role, and the workflow itself.
     expect(seen).toEqual({
       ...workflow,
-      shared: [{ role: 'workflow:owner', workflowId: 'lcoyu2Fnpbyav28R', projectId: 'lugGca8miGaw5n05', project: { id: 'lugGca8miGaw5n05', type: 'personal', icon: null, description: null } }],
+      shared: [
+        {
+          role: 'workflow:owner',
+          workflowId: 'lcoyu2Fnpbyav28R',
+          projectId: 'lugGca8miGaw5n05',
+          project: { id: 'lugGca8miGaw5n05', type: 'personal', icon: null, description: null },
+        },
+      ],
       activeVersion: { versionId: '37bcbd2a', workflowId: 'lcoyu2Fnpbyav28R', nodes: [], connections: {}, name: null },
     });
   });

@@ -23,7 +23,9 @@ async function call(name: string, args: Record<string, unknown>) {
 const subWorkflow = () => ({
   name: `Sub ${crypto.randomUUID()}`,
   nodes: [
-    node('When Executed by Another Workflow', 'executeWorkflowTrigger', 1.1, { workflowInputs: { values: [{ name: 'email' }, { name: 'amount', type: 'number' }] } }),
+    node('When Executed by Another Workflow', 'executeWorkflowTrigger', 1.1, {
+      workflowInputs: { values: [{ name: 'email' }, { name: 'amount', type: 'number' }] },
+    }),
     node('Result', 'set', 3.4, { assignments: { assignments: [{ id: 'a', name: 'ok', value: true, type: 'boolean' }] } }),
   ],
   connections: connect(['When Executed by Another Workflow', 'Result']),
@@ -43,14 +45,18 @@ describe('workflow tools and sub-workflows', () => {
     expect(refused.text).toMatch(/\(400\).*"When Executed by Another Workflow".*called, not activated/s);
   });
 
-  it("create_workflow reads the called workflow from n8n and refuses a value sent to an input it does not define", async () => {
+  it('create_workflow reads the called workflow from n8n and refuses a value sent to an input it does not define', async () => {
     await loadCatalog(n8nSpecs, ['n8n']);
     const sub = (await call('create_workflow', { workflow: subWorkflow() })).json;
     const caller = (value: Record<string, unknown>) => ({
       name: `Caller ${crypto.randomUUID()}`,
       nodes: [
         node('Manual', 'manualTrigger', 1),
-        node('Call', 'executeWorkflow', 1.2, { workflowId: { __rl: true, mode: 'id', value: sub.id }, workflowInputs: { mappingMode: 'defineBelow', value, matchingColumns: [], schema: [] }, options: {} }),
+        node('Call', 'executeWorkflow', 1.2, {
+          workflowId: { __rl: true, mode: 'id', value: sub.id },
+          workflowInputs: { mappingMode: 'defineBelow', value, matchingColumns: [], schema: [] },
+          options: {},
+        }),
       ],
       connections: connect(['Manual', 'Call']),
       settings: {},

@@ -36,7 +36,8 @@ describe('get_node_details', () => {
   it('leaves out examples and port schemas when asked', async () => {
     const details = async (flags: Record<string, boolean>) =>
       (await callInSession('get_node_details', { nodes: [{ node_type: 'ACTION_NODE', subtype: 'HTTP_REQUEST' }], detail: 'full', ...flags })).json[0];
-    const ports = (detail: { input_ports: object[]; output_ports: object[] }) => [...detail.input_ports, ...detail.output_ports] as { data_format: unknown; validation_schema: unknown }[];
+    const ports = (detail: { input_ports: object[]; output_ports: object[] }) =>
+      [...detail.input_ports, ...detail.output_ports] as { data_format: unknown; validation_schema: unknown }[];
     // Unless asked, both are there.
     const whole = await details({});
     expect(whole.examples.length).toBeGreaterThan(0);

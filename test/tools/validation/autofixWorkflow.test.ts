@@ -9,7 +9,9 @@ import { FAULTY_WORKFLOW } from '../../support/workflows';
 describe('autofix_workflow', () => {
   it('fixes a node type off by case from the descriptions in KV, and answers the fixed workflow', async () => {
     await loadCatalog(n8nSpecs, ['n8n']);
-    const fixed = await callInSession('autofix_workflow', { workflow: { ...FAULTY_WORKFLOW, nodes: [FAULTY_WORKFLOW.nodes[0], { ...FAULTY_WORKFLOW.nodes[1], type: 'n8n-nodes-base.iF' }] } });
+    const fixed = await callInSession('autofix_workflow', {
+      workflow: { ...FAULTY_WORKFLOW, nodes: [FAULTY_WORKFLOW.nodes[0], { ...FAULTY_WORKFLOW.nodes[1], type: 'n8n-nodes-base.iF' }] },
+    });
     expect(fixed.json.fixes[0]).toMatchObject({ kind: 'node_type', applied: true });
     expect(fixed.json.workflow.nodes[1].type).toBe('n8n-nodes-base.if');
     expect(fixed.json.before).toMatchObject({ valid: false });
@@ -26,9 +28,17 @@ describe('autofix_workflow', () => {
       ]),
     };
     const fixed = await withPrototypesUnchanged(() => callInSession('autofix_workflow', { workflow: hostile }));
-    expect(fixed.json.fixes.map((f: { kind: string; node: string }) => `${f.kind}@${f.node}`)).toEqual(['connection_by_name@__proto__', 'self_connection@__proto__']);
+    expect(fixed.json.fixes.map((f: { kind: string; node: string }) => `${f.kind}@${f.node}`)).toEqual([
+      'connection_by_name@__proto__',
+      'self_connection@__proto__',
+    ]);
     expect(JSON.stringify(fixed.json.workflow.connections)).toBe(
-      JSON.stringify(fromJson([['Start', { main: [[{ node: '__proto__', type: 'main', index: 0 }]] }], ['__proto__', { main: [[{ node: 'Start', type: 'main', index: 0 }], []] }]])),
+      JSON.stringify(
+        fromJson([
+          ['Start', { main: [[{ node: '__proto__', type: 'main', index: 0 }]] }],
+          ['__proto__', { main: [[{ node: 'Start', type: 'main', index: 0 }], []] }],
+        ]),
+      ),
     );
   });
 });

@@ -23,7 +23,14 @@ async function call(toolEnv: Env, name: string, args: Record<string, unknown>) {
 
 const editFields = (typeVersion: number) => ({
   nodes: [
-    { name: 'Webhook', type: 'n8n-nodes-base.webhook', typeVersion: 2, webhookId: '5f0c3a52-0000-4000-8000-000000000001', parameters: { path: 'orders' }, position: [0, 0] },
+    {
+      name: 'Webhook',
+      type: 'n8n-nodes-base.webhook',
+      typeVersion: 2,
+      webhookId: '5f0c3a52-0000-4000-8000-000000000001',
+      parameters: { path: 'orders' },
+      position: [0, 0],
+    },
     { name: 'Edit Fields', type: 'n8n-nodes-base.set', typeVersion, parameters: {}, position: [200, 0] },
   ],
   connections: { Webhook: { main: [[{ node: 'Edit Fields', type: 'main', index: 0 }]] } },
@@ -37,7 +44,10 @@ beforeEach(async () => {
 describe('with the instance’s release read from its editor page (n8n 1.123.81)', () => {
   it('validate_workflow and validate_node refuse Edit Fields 3.5, naming 3.4', async () => {
     const workflow = await call(trial, 'validate_workflow', { workflow: editFields(3.5) });
-    expect(workflow).toMatchObject({ valid: false, errors: [{ node: 'Edit Fields', code: 'type_version_not_on_instance', message: expect.stringContaining('"typeVersion": 3.4') }] });
+    expect(workflow).toMatchObject({
+      valid: false,
+      errors: [{ node: 'Edit Fields', code: 'type_version_not_on_instance', message: expect.stringContaining('"typeVersion": 3.4') }],
+    });
     expect(await call(trial, 'validate_workflow', { workflow: editFields(3.4) })).toMatchObject({ valid: true, errors: [] });
     const node = await call(trial, 'validate_node', { type: 'n8n-nodes-base.set', typeVersion: 3.5 });
     expect(node.errors.map((e: { code: string }) => e.code)).toEqual(['type_version_not_on_instance']);

@@ -12,14 +12,28 @@ describe('validate_workflow', () => {
   it('reads the descriptions of the versions used from KV, older ones included', async () => {
     await loadCatalog(n8nSpecs, ['n8n']);
     const result = await callInSession('validate_workflow', { workflow: FAULTY_WORKFLOW });
-    expect(result.structuredContent).toMatchObject({ valid: false, errors: [{ code: 'output_index_out_of_range', node: 'Check' }, { code: 'invalid_connection_type', node: 'Check' }] });
+    expect(result.structuredContent).toMatchObject({
+      valid: false,
+      errors: [
+        { code: 'output_index_out_of_range', node: 'Check' },
+        { code: 'invalid_connection_type', node: 'Check' },
+      ],
+    });
   });
 
   it('checks Execute Workflow inputs against a called workflow passed with it, by id', async () => {
     await loadCatalog(n8nSpecs, ['n8n']);
     const callee = {
       id: 'sub1',
-      nodes: [{ name: 'In', type: 'n8n-nodes-base.executeWorkflowTrigger', typeVersion: 1.1, parameters: { workflowInputs: { values: [{ name: 'email' }] } }, position: [0, 0] }],
+      nodes: [
+        {
+          name: 'In',
+          type: 'n8n-nodes-base.executeWorkflowTrigger',
+          typeVersion: 1.1,
+          parameters: { workflowInputs: { values: [{ name: 'email' }] } },
+          position: [0, 0],
+        },
+      ],
       connections: {},
     };
     const caller = {
@@ -29,7 +43,11 @@ describe('validate_workflow', () => {
           name: 'Call',
           type: 'n8n-nodes-base.executeWorkflow',
           typeVersion: 1.2,
-          parameters: { workflowId: { __rl: true, mode: 'id', value: 'sub1' }, workflowInputs: { mappingMode: 'defineBelow', value: { mail: 'x' }, matchingColumns: [], schema: [] }, options: {} },
+          parameters: {
+            workflowId: { __rl: true, mode: 'id', value: 'sub1' },
+            workflowInputs: { mappingMode: 'defineBelow', value: { mail: 'x' }, matchingColumns: [], schema: [] },
+            options: {},
+          },
           position: [200, 0],
         },
       ],
@@ -44,7 +62,10 @@ describe('validate_workflow', () => {
     await loadCatalog(n8nSpecs, ['n8n']);
     // A long-named node with many connections to a missing one: 200 findings, 100 in the answer, names clipped.
     const source = 's'.repeat(1_000);
-    const fan = { nodes: [FAULTY_WORKFLOW.nodes[0], { ...FAULTY_WORKFLOW.nodes[1], name: source }], connections: { [source]: { main: [Array.from({ length: 200 }, () => ({ node: 'm'.repeat(1_000), type: 'main', index: 0 }))] } } };
+    const fan = {
+      nodes: [FAULTY_WORKFLOW.nodes[0], { ...FAULTY_WORKFLOW.nodes[1], name: source }],
+      connections: { [source]: { main: [Array.from({ length: 200 }, () => ({ node: 'm'.repeat(1_000), type: 'main', index: 0 }))] } },
+    };
     const answer = await callInSession('validate_workflow', { workflow: fan });
     expect(answer.structuredContent).toMatchObject({ valid: false, errors: { length: 100 }, omitted: { errors: 100, warnings: 0 } });
     expect(answer.text.length).toBeLessThan(400_000);

@@ -36,6 +36,8 @@ describe('withinLimits', () => {
     for (let i = 0; i < 160; i++) deep = { a: deep };
     const node = await callInSession('validate_node', { type: 'n8n-nodes-base.set', typeVersion: 3.4, parameters: { deep } });
     expect(node.isError).toBe(true);
-    expect(node.text).toMatch(/^Error: parameters\.deep\.a.* holds objects and lists more than 150 deep within each other; the tools take at most 150\. Nothing was checked\.$/);
+    expect(node.text).toMatch(
+      /^Error: parameters\.deep\.a.* holds objects and lists more than 150 deep within each other; the tools take at most 150\. Nothing was checked\.$/,
+    );
   });
 });
