@@ -24,3 +24,9 @@ export function idleTtlMs(env: Env): number {
   const seconds = Number(env.SESSION_IDLE_TTL_SECONDS);
   return (Number.isFinite(seconds) && seconds > 0 ? seconds : DEFAULT_IDLE_TTL_SECONDS) * 1000;
 }
+
+/** The sessionless revision served on /mcp beside the 2025 era's sessions. */
+export const MODERN_PROTOCOL_VERSION = '2026-07-28';
+
+/** The public routes, for humans (server_info, /health). */
+export const TRANSPORTS = ['streamable-http (/mcp)', 'sse (/sse, /mcp/sse)', 'sse-query (/mcp/sse?method=…)'] as const;

@@ -10,7 +10,7 @@ import { MAX_BODY_BYTES, MAX_HEADER_BYTES } from '../src/config';
 import type { Env } from '../src/env';
 import { loadCatalog } from './support/catalog';
 import { bearer, createKey, revokeKey } from './support/keys';
-import { call, callWithEnv, initializeRequest, messagesOf, openSession, postJson, rpc, sessionHeaders } from './support/mcp';
+import { call, callWithEnv, initializeRequest, messagesOf, openSession, postJson, sessionHeaders } from './support/mcp';
 import { modern } from './support/modern';
 import { consentPage, form, pkce, register } from './support/oauth';
 

@@ -201,7 +201,7 @@ keyForm.addEventListener('submit', async (event) => {
   if (!key) return;
   if (await useKey(key)) {
     keyInput.value = '';
-    if (queryInput.value || typeSelect.value) search();
+    if (queryInput.value || typeSelect.value) void search();
   }
 });
 
@@ -289,7 +289,7 @@ typeSelect.addEventListener('change', search);
 searchForm.addEventListener('submit', (event) => {
   event.preventDefault();
   clearTimeout(debounce);
-  search();
+  void search();
 });
 
 /**

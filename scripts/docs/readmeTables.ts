@@ -119,7 +119,7 @@ function declared(member: Member, config: WranglerBindings): { kind: string; val
   if (member.type === 'string') {
     if (/\bsecret\b/i.test(member.doc)) return { kind: 'secret', value: '—' };
     const value = config.vars[name];
-    return { kind: 'variable', value: value === undefined ? 'unset' : `\`"${String(value)}"\`` };
+    return { kind: 'variable', value: value === undefined ? 'unset' : `\`"${typeof value === 'string' ? value : JSON.stringify(value)}"\`` };
   }
   const durable = config.durable_objects.bindings.find((b) => b.name === name);
   if (durable) return { kind: 'Durable Object', value: `class \`${durable.class_name}\`` };

@@ -1,11 +1,11 @@
 import type { Env } from '../env';
 import { clientAddress } from '../http/clientAddress';
-import { HttpError } from '../http/errors';
+import { HttpError } from '../protocol/httpError';
 import { ErrorCode } from '../protocol/jsonrpc';
 import { KEY_PREFIX, verifyApiKey } from './apiKeys';
 import { cachedKeyRecords } from './keyCache';
 import { oauthPrincipal, resourceMetadataUrl } from './oauth';
-import { keyPrincipalId, type Principal } from './principal';
+import { keyPrincipalId, type Principal } from '../principal';
 import { allows, type Scope } from './scopes';
 
 /** RFC 6750: one scheme, one token of visible ASCII (OAuth tokens here contain ':'). */

@@ -5,7 +5,7 @@ import { clientAddress } from '../http/clientAddress';
 import { html, htmlResponse, type Html } from '../http/html';
 import { constantTimeEqual, KEY_PREFIX, readKeyRecord, sha256Hex, verifyApiKey } from './apiKeys';
 import { authorizationServer, type GrantProps } from './oauth';
-import { keyPrincipalId } from './principal';
+import { keyPrincipalId } from '../principal';
 import { RATE_LIMIT_PERIOD_SECONDS, withinLimit } from './rateLimit';
 import { isScope, narrow, type Scope } from './scopes';
 
@@ -35,7 +35,7 @@ export async function submitConsent(request: IRequest, env: Env): Promise<Respon
           <p>The form could not be read. Start again from your app.</p>`,
         400,
       );
-    const handle = String(form.get('handle') ?? '');
+    const handle = textField(form, 'handle');
     if (form.get('decision') !== 'approve') {
       const denied = await oauth.denyConsent(request, handle);
       return new Response(null, { status: 302, headers: denied.headers });
@@ -49,7 +49,7 @@ export async function submitConsent(request: IRequest, env: Env): Promise<Respon
     if (!(await withinLimit(env, env.SIGN_IN_LIMITER, clientAddress(request, env)))) {
       return again(`Too many attempts from your address: try again in ${RATE_LIMIT_PERIOD_SECONDS} seconds.`, 429);
     }
-    const credential = await checkCredential(env, String(form.get('credential') ?? ''));
+    const credential = await checkCredential(env, textField(form, 'credential'));
     if (!credential) return again('That API key or password is not valid.', 401);
     const approved = await oauth.approveConsent(request, handle);
     const scope = narrow(requested(approved.request), credential.scopes);
@@ -182,4 +182,10 @@ function page(body: Html, status: number, headers?: Headers): Response {
   // No scripts at all; framing is forbidden (beginConsent's headers say so too).
   const csp = "default-src 'none'; style-src 'unsafe-inline'";
   return htmlResponse({ title: 'Authorize — n8n MCP', body: html`<main>${body}</main>`, head: STYLE, csp, status, headers });
+}
+
+/** A text field of the consent form; a file sent in its place counts as empty. */
+function textField(form: FormData, name: string): string {
+  const value = form.get(name);
+  return typeof value === 'string' ? value : '';
 }

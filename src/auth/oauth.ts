@@ -5,7 +5,7 @@ import { clientAddress } from '../http/clientAddress';
 import { LruMap } from '../lib/lruMap';
 import { activeKeyByHash, constantTimeEqual, sha256Hex } from './apiKeys';
 import { cachedKeyRecords } from './keyCache';
-import type { Principal } from './principal';
+import type { Principal } from '../principal';
 import { RATE_LIMIT_PERIOD_SECONDS, withinLimit } from './rateLimit';
 import { narrow, SCOPES, type Scope } from './scopes';
 

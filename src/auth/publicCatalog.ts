@@ -1,6 +1,6 @@
 import type { Env } from '../env';
 import { clientAddress } from '../http/clientAddress';
-import type { Principal } from './principal';
+import type { Principal } from '../principal';
 
 /**
  * The visitor of the landing page's catalog API who sent no credential, when the operator set

@@ -1,7 +1,7 @@
 import type { Env } from '../env';
-import { HttpError } from '../http/errors';
+import { HttpError } from '../protocol/httpError';
 import { ErrorCode, isRequest, type JsonRpcMessage } from '../protocol/jsonrpc';
-import type { Principal } from './principal';
+import type { Principal } from '../principal';
 
 /**
  * The rate limit bindings count in fixed windows of their `period` (wrangler.toml: 60 s for all), so

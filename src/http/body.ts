@@ -1,5 +1,5 @@
 import { MAX_BODY_BYTES } from '../config';
-import { HttpError } from './errors';
+import { HttpError } from '../protocol/httpError';
 import { ErrorCode } from '../protocol/jsonrpc';
 
 /** Reads a JSON request body: 415 unless it is declared JSON, 413 past MAX_BODY_BYTES (declared or actual). */

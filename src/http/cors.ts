@@ -1,4 +1,4 @@
-import { HttpError } from './errors';
+import { HttpError } from '../protocol/httpError';
 import { ErrorCode } from '../protocol/jsonrpc';
 import type { Env } from '../env';
 import { isLoopbackHost } from './hosts';

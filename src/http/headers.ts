@@ -1,5 +1,5 @@
 import { MAX_HEADER_BYTES } from '../config';
-import { HttpError } from './errors';
+import { HttpError } from '../protocol/httpError';
 import { ErrorCode } from '../protocol/jsonrpc';
 
 /** 431 when the request's headers, names and values together, exceed MAX_HEADER_BYTES. */

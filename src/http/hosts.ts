@@ -1,5 +1,5 @@
 import type { Env } from '../env';
-import { HttpError } from './errors';
+import { HttpError } from '../protocol/httpError';
 import { ErrorCode } from '../protocol/jsonrpc';
 
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);

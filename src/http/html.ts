@@ -21,7 +21,7 @@ function render(value: unknown): string {
   if (value instanceof Html) return value.text;
   if (Array.isArray(value)) return value.map(render).join('');
   if (value === null || value === undefined || value === false) return '';
-  return escapeHtml(String(value));
+  return escapeHtml(typeof value === 'string' ? value : (JSON.stringify(value) ?? ''));
 }
 
 export interface HtmlPage {

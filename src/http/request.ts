@@ -1,5 +1,5 @@
 import type { IRequest } from 'itty-router';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../principal';
 
 /** A request on its way through the Worker, carrying what each step learned for the next ones and the log line. */
 export type WorkerRequest = IRequest & {
@@ -15,3 +15,9 @@ export type WorkerRequest = IRequest & {
   /** Set for a 2026-07-28 request, answered without a session. */
   era?: 'modern';
 };
+
+/** The principal `authenticated` attached; a route mounted without that step is a bug, not a 401. */
+export function principalOf(request: WorkerRequest): Principal {
+  if (!request.principal) throw new Error('route mounted without authentication');
+  return request.principal;
+}

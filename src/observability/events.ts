@@ -1,4 +1,4 @@
-import { isSessionId } from '../sessions/sessionId';
+import { isSessionId } from '../lib/sessionIds';
 import type { Env } from '../env';
 import type { WorkerRequest } from '../http/request';
 

@@ -1,5 +1,5 @@
 import { requireScope } from '../auth/authenticate';
-import { principalOf } from '../auth/principal';
+import { principalOf } from '../http/request';
 import { RATE_LIMIT_PERIOD_SECONDS, tooManyRequests, withinLimit } from '../auth/rateLimit';
 import { Catalog } from '../catalog/catalog';
 import { NODE_TYPES, type NodeType } from '../catalog/nodeSpec';
@@ -7,7 +7,7 @@ import { rankNodes } from '../catalog/search/rankNodes';
 import { serializeSpec } from '../catalog/serialize';
 import type { Env } from '../env';
 import type { WorkerRequest } from '../http/request';
-import { HttpError } from '../http/errors';
+import { HttpError } from '../protocol/httpError';
 import { ErrorCode } from '../protocol/jsonrpc';
 
 /**

@@ -7,7 +7,7 @@ export const KEY_PLACEHOLDER = 'YOUR_API_KEY';
 /** Client names in snippets: what `claude mcp list` and Claude Desktop show. */
 const NAME = 'n8n-edge';
 
-export interface Snippet {
+interface Snippet {
   /** What it is, for the copy button's accessible name ("Copy the Claude Code command"). */
   label: string;
   /** Shown above it when a guide has more than one. */

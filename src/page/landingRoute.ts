@@ -8,7 +8,7 @@ import { connectGuides } from './connect';
 import { landingPage } from './landingHtml';
 import { toolView } from './toolView';
 import { toolsFor } from '../server/registry';
-import { TRANSPORTS } from '../sessions/kinds';
+import { TRANSPORTS } from '../config';
 
 /** Scripts and styles only from /assets (public/assets), data only from this server's own API. */
 const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; form-action 'none'";

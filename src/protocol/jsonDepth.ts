@@ -1,4 +1,4 @@
-import { HttpError } from '../http/errors';
+import { HttpError } from './httpError';
 import { ErrorCode, type RequestId } from './jsonrpc';
 
 /**

@@ -17,7 +17,7 @@ import {
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/core';
 import type { JSONRPCMessage, JSONRPCRequest } from '@modelcontextprotocol/server';
-import { HttpError } from '../http/errors';
+import { HttpError } from './httpError';
 import { assertJsonDepth } from './jsonDepth';
 import { ErrorCode, isRequest, type RequestId } from './jsonrpc';
 

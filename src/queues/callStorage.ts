@@ -28,7 +28,7 @@ export interface QueuedCall {
 }
 
 /** Input up to this size travels in the message; the rest of the message and the queue's own encoding fit well beside it. */
-export const INLINE_INPUT_BYTES = 64 * 1024;
+const INLINE_INPUT_BYTES = 64 * 1024;
 /** Half the per-value limit of SQLite-backed Durable Object storage. */
 const PIECE_BYTES = 1024 * 1024;
 

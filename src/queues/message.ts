@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../principal';
 
 /** Who asked: the principal the Worker authenticated, whose scopes decide what a tool may show. */
 const CallerSchema = z.object({ id: z.string().min(1), subject: z.string().min(1), scopes: z.array(z.string()).readonly() });

@@ -2,7 +2,7 @@ import type { IRequest } from 'itty-router';
 import { Catalog } from '../catalog/catalog';
 import { SERVER_NAME, SERVER_VERSION } from '../config';
 import type { Env } from '../env';
-import { TRANSPORTS } from '../sessions/kinds';
+import { TRANSPORTS } from '../config';
 
 /** GET /health: liveness plus what is deployed, the node catalog's version included. */
 export async function health(_request: IRequest, env: Env): Promise<Response> {

@@ -1,4 +1,4 @@
-import { principalOf } from '../auth/principal';
+import { principalOf } from '../http/request';
 import { limitCalls } from '../auth/rateLimit';
 import type { Env } from '../env';
 import { readJsonBody } from '../http/body';

@@ -1,5 +1,5 @@
 import type { AuthInfo, ServerContext } from '@modelcontextprotocol/server';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../principal';
 
 /**
  * The caller travels with each request as the SDK's auth info, in both eras: the Worker authenticated

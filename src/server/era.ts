@@ -1,10 +1,7 @@
 import { isLegacyRequest } from '@modelcontextprotocol/server';
 import { MAX_BODY_BYTES } from '../config';
-import { HttpError } from '../http/errors';
+import { HttpError } from '../protocol/httpError';
 import { ErrorCode } from '../protocol/jsonrpc';
-
-/** The sessionless revision served on /mcp beside the 2025 era's sessions. */
-export const MODERN_PROTOCOL_VERSION = '2026-07-28';
 
 /**
  * Whether a POST /mcp belongs to the 2026-07-28 era: the SDK's own classification (a request that

@@ -1,4 +1,5 @@
 import { isInputRequiredResult, type CallToolResult } from '@modelcontextprotocol/server';
+import { rawResultOf } from '../tools/tool';
 
 /**
  * Turns a tool's return value into an MCP tool result (seed 001's MessageFormatter).
@@ -6,7 +7,8 @@ import { isInputRequiredResult, type CallToolResult } from '@modelcontextprotoco
  * is also returned as `structuredContent`, as MCP asks of tools that declare an output schema.
  */
 export function formatToolResult(value: unknown, options: { structured?: boolean } = {}): CallToolResult {
-  if (isRawResult(value)) return value[RAW];
+  const raw = rawResultOf(value);
+  if (raw) return raw;
   // A request for the client's input (MRTR) goes out as it is; the SDK and the task layer know its shape.
   if (isInputRequiredResult(value)) return value as unknown as CallToolResult;
   const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? 'null');
@@ -22,11 +24,3 @@ export function formatError(error: unknown): CallToolResult {
   const message = error instanceof Error ? error.message : String(error);
   return { isError: true, content: [{ type: 'text', text: `Error: ${message}` }] };
 }
-
-const RAW = Symbol('rawToolResult');
-type RawResult = { [RAW]: CallToolResult };
-
-/** Lets a tool return a full MCP result (images, several content blocks) that is passed on unchanged. */
-export const rawResult = (result: CallToolResult): RawResult => ({ [RAW]: result });
-
-const isRawResult = (value: unknown): value is RawResult => typeof value === 'object' && value !== null && RAW in value;

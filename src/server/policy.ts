@@ -2,7 +2,7 @@ import type { Env } from '../env';
 import type { ExecutionPolicy, ToolDefinition } from '../tools/tool';
 
 /** Seed 001's PendingCallsManager default. */
-export const DEFAULT_CALL_TIMEOUT_MS = 120_000;
+const DEFAULT_CALL_TIMEOUT_MS = 120_000;
 
 /** The tool's own policy, unless the deployment forces every tool to one (EXECUTION_MODE). */
 export function executionPolicy(tool: ToolDefinition, env: Env): ExecutionPolicy {

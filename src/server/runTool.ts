@@ -1,5 +1,5 @@
 import type { CallToolResult, LoggingLevel, ProgressToken, RequestId, ServerContext, ServerNotification } from '@modelcontextprotocol/server';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../principal';
 import type { Env } from '../env';
 import { observe } from '../observability/events';
 import { formatError, formatToolResult } from './formatResult';

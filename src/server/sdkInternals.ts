@@ -39,7 +39,7 @@ export function wrapRequestHandler(server: McpServer, method: string, wrap: (inn
 export const STANDALONE_STREAM_ID = '_GET_stream';
 
 /** One SSE stream the transport is writing: its body's controller, and `cleanup`, which ends the body (and its keep-alive timer). */
-export interface OpenStream {
+interface OpenStream {
   controller?: ReadableStreamDefaultController<Uint8Array>;
   cleanup(): void;
 }

@@ -4,7 +4,7 @@ import { formatError } from './formatResult';
 import { requestPrincipal } from './caller';
 import { wrapRequestHandler } from './sdkInternals';
 import type { ToolDefinition } from '../tools/tool';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../principal';
 import { RATE_LIMIT_PERIOD_SECONDS, withinLimit } from '../auth/rateLimit';
 import { allows, scopesOf } from '../auth/scopes';
 

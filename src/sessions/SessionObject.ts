@@ -1,10 +1,10 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { CallToolResult, JSONRPCMessage, JSONRPCRequest, ServerNotification } from '@modelcontextprotocol/server';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../principal';
 import { idleTtlMs } from '../config';
 import type { Env } from '../env';
 import { observe } from '../observability/events';
-import { HttpError, sessionNotFound, toErrorResponse } from '../http/errors';
+import { HttpError, sessionNotFound, toErrorResponse } from '../protocol/httpError';
 import { ErrorCode, type JsonRpcErrorResponse } from '../protocol/jsonrpc';
 import type { TransportKind } from './kinds';
 import { PRINCIPAL_HEADER } from './handoff/handoff';

@@ -1,5 +1,5 @@
 import type { McpServer, RequestId } from '@modelcontextprotocol/server';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../principal';
 import { idleTtlMs } from '../config';
 import type { Env } from '../env';
 import type { TransportKind } from './kinds';

@@ -1,5 +1,5 @@
 import { createMcpHandler, type McpHttpHandler, type McpServer } from '@modelcontextprotocol/server';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../principal';
 import { MAX_BODY_BYTES } from '../config';
 import type { Env } from '../env';
 import { authInfoOf } from '../server/caller';

@@ -1,7 +1,7 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { ServerNotification } from '@modelcontextprotocol/server';
 import type { Env } from '../env';
-import { HttpError, toErrorResponse } from '../http/errors';
+import { HttpError, toErrorResponse } from '../protocol/httpError';
 import { ErrorCode } from '../protocol/jsonrpc';
 import { formatError } from '../server/formatResult';
 import { forgetCall, keepInput, loadInput, markSideEffect, sideEffectBegan, tooLargeForMessage, type QueuedCall } from '../queues/callStorage';

@@ -1,6 +1,6 @@
 import { MissingRequiredClientCapabilityError, ProtocolError, ProtocolErrorCode, type McpServer, type ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../principal';
 import type { Env } from '../env';
 import { requestPrincipal } from '../server/caller';
 import { callTimeoutMs, executionPolicy } from '../server/policy';

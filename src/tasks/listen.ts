@@ -1,5 +1,5 @@
 import { classifyInboundRequest, SUBSCRIPTION_ID_META_KEY } from '@modelcontextprotocol/server';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../principal';
 import type { Env } from '../env';
 import { OWNER_HEADER } from './TaskObject';
 import { SseStream } from '../http/sse';

@@ -1,5 +1,5 @@
 import type { CallToolResult, InputRequests } from '@modelcontextprotocol/server';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../principal';
 import { hasOwn } from '../lib/ownKeys';
 import { tooLargeForMessage } from '../queues/callStorage';
 import { callerOf, type ToolCallMessage } from '../queues/message';
@@ -9,12 +9,12 @@ export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
 /** How long a task's record is kept after it was last updated, and how often a client should poll. */
 export const TASK_TTL_MS = 60 * 60 * 1000;
-export const TASK_POLL_INTERVAL_MS = 500;
+const TASK_POLL_INTERVAL_MS = 500;
 
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 
 /** A JSON-RPC error a task ended with (status "failed"). */
-export interface TaskError {
+interface TaskError {
   code: number;
   message: string;
 }

@@ -1,5 +1,5 @@
 import type { Env } from '../env';
-import { isSessionId, newSessionId } from '../sessions/sessionId';
+import { isSessionId, newSessionId } from '../lib/sessionIds';
 
 /** Task ids are minted like session ids: 256 random bits, so holding one is the only way to find the task. */
 export const newTaskId = newSessionId;

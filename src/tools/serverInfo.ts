@@ -1,10 +1,8 @@
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { SERVER_NAME, SERVER_VERSION } from '../config';
+import { MODERN_PROTOCOL_VERSION, SERVER_NAME, SERVER_VERSION, TRANSPORTS } from '../config';
 import { instanceRelease } from '../n8n/release';
 import { newestRelease } from '../n8n/releaseTable';
-import { MODERN_PROTOCOL_VERSION } from '../server/era';
-import { TRANSPORTS } from '../sessions/kinds';
 import { defineTool } from './tool';
 
 export const serverInfo = defineTool({

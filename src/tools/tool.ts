@@ -1,9 +1,8 @@
-import type { InputRequiredResult, ToolAnnotations } from '@modelcontextprotocol/server';
+import type { CallToolResult, InputRequiredResult, ToolAnnotations } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../principal';
 import type { Scope } from '../auth/scopes';
 import type { Env } from '../env';
-import { rawResult } from '../server/formatResult';
 
 /** Where a tool runs: inside the session object, or through the tool-call queue. */
 export type ExecutionPolicy = 'direct' | 'queued';
@@ -94,3 +93,13 @@ export function defineTool<In extends z.ZodObject>(tool: ToolDefinition<In>): To
   if (!TOOL_NAME.test(tool.name)) throw new Error(`Invalid tool name "${tool.name}": must match ${TOOL_NAME}`);
   return tool as unknown as ToolDefinition;
 }
+
+const RAW = Symbol('rawToolResult');
+type RawResult = { [RAW]: CallToolResult };
+
+/** Lets a tool return a full MCP result (images, several content blocks) that is passed on unchanged. */
+export const rawResult = (result: CallToolResult): RawResult => ({ [RAW]: result });
+
+/** The full MCP result a tool returned with `rawResult`, if it did. */
+export const rawResultOf = (value: unknown): CallToolResult | undefined =>
+  typeof value === 'object' && value !== null && RAW in value ? (value as RawResult)[RAW] : undefined;

@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, expect, inject } from 'vitest';
 
-export type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+export type Json = Record<string, any>;
 
 /** A key for this server with only these scopes (`npm run keys -- create … --local`, as a developer makes one). */
 export function scopedKey(name: string, scopes: string): string {

@@ -43,7 +43,7 @@ async function callFromPage(era: Parameters<typeof callServer>[2]): Promise<Brow
       era,
     ] as const);
   } catch (error) {
-    throw new Error(`${(error as Error).message}\nThe page logged:\n${problems.join('\n')}`);
+    throw new Error(`${(error as Error).message}\nThe page logged:\n${problems.join('\n')}`, { cause: error });
   }
 }
 

@@ -1,8 +1,9 @@
 import type { Env } from '../../src/env';
-import { HttpError, toErrorResponse } from '../../src/http/errors';
+import { HttpError, toErrorResponse } from '../../src/protocol/httpError';
 import { ErrorCode } from '../../src/protocol/jsonrpc';
 import { backoffSeconds } from '../../src/queues/consumer';
-import { isSessionId, sessionStub } from '../../src/sessions/sessionId';
+import { sessionStub } from '../../src/sessions/sessionId';
+import { isSessionId } from '../../src/lib/sessionIds';
 import type { SessionObject } from './SessionObject';
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_BODY_BYTES } from '../../src/config';
 import { readJsonBody } from '../../src/http/body';
-import { HttpError } from '../../src/http/errors';
+import { HttpError } from '../../src/protocol/httpError';
 
 const json = { 'content-type': 'application/json' };
 

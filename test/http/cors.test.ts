@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { allowedOrigin } from '../../src/http/cors';
-import { HttpError } from '../../src/http/errors';
+import { HttpError } from '../../src/protocol/httpError';
 import { loadCatalog } from '../support/catalog';
 import { call, initializeRequest, ORIGIN, postJson } from '../support/mcp';
 

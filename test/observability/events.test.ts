@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { dataPoint, observe, requestEvent } from '../../src/observability/events';
-import { newSessionId } from '../../src/sessions/sessionId';
+import { newSessionId } from '../../src/lib/sessionIds';
 import type { WorkerRequest } from '../../src/http/request';
 import { loadCatalog } from '../support/catalog';
 import { call, messagesOf, openSession, postJson, sessionHeaders } from '../support/mcp';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { HttpError } from '../../src/http/errors';
+import { HttpError } from '../../src/protocol/httpError';
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/core';
 import { ErrorCode } from '../../src/protocol/jsonrpc';
 import { parse } from '../../src/protocol/messages';

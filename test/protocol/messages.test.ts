@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HttpError } from '../../src/http/errors';
+import { HttpError } from '../../src/protocol/httpError';
 import { ErrorCode } from '../../src/protocol/jsonrpc';
 import { extractToolCallInfo, isToolCall, MAX_BATCH_MESSAGES, parse, parseMessages, parseRequest } from '../../src/protocol/messages';
 

@@ -2,7 +2,8 @@ import { env } from 'cloudflare:workers';
 import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import type { SessionObject } from '../../src/sessions/SessionObject';
-import { newSessionId, sessionStub } from '../../src/sessions/sessionId';
+import { sessionStub } from '../../src/sessions/sessionId';
+import { newSessionId } from '../../src/lib/sessionIds';
 import { forgetCall, keepInput, loadInput, tooLargeForMessage } from '../../src/queues/callStorage';
 
 /** SQLite-backed Durable Objects take at most 2 MB a value on Cloudflare (local workerd does not enforce it). */

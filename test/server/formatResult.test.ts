@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatError, formatToolResult, rawResult } from '../../src/server/formatResult';
+import { formatError, formatToolResult } from '../../src/server/formatResult';
+import { rawResult } from '../../src/tools/tool';
 
 describe('MessageFormatter', () => {
   it('formats strings as text and values as compact JSON', () => {

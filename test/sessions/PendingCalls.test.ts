@@ -3,7 +3,8 @@ import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { PendingCalls } from '../../src/sessions/PendingCalls';
 import type { SessionObject } from '../../src/sessions/SessionObject';
-import { newSessionId, sessionStub } from '../../src/sessions/sessionId';
+import { sessionStub } from '../../src/sessions/sessionId';
+import { newSessionId } from '../../src/lib/sessionIds';
 import type { CallRequest } from '../../src/server/runTool';
 
 const callRequest = (signal: AbortSignal): CallRequest => ({

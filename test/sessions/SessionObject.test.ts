@@ -3,7 +3,8 @@ import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from 'c
 import { describe, expect, it } from 'vitest';
 import type { SessionObject } from '../../src/sessions/SessionObject';
 import type { SessionRecord } from '../../src/sessions/session';
-import { newSessionId, sessionStub } from '../../src/sessions/sessionId';
+import { sessionStub } from '../../src/sessions/sessionId';
+import { newSessionId } from '../../src/lib/sessionIds';
 import { ALREADY_INITIALIZED, call, initializeRequest, messagesOf, openSession, ORIGIN, postJson, PROTOCOL_VERSION, rpc, sessionHeaders } from '../support/mcp';
 import { pendingCalls, waitFor } from '../support/sessionStorage';
 

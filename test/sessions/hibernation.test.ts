@@ -3,7 +3,8 @@ import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from 'c
 import type { SessionRecord } from '../../src/sessions/session';
 import { describe, expect, it } from 'vitest';
 import type { SessionObject } from '../../src/sessions/SessionObject';
-import { newSessionId, sessionStub } from '../../src/sessions/sessionId';
+import { sessionStub } from '../../src/sessions/sessionId';
+import { newSessionId } from '../../src/lib/sessionIds';
 import { PRINCIPAL_HEADER } from '../../src/sessions/handoff/handoff';
 import { PARKED, QUERY_STREAM_ID } from '../../src/sessions/query/queryMessages';
 import { inSessionStorage, pendingCalls, sleep, waitFor } from '../support/sessionStorage';

@@ -5,7 +5,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { inject, vi } from 'vitest';
-import type { Principal } from '../../src/auth/principal';
+import type { Principal } from '../../src/principal';
 import type { Env } from '../../src/env';
 import { invokeTool } from '../../src/server/runTool';
 import { toolsFor } from '../../src/server/registry';

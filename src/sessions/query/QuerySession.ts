@@ -1,6 +1,6 @@
 import type { JSONRPCMessage, JSONRPCRequest, McpServer } from '@modelcontextprotocol/server';
-import type { Principal } from '../../auth/principal';
-import { sessionNotFound, toErrorResponse } from '../../http/errors';
+import type { Principal } from '../../principal';
+import { sessionNotFound, toErrorResponse } from '../../protocol/httpError';
 import { ErrorCode, isResponse, jsonRpcError, type JsonRpcErrorResponse } from '../../protocol/jsonrpc';
 import { authInfoOf } from '../../server/caller';
 import type { SessionHost } from '../session';
@@ -41,7 +41,7 @@ export class QuerySession {
       return first;
     }
     await this.host.storage.put(QUERY_KEY, { principal, request } satisfies QueryRecord);
-    answer
+    void answer
       .catch(() => jsonRpcError(request.id, ErrorCode.InternalError, 'Internal error'))
       .then((reply) => this.answer(reply))
       .finally(() => server.close().catch(() => {}));

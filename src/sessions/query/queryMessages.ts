@@ -1,6 +1,6 @@
 import type { InitializeResult, JSONRPCRequest, JSONRPCResponse, Tool } from '@modelcontextprotocol/server';
 import type { SseEvent } from '../../http/sse';
-import { HttpError } from '../../http/errors';
+import { HttpError } from '../../protocol/httpError';
 import { jsonRpcError } from '../../protocol/jsonrpc';
 import { ErrorCode, type JsonRpcErrorResponse, type RequestId } from '../../protocol/jsonrpc';
 import { assertJsonDepth } from '../../protocol/jsonDepth';
@@ -8,7 +8,7 @@ import { parseRequest } from '../../protocol/messages';
 import type { QueryTransport } from './QueryTransport';
 
 /** Longest query string accepted in /mcp/sse query mode (params travel URL-encoded in it). */
-export const MAX_QUERY_BYTES = 64 * 1024;
+const MAX_QUERY_BYTES = 64 * 1024;
 
 /**
  * Rebuilds the JSON-RPC request that seed 004's query mode spreads over `jsonrpc`, `method`, `id`

@@ -1,9 +1,10 @@
-import { principalOf } from '../../auth/principal';
+import { principalOf } from '../../http/request';
 import type { WorkerRequest } from '../../http/request';
 import type { Env } from '../../env';
 import { SocketRelay } from '../handoff/heldStream';
-import { newSessionId, onSession, sessionSocket } from '../sessionId';
-import { HttpError } from '../../http/errors';
+import { onSession, sessionSocket } from '../sessionId';
+import { newSessionId } from '../../lib/sessionIds';
+import { HttpError } from '../../protocol/httpError';
 import { jsonRpcError } from '../../protocol/jsonrpc';
 import { ErrorCode } from '../../protocol/jsonrpc';
 import { PARKED, parseQueryRequest, QUERY_STREAM_ID, queryResponseEvent } from './queryMessages';

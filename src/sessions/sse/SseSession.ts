@@ -1,5 +1,5 @@
 import type { InitializeRequestParams, JSONRPCMessage, McpServer } from '@modelcontextprotocol/server';
-import type { Principal } from '../../auth/principal';
+import type { Principal } from '../../principal';
 import { isInitialize } from '../../protocol/jsonrpc';
 import { authInfoOf } from '../../server/caller';
 import { replayInitialize } from '../restore';

@@ -1,12 +1,13 @@
-import { principalOf } from '../../auth/principal';
+import { principalOf } from '../../http/request';
 import { limitCalls } from '../../auth/rateLimit';
 import type { WorkerRequest } from '../../http/request';
 import type { Env } from '../../env';
 import { readJsonBody } from '../../http/body';
-import { sessionNotFound } from '../../http/errors';
-import { isSessionId, newSessionId, onSession, sessionSocket } from '../sessionId';
+import { sessionNotFound } from '../../protocol/httpError';
+import { onSession, sessionSocket } from '../sessionId';
+import { isSessionId, newSessionId } from '../../lib/sessionIds';
 import { holdSocketStream } from '../handoff/heldStream';
-import { HttpError } from '../../http/errors';
+import { HttpError } from '../../protocol/httpError';
 import { ErrorCode } from '../../protocol/jsonrpc';
 import { describeMessages, parse } from '../../protocol/messages';
 

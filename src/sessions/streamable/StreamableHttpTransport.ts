@@ -8,7 +8,7 @@ import {
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
 import { SSE_KEEPALIVE_MS } from '../../config';
-import { HttpError, toErrorResponse } from '../../http/errors';
+import { HttpError, toErrorResponse } from '../../protocol/httpError';
 import { ErrorCode, isCancellation, isInitialize, isRequest, isResponse } from '../../protocol/jsonrpc';
 import { STANDALONE_STREAM_ID, streamBookkeeping, type StreamBookkeeping } from '../../server/sdkInternals';
 import { DurableEventStore } from './DurableEventStore';

@@ -1,6 +1,6 @@
 import type { JSONRPCMessage, McpServer } from '@modelcontextprotocol/server';
-import type { Principal } from '../../auth/principal';
-import { sessionNotFound, toErrorResponse } from '../../http/errors';
+import type { Principal } from '../../principal';
+import { sessionNotFound, toErrorResponse } from '../../protocol/httpError';
 import { authInfoOf, principalIn } from '../../server/caller';
 import { STANDALONE_STREAM_ID } from '../../server/sdkInternals';
 import type { PendingCall } from '../PendingCalls';

@@ -1,9 +1,11 @@
-import { principalOf, type Principal } from '../../auth/principal';
+import { type Principal } from '../../principal';
+import { principalOf } from '../../http/request';
 import type { WorkerRequest } from '../../http/request';
 import type { Env } from '../../env';
 import { normalizeAccept, sseToJson, wantsJsonOnly } from '../../http/accept';
-import { HttpError, sessionNotFound } from '../../http/errors';
-import { isSessionId, newSessionId, onSession, sessionSocket } from '../sessionId';
+import { HttpError, sessionNotFound } from '../../protocol/httpError';
+import { onSession, sessionSocket } from '../sessionId';
+import { isSessionId, newSessionId } from '../../lib/sessionIds';
 import { holdHandedOff } from '../handoff/heldStream';
 import { ErrorCode, isInitialize } from '../../protocol/jsonrpc';
 import type { ParsedBody } from '../../protocol/messages';

@@ -1,4 +1,4 @@
-import type { Principal } from '../../auth/principal';
+import type { Principal } from '../../principal';
 import { allows } from '../../auth/scopes';
 import { isPlainObject } from '../../workflows/values';
 

@@ -52,7 +52,7 @@ export function installMrtrPack(server: McpServer, codec: RequestStateCodec<Roun
   const confirmWithState = async (ctx: ServerContext) => {
     const round = ctx.mcpReq.requestState<Round>();
     const answer = acceptedContent<{ ok?: unknown }>(ctx.mcpReq.inputResponses, 'confirm');
-    if (round?.step === 'confirm' && answer?.ok !== undefined) return text(`state-ok: confirmed ${String(answer.ok)}`);
+    if (round?.step === 'confirm' && answer?.ok !== undefined) return text(`state-ok: confirmed ${JSON.stringify(answer.ok)}`);
     return inputRequired({
       inputRequests: { confirm: inputRequired.elicit({ message: 'Confirm?', requestedSchema: confirmSchema }) },
       requestState: await codec.mint({ step: 'confirm' }, ctx),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { rawResult } from '../../../src/server/formatResult';
+import { rawResult } from '../../../src/tools/tool';
 import { defineTool } from '../../../src/tools/tool';
 
 /**

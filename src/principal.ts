@@ -1,5 +1,3 @@
-import type { WorkerRequest } from '../http/request';
-
 /**
  * Who is calling, as the Worker established it on this request. Sessions are bound to `id`; rate
  * limits count per `subject`. Plain data: it travels to the session object over RPC.
@@ -21,9 +19,3 @@ export interface Principal {
  * `<user id>:<grant id>:<secret>`, so a `:` in it would break every token of the grant.
  */
 export const keyPrincipalId = (keyId: string): string => `key_${keyId}`;
-
-/** The principal `authenticated` attached; a route mounted without that step is a bug, not a 401. */
-export function principalOf(request: WorkerRequest): Principal {
-  if (!request.principal) throw new Error('route mounted without authentication');
-  return request.principal;
-}

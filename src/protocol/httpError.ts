@@ -1,4 +1,4 @@
-import { ErrorCode, jsonRpcError, type JsonRpcErrorResponse, type RequestId } from '../protocol/jsonrpc';
+import { ErrorCode, jsonRpcError, type JsonRpcErrorResponse, type RequestId } from './jsonrpc';
 
 /**
  * A refusal of an HTTP request: its status, a JSON-RPC error body (every route of this server speaks
