@@ -95,7 +95,8 @@ export function streamBookkeeping(transport: WebStandardStreamableHTTPServerTran
 const isMap = (value: unknown): boolean => value instanceof Map;
 
 function privateField<T>(owner: object, name: string, ownerName: string, check: (value: unknown) => boolean): T {
-  const value = (owner as Record<string, unknown>)[name];
+  // Reflect.get: the SDK's fields are own properties, writeSSEEvent is on the prototype.
+  const value: unknown = Reflect.get(owner, name);
   if (!check(value)) throw new Error(`MCP SDK changed: ${ownerName} has no ${name} of the expected kind (src/server/sdkInternals.ts)`);
   return value as T;
 }
