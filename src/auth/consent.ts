@@ -29,12 +29,7 @@ export async function submitConsent(request: IRequest, env: Env): Promise<Respon
     const oauth = authorizationServer(new URL(request.url).origin).getOAuthApi(env);
     // Anything but a form (no content type, a JSON body, junk) is a bad request, not a crash.
     const form = await request.formData().catch(() => null);
-    if (!form)
-      return page(
-        html`<h1>Cannot authorize</h1>
-          <p>The form could not be read. Start again from your app.</p>`,
-        400,
-      );
+    if (!form) return page(html`<h1>Cannot authorize</h1><p>The form could not be read. Start again from your app.</p>`, 400);
     const handle = textField(form, 'handle');
     if (form.get('decision') !== 'approve') {
       const denied = await oauth.denyConsent(request, handle);
@@ -99,18 +94,8 @@ async function answerErrors(handle: () => Promise<Response>): Promise<Response> 
     return await handle();
   } catch (error) {
     if (error instanceof AuthorizationError && error.redirectTo) return Response.redirect(error.redirectTo, 302);
-    if (error instanceof AuthorizationError)
-      return page(
-        html`<h1>Cannot authorize</h1>
-          <p>${error.description}</p>`,
-        400,
-      );
-    if (error instanceof CimdFetchError)
-      return page(
-        html`<h1>Cannot authorize</h1>
-          <p>This app could not be verified.</p>`,
-        400,
-      );
+    if (error instanceof AuthorizationError) return page(html`<h1>Cannot authorize</h1><p>${error.description}</p>`, 400);
+    if (error instanceof CimdFetchError) return page(html`<h1>Cannot authorize</h1><p>This app could not be verified.</p>`, 400);
     throw error;
   }
 }
@@ -124,59 +109,24 @@ function consentForm(details: ConsentDescription, handle: string, action: string
   const scopes = details.scope.length === 0 ? ['everything your credential allows'] : details.scope;
   const invalid = error ? html` aria-invalid="true" aria-describedby="error"` : '';
   return html`<h1>Allow ${details.clientName} to use this MCP server?</h1>
-    <p>
-      ${details.clientDomain ? html`Published by <strong>${details.clientDomain}</strong>.` : 'This app registered itself: its name is not verified.'} Access
-      will be sent to <strong>${details.redirectHost}</strong>.
-    </p>
-    ${details.redirectIsLoopback && html`<p class="warn">This sends access to an app on your computer. Continue only if you just started connecting from it.</p>`}
-    <h2>It asks for</h2>
-    <ul>
-      ${scopes.map((s) => html`<li><code>${s}</code></li>`)}
-    </ul>
-    <p>It gets those your credential has; nothing more.</p>
-    <form method="post" action="${pathAndQuery(action)}">
-      <input type="hidden" name="handle" value="${handle}" />
-      <label for="credential">API key (<code>n2f_…</code>) or operator password</label>
-      <input id="credential" name="credential" type="password" autocomplete="current-password" required${invalid} />
-      ${error && html`<p id="error" class="error" role="alert">${error}</p>`}
-      <p><button name="decision" value="approve">Allow</button> <button name="decision" value="deny" formnovalidate>Deny</button></p>
-    </form>`;
+<p>${details.clientDomain ? html`Published by <strong>${details.clientDomain}</strong>.` : 'This app registered itself: its name is not verified.'}
+Access will be sent to <strong>${details.redirectHost}</strong>.</p>
+${details.redirectIsLoopback && html`<p class="warn">This sends access to an app on your computer. Continue only if you just started connecting from it.</p>`}
+<h2>It asks for</h2>
+<ul>${scopes.map((s) => html`<li><code>${s}</code></li>`)}</ul>
+<p>It gets those your credential has; nothing more.</p>
+<form method="post" action="${pathAndQuery(action)}">
+  <input type="hidden" name="handle" value="${handle}">
+  <label for="credential">API key (<code>n2f_…</code>) or operator password</label>
+  <input id="credential" name="credential" type="password" autocomplete="current-password" required${invalid}>
+  ${error && html`<p id="error" class="error" role="alert">${error}</p>`}
+  <p><button name="decision" value="approve">Allow</button> <button name="decision" value="deny" formnovalidate>Deny</button></p>
+</form>`;
 }
 
-const STYLE = html`<style>
-  body {
-    font:
-      16px/1.5 system-ui,
-      sans-serif;
-    max-width: 36rem;
-    margin: 2rem auto;
-    padding: 0 1rem;
-    color: #1a1a1a;
-  }
-  label {
-    display: block;
-    font-weight: 600;
-    margin-top: 1rem;
-  }
-  input[type='password'] {
-    width: 100%;
-    padding: 0.5rem;
-    font: inherit;
-    box-sizing: border-box;
-  }
-  button {
-    font: inherit;
-    padding: 0.5rem 1.25rem;
-    margin-top: 1rem;
-  }
-  .error {
-    color: #a00000;
-  }
-  .warn {
-    background: #fff4d6;
-    padding: 0.5rem;
-  }
-</style>`;
+const STYLE = html`<style>body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:2rem auto;padding:0 1rem;color:#1a1a1a}
+label{display:block;font-weight:600;margin-top:1rem}input[type=password]{width:100%;padding:.5rem;font:inherit;box-sizing:border-box}
+button{font:inherit;padding:.5rem 1.25rem;margin-top:1rem}.error{color:#a00000}.warn{background:#fff4d6;padding:.5rem}</style>`;
 
 function page(body: Html, status: number, headers?: Headers): Response {
   // No scripts at all; framing is forbidden (beginConsent's headers say so too).

@@ -43,16 +43,8 @@ export function htmlResponse({ title, body, csp, head, status = 200, headers = n
   headers.set('X-Content-Type-Options', 'nosniff');
   headers.set('Content-Security-Policy', `${csp}; frame-ancestors 'none'; base-uri 'none'`);
   const document = html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>${title}</title>
-        ${head}
-      </head>
-      <body>
-        ${body}
-      </body>
-    </html>`;
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title}</title>${head}</head>
+<body>${body}</body></html>`;
   return new Response(document.text, { status, headers });
 }

@@ -26,29 +26,22 @@ export interface LandingInfo {
  */
 export function landingPage(info: LandingInfo): Html {
   return html`<a class="skip" href="#main">Skip to content</a>
-    <header class="top">
-      <div class="wrap">
-        <h1>${info.title}</h1>
-        <p class="lead">
-          A remote MCP server for agents that build n8n workflows: it knows the workflow nodes that
-          exist${info.n8nConfigured ? ' and drives an n8n instance' : ''}.
-        </p>
-        ${facts(info)}
-        <nav aria-label="On this page">
-          <a href="#connect">Connect</a> <a href="#access">Your API key</a> <a href="#catalog">Node catalog</a> <a href="#tools">Tools</a>
-        </nav>
-      </div>
-    </header>
-    <main id="main" class="wrap" data-public-catalog="${String(info.publicCatalog)}">
-      ${connectSection(info.guides)} ${accessSection(info)} ${catalogSection(info)} ${toolsSection(info)}
-      <p id="announce" class="vh" role="status"></p>
-    </main>
-    <footer class="wrap">
-      <p>
-        ${info.name} ${info.version} · <a href="/health">/health</a> · the same catalog answers MCP clients through <code>search_nodes</code> and
-        <code>get_node_details</code>.
-      </p>
-    </footer>`;
+<header class="top">
+  <div class="wrap">
+    <h1>${info.title}</h1>
+    <p class="lead">A remote MCP server for agents that build n8n workflows: it knows the workflow nodes that exist${info.n8nConfigured ? ' and drives an n8n instance' : ''}.</p>
+    ${facts(info)}
+    <nav aria-label="On this page"><a href="#connect">Connect</a> <a href="#access">Your API key</a> <a href="#catalog">Node catalog</a> <a href="#tools">Tools</a></nav>
+  </div>
+</header>
+<main id="main" class="wrap" data-public-catalog="${String(info.publicCatalog)}">
+  ${connectSection(info.guides)}
+  ${accessSection(info)}
+  ${catalogSection(info)}
+  ${toolsSection(info)}
+  <p id="announce" class="vh" role="status"></p>
+</main>
+<footer class="wrap"><p>${info.name} ${info.version} · <a href="/health">/health</a> · the same catalog answers MCP clients through <code>search_nodes</code> and <code>get_node_details</code>.</p></footer>`;
 }
 
 function facts(info: LandingInfo): Html {
@@ -56,140 +49,89 @@ function facts(info: LandingInfo): Html {
     ? html`${info.catalog.specs} node specifications (${info.catalog.sources.join(' + ')}) · version <code>${info.catalog.version}</code>`
     : 'not loaded: run npm run catalog:load';
   return html`<dl class="facts">
-    <div>
-      <dt>MCP endpoint</dt>
-      <dd>
-        <code id="endpoint">${info.origin}/mcp</code>
-        <button type="button" class="copy" data-copy="endpoint" hidden>Copy<span class="vh"> the MCP endpoint</span></button>
-      </dd>
-    </div>
-    <div>
-      <dt>Version</dt>
-      <dd>${info.version}</dd>
-    </div>
-    <div>
-      <dt>Node catalog</dt>
-      <dd>${catalog}</dd>
-    </div>
-    <div>
-      <dt>Transports</dt>
-      <dd>
-        <ul class="inline">
-          ${info.transports.map((t) => html`<li>${t}</li>`)}
-        </ul>
-      </dd>
-    </div>
-    <div>
-      <dt>n8n tools</dt>
-      <dd>${info.n8nConfigured ? 'configured' : html`not configured (the operator sets <code>N8N_API_URL</code> and <code>N8N_API_KEY</code>)`}</dd>
-    </div>
-  </dl>`;
+  <div><dt>MCP endpoint</dt><dd><code id="endpoint">${info.origin}/mcp</code> <button type="button" class="copy" data-copy="endpoint" hidden>Copy<span class="vh"> the MCP endpoint</span></button></dd></div>
+  <div><dt>Version</dt><dd>${info.version}</dd></div>
+  <div><dt>Node catalog</dt><dd>${catalog}</dd></div>
+  <div><dt>Transports</dt><dd><ul class="inline">${info.transports.map((t) => html`<li>${t}</li>`)}</ul></dd></div>
+  <div><dt>n8n tools</dt><dd>${info.n8nConfigured ? 'configured' : html`not configured (the operator sets <code>N8N_API_URL</code> and <code>N8N_API_KEY</code>)`}</dd></div>
+</dl>`;
 }
 
 function accessSection(info: LandingInfo): Html {
   return html`<section id="access" aria-labelledby="access-title">
-    <h2 id="access-title">Your API key</h2>
-    <p>
-      Every MCP client needs an API key (<code>n2f_…</code>, from <code>npm run keys -- create</code>) or an OAuth sign-in. Enter your key to see which tools it
-      can use${info.publicCatalog ? '' : ' and to search the node catalog'}: it stays in this browser tab and is sent only to this server.
-    </p>
-    <form id="key-form" class="row">
-      <label for="api-key">API key</label>
-      <input id="api-key" name="key" type="password" autocomplete="off" spellcheck="false" placeholder="n2f_…" />
-      <button type="submit">Use key</button>
-      <button type="button" id="forget-key" class="secondary" hidden>Forget key</button>
-    </form>
-    <p id="key-status" role="status">${info.publicCatalog ? 'No key entered: the node catalog is open to everyone here (nodes:read).' : 'No key entered.'}</p>
-  </section>`;
+  <h2 id="access-title">Your API key</h2>
+  <p>Every MCP client needs an API key (<code>n2f_…</code>, from <code>npm run keys -- create</code>) or an OAuth sign-in.
+  Enter your key to see which tools it can use${info.publicCatalog ? '' : ' and to search the node catalog'}: it stays in this browser tab and is sent only to this server.</p>
+  <form id="key-form" class="row">
+    <label for="api-key">API key</label>
+    <input id="api-key" name="key" type="password" autocomplete="off" spellcheck="false" placeholder="n2f_…">
+    <button type="submit">Use key</button>
+    <button type="button" id="forget-key" class="secondary" hidden>Forget key</button>
+  </form>
+  <p id="key-status" role="status">${info.publicCatalog ? 'No key entered: the node catalog is open to everyone here (nodes:read).' : 'No key entered.'}</p>
+</section>`;
 }
 
 function connectSection(guides: ClientGuide[]): Html {
   return html`<section id="connect" aria-labelledby="connect-title">
-    <h2 id="connect-title">Connect</h2>
-    <p>Replace <code>${KEY_PLACEHOLDER}</code> with your key.</p>
-    <div class="guides">${guides.map(guide)}</div>
-  </section>`;
+  <h2 id="connect-title">Connect</h2>
+  <p>Replace <code>${KEY_PLACEHOLDER}</code> with your key.</p>
+  <div class="guides">${guides.map(guide)}</div>
+</section>`;
 }
 
 function guide(g: ClientGuide): Html {
   return html`<article class="guide" id="connect-${g.id}" aria-labelledby="connect-${g.id}-title">
-    <h3 id="connect-${g.id}-title">${g.title}</h3>
-    ${g.steps.map((s) => html`<p>${s}</p>`)}
-    ${g.snippets.map(
-      (s, i) =>
-        html`${s.caption && html`<p class="caption">${s.caption}</p>`}
-          <div class="snippet">
-            <pre id="snippet-${g.id}-${i}"><code>${s.text}</code></pre>
-            <button type="button" class="copy" data-copy="snippet-${g.id}-${i}" hidden>Copy<span class="vh"> the ${s.label}</span></button>
-          </div>`,
-    )}
-  </article>`;
+  <h3 id="connect-${g.id}-title">${g.title}</h3>
+  ${g.steps.map((s) => html`<p>${s}</p>`)}
+  ${g.snippets.map(
+    (s, i) => html`${s.caption && html`<p class="caption">${s.caption}</p>`}<div class="snippet"><pre id="snippet-${g.id}-${i}"><code>${s.text}</code></pre>
+  <button type="button" class="copy" data-copy="snippet-${g.id}-${i}" hidden>Copy<span class="vh"> the ${s.label}</span></button></div>`,
+  )}
+</article>`;
 }
 
 function catalogSection(info: LandingInfo): Html {
   return html`<section id="catalog" aria-labelledby="catalog-title">
-    <h2 id="catalog-title">Node catalog</h2>
-    <p>Search the nodes an agent can use, ranked the way <code>search_nodes</code> ranks them, and open one to see its parameters, ports and examples.</p>
-    <form id="search-form" role="search" class="row">
-      <label for="q">Search nodes</label>
-      <input id="q" name="q" type="search" placeholder="send email, google sheets, vector store" autocomplete="off" />
-      <label for="node-type">Node type</label>
-      <select id="node-type" name="type">
-        <option value="">All types</option>
-        ${info.nodeTypes.map(([type, count]) => html`<option value="${type}">${type} (${count})</option>`)}
-      </select>
-      <button type="submit">Search</button>
-    </form>
-    <noscript
-      ><p>The explorer needs JavaScript. MCP clients get the same answers from <code>search_nodes</code> and <code>get_node_details</code>.</p></noscript
-    >
-    <p id="search-status" role="status"></p>
-    <div class="explorer">
-      <ol id="results" aria-label="Search results"></ol>
-      <article id="spec" aria-label="Node specification" tabindex="-1" hidden></article>
-    </div>
-  </section>`;
+  <h2 id="catalog-title">Node catalog</h2>
+  <p>Search the nodes an agent can use, ranked the way <code>search_nodes</code> ranks them, and open one to see its parameters, ports and examples.</p>
+  <form id="search-form" role="search" class="row">
+    <label for="q">Search nodes</label>
+    <input id="q" name="q" type="search" placeholder="send email, google sheets, vector store" autocomplete="off">
+    <label for="node-type">Node type</label>
+    <select id="node-type" name="type">
+      <option value="">All types</option>
+      ${info.nodeTypes.map(([type, count]) => html`<option value="${type}">${type} (${count})</option>`)}
+    </select>
+    <button type="submit">Search</button>
+  </form>
+  <noscript><p>The explorer needs JavaScript. MCP clients get the same answers from <code>search_nodes</code> and <code>get_node_details</code>.</p></noscript>
+  <p id="search-status" role="status"></p>
+  <div class="explorer">
+    <ol id="results" aria-label="Search results"></ol>
+    <article id="spec" aria-label="Node specification" tabindex="-1" hidden></article>
+  </div>
+</section>`;
 }
 
 function toolsSection(info: LandingInfo): Html {
   return html`<section id="tools" aria-labelledby="tools-title">
-    <h2 id="tools-title">Tools</h2>
-    <p id="tools-summary">
-      ${info.tools.length} tools${info.n8nConfigured ? '' : ' (the 31 n8n tools appear once an n8n instance is configured)'}. Each needs the scope shown; enter
-      a key above to see which yours can use. <span id="tools-usable"></span>
-    </p>
-    <ul class="tools">
-      ${info.tools.map(tool)}
-    </ul>
-  </section>`;
+  <h2 id="tools-title">Tools</h2>
+  <p id="tools-summary">${info.tools.length} tools${info.n8nConfigured ? '' : ' (the 31 n8n tools appear once an n8n instance is configured)'}. Each needs the scope shown; enter a key above to see which yours can use. <span id="tools-usable"></span></p>
+  <ul class="tools">${info.tools.map(tool)}</ul>
+</section>`;
 }
 
 function tool(t: ToolView): Html {
-  return html`<li>
-    <details data-tool="${t.name}" data-scope="${t.scope ?? ''}">
-      <summary>
-        <code class="name">${t.name}</code> <span class="tool-title">${t.title}</span>
-        <span class="badge scope">${t.scope?.replaceAll(' ', ' + ') ?? 'any key'}</span> <span class="badge access" hidden></span>
-      </summary>
-      <p>${t.description}</p>
-      <p class="annotations">${t.annotations.map(([name, value]) => html`<code>${name}: ${String(value)}</code> `)}</p>
-      ${
-        t.parameters.length === 0
-          ? html`<p>No input parameters.</p>`
-          : html`<p><strong>Input parameters</strong></p>
-              <ul class="params">
-                ${t.parameters.map(parameter)}
-              </ul>`
-      }
-    </details>
-  </li>`;
+  return html`<li><details data-tool="${t.name}" data-scope="${t.scope ?? ''}">
+  <summary><code class="name">${t.name}</code> <span class="tool-title">${t.title}</span> <span class="badge scope">${t.scope?.replaceAll(' ', ' + ') ?? 'any key'}</span> <span class="badge access" hidden></span></summary>
+  <p>${t.description}</p>
+  <p class="annotations">${t.annotations.map(([name, value]) => html`<code>${name}: ${String(value)}</code> `)}</p>
+  ${t.parameters.length === 0 ? html`<p>No input parameters.</p>` : html`<p><strong>Input parameters</strong></p><ul class="params">${t.parameters.map(parameter)}</ul>`}
+</details></li>`;
 }
 
 function parameter(p: ParameterView): Html {
-  return html`<li>
-    <code class="name">${p.name}</code>
-    <span class="type">${p.type}</span
-    >${p.required ? html` <span class="badge">required</span>` : ''}${p.default !== undefined ? html` <span class="default">default <code>${p.default}</code></span>` : ''}
-    ${p.description && html`<br /><span class="desc">${p.description}</span>`}
-  </li>`;
+  return html`<li><code class="name">${p.name}</code> <span class="type">${p.type}</span>${p.required ? html` <span class="badge">required</span>` : ''}${p.default !== undefined ? html` <span class="default">default <code>${p.default}</code></span>` : ''}
+  ${p.description && html`<br><span class="desc">${p.description}</span>`}</li>`;
 }

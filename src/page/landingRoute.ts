@@ -31,7 +31,6 @@ export async function landing(request: IRequest, env: Env): Promise<Response> {
     guides: connectGuides(origin),
     tools: toolsFor(env).map(toolView),
   });
-  const head = html`<link rel="icon" href="data:," /><link rel="stylesheet" href="/assets/page.css" />
-    <script type="module" src="/assets/page.js"></script>`;
+  const head = html`<link rel="icon" href="data:,"><link rel="stylesheet" href="/assets/page.css"><script type="module" src="/assets/page.js"></script>`;
   return htmlResponse({ title: `${SERVER_TITLE} — MCP server`, body, head, csp: CSP });
 }

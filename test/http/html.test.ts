@@ -11,12 +11,7 @@ describe('html', () => {
 
   it('inserts Html as is, joins arrays, and renders nothing for null, undefined and false', () => {
     const items = ['a<b', 'c'].map((s) => html`<li>${s}</li>`);
-    expect(
-      html`<ul>
-          ${items}
-        </ul>
-        ${null}${undefined}${false}${0}`.text,
-    ).toBe('<ul><li>a&#60;b</li><li>c</li></ul>0');
+    expect(html`<ul>${items}</ul>${null}${undefined}${false}${0}`.text).toBe('<ul><li>a&#60;b</li><li>c</li></ul>0');
   });
 });
 

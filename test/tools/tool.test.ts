@@ -1,7 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { invokeTool } from '../../src/server/runTool';
-import { toolsFor } from '../../src/server/registry';
 import { defineTool, refusal, type ToolDefinition } from '../../src/tools/tool';
 import { loadCatalog, seedSpecs } from '../support/catalog';
 import { bearer, createKey } from '../support/keys';
@@ -9,6 +8,7 @@ import { n8nSpecs } from '../support/n8nCatalog';
 import {
   directContext,
   nullPrototypeAt,
+  productionTools,
   renamedNode,
   savedSampleWorkflow,
   withN8n,
@@ -95,7 +95,7 @@ function variants(tool: ToolDefinition, ids: Record<string, string>): string[] {
 }
 
 describe('every tool, with prototype names in every string position', () => {
-  const tools = toolsFor(n8nEnv);
+  const tools = productionTools(n8nEnv);
   it('covers the tools a deployment with n8n serves', () => {
     expect(tools.length).toBeGreaterThanOrEqual(40);
   });
