@@ -57,11 +57,6 @@ export const REQUEST_SCHEMAS = new Map(
 export interface ParsedBody {
   messages: JSONRPCMessage[];
   batch: boolean;
-  /**
-   * The first request whose params break its method's rules (-32602), kept rather than thrown: the
-   * 2025 era refuses it, while a 2026-07-28 request is the SDK's to judge by that revision's rules.
-   */
-  invalidParams?: HttpError;
 }
 
 /**
@@ -69,9 +64,7 @@ export interface ParsedBody {
  * anything that is not a JSON-RPC 2.0 message or batch of them, -32602 for a known method's bad params.
  */
 export function parse(body: string): ParsedBody {
-  const parsed = parseMessages(parseJson(body));
-  if (parsed.invalidParams) throw parsed.invalidParams;
-  return parsed;
+  return parseMessages(parseJson(body));
 }
 
 /** JSON.parse, failing with the JSON-RPC parse error (-32700, HTTP 400); nesting past MAX_JSON_DEPTH is refused first. */
@@ -108,7 +101,9 @@ export function parseMessages(value: unknown): ParsedBody {
     invalidParams ??= new HttpError(400, ErrorCode.InvalidParams, `Invalid params for ${o.method}: ${where}: ${issue?.message}`, {}, o.id);
     return item as JSONRPCMessage;
   });
-  return invalidParams ? { messages, batch, invalidParams } : { messages, batch };
+  // A malformed message anywhere refuses the whole body as -32600 first; then bad params, as -32602.
+  if (invalidParams) throw invalidParams;
+  return { messages, batch };
 }
 
 /**
@@ -129,9 +124,7 @@ export function parseRequest(candidate: { jsonrpc: unknown; id?: RequestId; meth
             : undefined;
   const code = field === 'params' ? ErrorCode.InvalidParams : ErrorCode.InvalidRequest;
   if (field) throw new HttpError(400, code, `Invalid Request: bad or missing "${field}"`, {}, id ?? null);
-  const { messages, invalidParams } = parseMessages(candidate);
-  if (invalidParams) throw invalidParams;
-  return messages[0] as JSONRPCRequest;
+  return parseMessages(candidate).messages[0] as JSONRPCRequest;
 }
 
 /** The whole-message schema of a request of a known method, or undefined for anything else. */

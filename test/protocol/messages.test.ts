@@ -100,13 +100,21 @@ describe('MessageParser helpers', () => {
     expect(parse('{"jsonrpc":"2.0","id":1,"method":"vendor/custom","params":{"anything":[1]}}').messages).toHaveLength(1);
   });
 
-  it("keeps a known method's bad params apart from the envelope, for the era to decide on", () => {
-    const { messages, invalidParams } = parseMessages([
-      { jsonrpc: '2.0', id: 1, method: 'ping' },
-      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 3 } },
-    ]);
-    expect(messages).toHaveLength(2);
-    expect(invalidParams?.toJSON()).toMatchObject({ id: 2, error: { code: ErrorCode.InvalidParams, message: /^Invalid params for tools\/call: name: / } });
+  it("refuses a batch by its first malformed message (-32600) before any request's bad params (-32602)", () => {
+    const badParams = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 3 } };
+    const refusal = (value: unknown) => {
+      try {
+        parseMessages(value);
+      } catch (error) {
+        return (error as HttpError).toJSON();
+      }
+      throw new Error('accepted');
+    };
+    expect(refusal([{ jsonrpc: '2.0', id: 1, method: 'ping' }, badParams])).toMatchObject({
+      id: 2,
+      error: { code: ErrorCode.InvalidParams, message: /^Invalid params for tools\/call: name: / },
+    });
+    expect(refusal([badParams, { jsonrpc: '1.0', id: 3, method: 'ping' }])).toMatchObject({ id: 3, error: { code: ErrorCode.InvalidRequest } });
   });
 
   it('passes messages on as they came, params members no schema names included', () => {

@@ -11,12 +11,11 @@ import { ErrorCode, isInitialize } from '../../protocol/jsonrpc';
 import type { ParsedBody } from '../../protocol/messages';
 
 /**
- * POST /mcp of the 2025 era (src/routes/mcp.ts read and validated the body): an initialize without a
- * session id creates a session under a freshly minted id; everything else goes to the session it
- * names. A known method's bad params are refused here, before any object wakes.
+ * POST /mcp of the 2025 era (src/routes/mcp.ts read and validated the body, and refused a known
+ * method's bad params before any object wakes): an initialize without a session id creates a session
+ * under a freshly minted id; everything else goes to the session it names.
  */
-export async function postStreamable(request: WorkerRequest, env: Env, { messages, batch, invalidParams }: ParsedBody): Promise<Response> {
-  if (invalidParams) throw invalidParams;
+export async function postStreamable(request: WorkerRequest, env: Env, { messages, batch }: ParsedBody): Promise<Response> {
   const sessionId = request.headers.get('mcp-session-id');
   const create = sessionId === null;
   if (create && !messages.some(isInitialize)) {
