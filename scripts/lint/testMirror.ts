@@ -10,8 +10,11 @@ import { join, relative, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '../..');
 
-/** Test folders that hold no mirrors: helpers, fakes and data, end-to-end runs, the scripts' own tests. */
-const NOT_MIRRORS = ['test/support/', 'test/fakes/', 'test/fixtures/', 'test/e2e/', 'test/e2e-n8n/', 'test/scripts/', 'test/conformance/'];
+/**
+ * Test folders that hold no mirrors of src/: helpers, fakes and data, end-to-end runs, the scripts' own
+ * tests, and the test entry's (test/entry/x.test.ts tests test/entry/x.ts, test code beside it).
+ */
+const NOT_MIRRORS = ['test/support/', 'test/fakes/', 'test/fixtures/', 'test/e2e/', 'test/e2e-n8n/', 'test/scripts/', 'test/conformance/', 'test/entry/'];
 
 /** Test files about the Worker as a whole rather than one module. */
 const CROSS_CUTTING_TESTS = [

@@ -7,9 +7,10 @@
  * built-in prototypes alone (`holds`).
  */
 import fc from 'fast-check';
-import { afterEach, expect } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { workflowOverLimit } from '../../src/workflows/limits';
 import { backtracking, longName, prototypeName } from './hostileInputs';
+import { clippedReport, RUNS } from './fuzz';
 import { n8nCatalog } from './n8nCatalog';
 import { pollutedSince, prototypesSnapshot, restorePrototypes } from './specialNames';
 
@@ -140,3 +141,25 @@ export function holds(text: string, work: (workflow: unknown) => unknown, limits
 
 /** The names of a workflow's nodes, sorted. */
 export const namesOf = (workflow: unknown): string[] => ((workflow as { nodes?: { name?: unknown }[] }).nodes ?? []).map((n) => String(n?.name)).sort();
+
+/**
+ * The two properties a workflow function of the core is fuzzed with, as tests of the calling `describe`:
+ * any small hostile workflow (`work` may assert more, e.g. names kept), and graphs at the size limits.
+ * Each records how many workflows it tried (test/support/fuzzReporter.ts adds them up).
+ */
+export function fuzzWorkflowFunction(claim: string, work: (workflow: unknown) => unknown): void {
+  const property = (name: string, workflows: fc.Arbitrary<string>, numRuns: number) =>
+    it(`${name} (${numRuns} workflows)`, ({ task }) => {
+      let tried = 0;
+      fc.assert(
+        fc.property(workflows, (text) => {
+          tried++;
+          holds(text, work);
+        }),
+        { numRuns, reporter: clippedReport },
+      );
+      task.meta.inputs = tried;
+    }, 1_800_000);
+  property(claim, smallWorkflow, RUNS * 3);
+  property('bounds the work and the answer on graphs at the size limits', largeWorkflow, Math.max(5, Math.round(RUNS / 100)));
+}
