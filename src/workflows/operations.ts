@@ -6,12 +6,14 @@
 import { deleteOwn, dict, own, setOwn } from '../lib/ownKeys';
 import { connectionMap, isDict, isTarget, type ConnectionMap } from './connectionMap';
 import { renameReferences, strings } from './expressions';
+import { describe } from './findings';
 import { isPlainObject, type Values } from './values';
 
 export const OPERATION_TYPES = [
   'addNode',
   'removeNode',
   'updateNode',
+  'setParameter',
   'renameNode',
   'moveNode',
   'enableNode',
@@ -35,8 +37,12 @@ export interface Operation {
   /** The node an operation acts on (by name). */
   name?: string;
   node?: Values;
-  /** updateNode: node fields to set; `parameters` merge deeply into the node's (null removes a key). */
+  /** updateNode: node fields to set; `parameters` merge into the node's: objects key by key, lists replaced whole, null removes a key. */
   changes?: Values;
+  /** setParameter: where in the node's parameters, as a JSON Pointer (`/conditions/conditions/0/rightValue`; `-` appends to a list). */
+  path?: string;
+  /** setParameter: the value to put there; null removes it (a list entry is taken out). */
+  value?: unknown;
   newName?: string;
   position?: [number, number];
   source?: string;
@@ -61,6 +67,8 @@ type Node = Values & { name: string };
 interface EditedWorkflow {
   /** Nodes that are not objects are kept as they are (validation reports them) and never edited. */
   workflow: Values & { nodes: unknown[]; connections: ConnectionMap };
+  /** Lists in a node's parameters that an updateNode replaced whole, as JSON Pointers (setParameter changes one entry). */
+  replacedLists: { node: string; path: string }[];
   /** Tag names to add and to remove (n8n sets tags through their own endpoint). */
   tags: { add: string[]; remove: string[] };
   /** The last activate/deactivate asked for. */
@@ -75,7 +83,7 @@ export function applyOperations(workflow: Values, operations: Operation[], newId
   const draft = structuredClone(workflow) as EditedWorkflow['workflow'];
   if (!Array.isArray(draft.nodes)) draft.nodes = [];
   draft.connections = connectionMap(draft.connections);
-  const edit: EditedWorkflow = { workflow: draft, tags: { add: [], remove: [] } };
+  const edit: EditedWorkflow = { workflow: draft, replacedLists: [], tags: { add: [], remove: [] } };
   const renames = new Renames();
   for (const [index, operation] of operations.entries()) {
     try {
@@ -186,12 +194,22 @@ function apply(edit: EditedWorkflow, op: Operation, newId: () => string, renames
       if (parameters !== undefined) {
         if (!isPlainObject(parameters)) throw new OperationError('"changes.parameters" must be an object');
         renames.bringUpToDate(node);
-        node.parameters = mergeDeep(isPlainObject(node.parameters) ? node.parameters : {}, parameters);
+        const replaced: string[] = [];
+        node.parameters = mergeDeep(isPlainObject(node.parameters) ? node.parameters : {}, parameters, replaced);
+        for (const path of replaced) edit.replacedLists.push({ node: node.name, path });
       }
       for (const [key, value] of Object.entries(fields)) {
         if (value === null) deleteOwn(node, key);
         else setOwn(node, key, value);
       }
+      return;
+    }
+    case 'setParameter': {
+      const node = find(w, need(op, 'name'));
+      const path = need(op, 'path');
+      if (!('value' in op)) throw new OperationError('setParameter needs "value": what to put at "path" (null removes it)');
+      renames.bringUpToDate(node);
+      node.parameters = setAtPointer(isPlainObject(node.parameters) ? node.parameters : {}, path, op.value);
       return;
     }
     case 'renameNode': {
@@ -288,7 +306,7 @@ function apply(edit: EditedWorkflow, op: Operation, newId: () => string, renames
   }
 }
 
-function need(op: Operation, field: 'name' | 'newName' | 'source' | 'target' | 'from' | 'to' | 'tag'): string {
+function need(op: Operation, field: 'name' | 'newName' | 'source' | 'target' | 'from' | 'to' | 'tag' | 'path'): string {
   const value = op[field];
   if (typeof value !== 'string' || value === '') throw new OperationError(`${op.type} needs "${field}"`);
   return value;
@@ -388,15 +406,78 @@ function forEachTargets(connections: ConnectionMap, change: (targets: unknown[])
   }
 }
 
-/** Objects merge key by key; null removes a key; anything else (lists included) replaces. */
-export function mergeDeep(base: Values, changes: Values): Values {
+/**
+ * Objects merge key by key; null removes a key; anything else, lists included, replaces what was there.
+ * A list is replaced whole, not merged entry by entry (no rule pairs entries without ids): the JSON
+ * Pointer of each list that stood where a new one went is added to `replacedLists`, for the answer.
+ */
+export function mergeDeep(base: Values, changes: Values, replacedLists?: string[], at = ''): Values {
   const out: Values = { ...base };
   for (const [key, value] of Object.entries(changes)) {
     const current = own(out, key);
+    const path = `${at}/${escapePointerToken(key)}`;
     if (value === null) deleteOwn(out, key);
-    else setOwn(out, key, isPlainObject(value) && isPlainObject(current) ? mergeDeep(current, value) : structuredClone(value));
+    else if (isPlainObject(value) && isPlainObject(current)) setOwn(out, key, mergeDeep(current, value, replacedLists, path));
+    else {
+      if (Array.isArray(current) && Array.isArray(value)) replacedLists?.push(path);
+      setOwn(out, key, structuredClone(value));
+    }
   }
   return out;
+}
+
+const escapePointerToken = (token: string) => token.replaceAll('~', '~0').replaceAll('/', '~1');
+
+/**
+ * A copy of `root` with `value` put at the JSON Pointer `pointer` (RFC 6901: `/a/0/b`, `~1` for a `/` in
+ * a name, `~0` for `~`; `-` is the end of a list). Objects missing on the way are made; a list index must
+ * exist, or be the list's length (or `-`) to append. null removes the member, or takes the entry out of
+ * its list. The parameters as a whole are changed with updateNode, not here.
+ */
+export function setAtPointer(root: Values, pointer: string, value: unknown): Values {
+  if (!pointer.startsWith('/')) throw new OperationError(`"path" is a JSON Pointer into the node's parameters, starting with "/": "/${pointer}"?`);
+  const tokens = pointer
+    .slice(1)
+    .split('/')
+    .map((t) => t.replaceAll('~1', '/').replaceAll('~0', '~'));
+  const out = structuredClone(root);
+  let container: Values | unknown[] = out;
+  for (const [i, token] of tokens.entries()) {
+    const here = `/${tokens
+      .slice(0, i + 1)
+      .map(escapePointerToken)
+      .join('/')}`;
+    const last = i === tokens.length - 1;
+    if (Array.isArray(container)) {
+      const index = token === '-' ? container.length : /^(0|[1-9]\d*)$/.test(token) ? Number(token) : NaN;
+      if (!(index <= container.length) || (!last && index === container.length)) {
+        throw new OperationError(
+          `${here}: the list has ${container.length} entries; an index is 0 to ${container.length - 1}${last ? `, or ${container.length} or "-" to append` : ''}`,
+        );
+      }
+      if (last) {
+        if (value === null) container.splice(index, 1);
+        else container[index] = structuredClone(value);
+        return out;
+      }
+      container = descend(container[index], here);
+    } else if (last) {
+      if (value === null) deleteOwn(container, token);
+      else setOwn(container, token, structuredClone(value));
+      return out;
+    } else {
+      const next = own(container, token);
+      if (next === undefined) setOwn(container, token, {});
+      container = descend(own(container, token), here);
+    }
+  }
+  return out;
+}
+
+/** The object or list at `here` on the way down a pointer; anything else cannot hold what comes after it. */
+function descend(value: unknown, here: string): Values | unknown[] {
+  if (isPlainObject(value) || Array.isArray(value)) return value;
+  throw new OperationError(`${here} is ${describe(value)}, not an object or a list, so nothing can be set inside it`);
 }
 
 /** Right of the rightmost node, so an added node does not land on another. */

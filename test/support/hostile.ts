@@ -36,6 +36,7 @@ export const SAMPLE_OPERATIONS = [
   { type: 'rewireConnection', source: 'Respond Created', from: 'Added', to: 'Valid Request?' },
   { type: 'removeConnection', source: 'Respond Created', target: 'Valid Request?' },
   { type: 'updateNode', name: 'Respond Created', changes: { parameters: { jsCode: 'return $input.all();', options: { mode: 'x' } }, notes: 'changed' } },
+  { type: 'setParameter', name: 'Respond Created', path: '/options/responseCode', value: 202 },
   { type: 'renameNode', name: 'Added', newName: 'Added twice' },
   { type: 'moveNode', name: 'Added twice', position: [10, 20] },
   { type: 'disableNode', name: 'Added twice' },

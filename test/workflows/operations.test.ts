@@ -79,6 +79,60 @@ describe('workflow edit operations', () => {
     expect(mergeDeep({ a: [1, 2], b: { c: 1 } }, { a: [3], b: { d: 2 } })).toEqual({ a: [3], b: { c: 1, d: 2 } });
   });
 
+  it('replaces a list in the parameters whole, and names each list it replaced', () => {
+    const out = ok(
+      edit([{ type: 'updateNode', name: 'Big', changes: { parameters: { assignments: { assignments: [{ name: 'only' }] }, options: { extra: [1] } } } }]),
+    );
+    expect((nodes(out)[2]!.parameters as { assignments: object }).assignments).toEqual({ assignments: [{ name: 'only' }] });
+    // A list that was not there before is added, not replaced.
+    expect(out.replacedLists).toEqual([{ node: 'Big', path: '/assignments/assignments' }]);
+    const replaced: string[] = [];
+    mergeDeep({ 'a/b': { '~': [1] } }, { 'a/b': { '~': [2] } }, replaced);
+    expect(replaced).toEqual(['/a~1b/~0']);
+  });
+
+  it('sets one value by JSON Pointer, making missing objects, appending with "-", removing with null', () => {
+    const out = ok(
+      edit([
+        { type: 'setParameter', name: 'Big', path: '/assignments/assignments/0/value', value: 'fixed' },
+        { type: 'setParameter', name: 'Big', path: '/assignments/assignments/-', value: { id: 'b', name: 'n', value: 1, type: 'number' } },
+        { type: 'setParameter', name: 'Big', path: '/options/dotNotation', value: null },
+        { type: 'setParameter', name: 'Small', path: '/options/a~1b/c~0d', value: true },
+      ]),
+    );
+    expect(nodes(out)[2]!.parameters).toEqual({
+      assignments: {
+        assignments: [
+          { id: 'a', name: 'who', value: 'fixed', type: 'string' },
+          { id: 'b', name: 'n', value: 1, type: 'number' },
+        ],
+      },
+      options: {},
+    });
+    expect(nodes(out)[3]!.parameters).toMatchObject({ options: { 'a/b': { 'c~d': true } } });
+    expect(out.replacedLists).toEqual([]);
+    const removed = ok(edit([{ type: 'setParameter', name: 'Big', path: '/assignments/assignments/0', value: null }]));
+    expect(nodes(removed)[2]!.parameters).toMatchObject({ assignments: { assignments: [] } });
+  });
+
+  it('refuses a pointer that does not lead anywhere, naming where it stops', () => {
+    const failure = (op: Partial<Operation>) => {
+      const out = edit([{ type: 'setParameter', name: 'Big', ...op } as Operation]);
+      if (out.ok) throw new Error('applied');
+      return out.message;
+    };
+    expect(failure({ path: '/assignments/assignments/5/value', value: 1 })).toMatch(
+      /^\/assignments\/assignments\/5: the list has 1 entries; an index is 0 to 0$/,
+    );
+    expect(failure({ path: '/assignments/assignments/x', value: 1 })).toMatch(/or 1 or "-" to append/);
+    expect(failure({ path: '/assignments/assignments/0/name/deeper', value: 1 })).toMatch(
+      /^\/assignments\/assignments\/0\/name is the text "who", not an object or a list/,
+    );
+    expect(failure({ path: 'options/dotNotation', value: 1 })).toMatch(/starting with "\/": "\/options\/dotNotation"\?/);
+    expect(failure({ path: '/options/dotNotation' })).toMatch(/needs "value"/);
+    expect(failure({ value: 1 })).toMatch(/needs "path"/);
+  });
+
   it('renames a node, its connections and every expression that names it following', () => {
     const out = ok(edit([{ type: 'renameNode', name: 'Hook', newName: "Order's hook" }]));
     expect(out.workflow.connections["Order's hook"]).toEqual({ main: [[{ node: 'Check', type: 'main', index: 0 }]] });
@@ -176,6 +230,8 @@ describe('edit operations on names that mean something to JavaScript objects', (
               ]),
             },
             { type: 'updateNode', name: '__proto__', changes: { parameters: fromJson([['constructor', { d: 3 }]]) } },
+            { type: 'setParameter', name: '__proto__', path: '/constructor/prototype/polluted', value: true },
+            { type: 'setParameter', name: '__proto__', path: '/__proto__/x', value: 1 },
             { type: 'renameNode', name: 'constructor', newName: 'prototype' },
             { type: 'moveNode', name: '__proto__', position: [1, 2] },
             { type: 'disableNode', name: '__proto__' },
@@ -203,7 +259,8 @@ describe('edit operations on names that mean something to JavaScript objects', (
     expectOwn(renamed, '__proto__', 'field');
     expectOwn(renamed!.parameters, '__proto__', { a: 1, c: 2 });
     expectOwn(renamed!.parameters, 'toString', 'x');
-    expectOwn(proto!.parameters, 'constructor', { d: 3 });
+    expectOwn(proto!.parameters, 'constructor', { d: 3, prototype: { polluted: true } });
+    expectOwn(proto!.parameters, '__proto__', { x: 1 });
     expect(proto).toMatchObject({ position: [1, 2] });
     expect(proto).not.toHaveProperty('disabled');
     const connections = out.workflow.connections;

@@ -18,7 +18,12 @@ const OperationInput = z.object({
   type: z.enum(OPERATION_TYPES),
   name: z.string().optional().describe('The node to act on (by name); updateName: the new workflow name'),
   node: NamedObject.optional().describe('addNode: {name, type, typeVersion, parameters, credentials?, position?}'),
-  changes: NamedObject.optional().describe('updateNode: fields to set; "parameters" merge deeply, null removes a key'),
+  changes: NamedObject.optional().describe('updateNode: fields to set; "parameters" merge: objects key by key, lists replaced whole, null removes a key'),
+  path: z
+    .string()
+    .optional()
+    .describe('setParameter: a JSON Pointer into the node\'s parameters, e.g. "/conditions/conditions/0/rightValue" ("-" appends to a list)'),
+  value: z.unknown().optional().describe('setParameter: the value to put at "path"; null removes it'),
   newName: z.string().optional().describe('renameNode: connections and expressions that name the node follow'),
   position: z.array(z.number()).optional().describe('moveNode: [x, y]'),
   source: z.string().optional().describe('Connections: the node the connection leaves'),
@@ -39,7 +44,9 @@ export const editWorkflow = n8nTool({
   title: 'Edit a workflow in steps',
   description:
     'Change a saved workflow with a list of operations, without sending all of it back: addNode, removeNode (with its ' +
-    'connections), updateNode (parameters merged deeply), renameNode (connections and expressions follow), moveNode, ' +
+    'connections), updateNode (parameters merged: objects key by key, a list replaced whole — the answer names each ' +
+    'list replaced), setParameter (one value by JSON Pointer path, e.g. one entry of a list), renameNode (connections ' +
+    'and expressions follow), moveNode, ' +
     'enableNode, disableNode, addConnection / removeConnection / rewireConnection (IF "branch": "true"|"false", Switch ' +
     '"case": n, AI "connectionType": "ai_languageModel"…), updateSettings, updateName, addTag, removeTag, activate, ' +
     'deactivate. All or nothing: the operations apply to a copy, the result is validated, and an operation that fails ' +
@@ -88,6 +95,7 @@ export const editWorkflow = n8nTool({
       errors: after.errors,
       warnings: after.warnings,
       ...(after.omitted ? { omitted: after.omitted } : {}),
+      ...(outcome.replacedLists.length ? { replacedLists: outcome.replacedLists } : {}),
       ...(outcome.tags.add.length || outcome.tags.remove.length ? { tags: outcome.tags } : {}),
       ...(outcome.activation ? { activation: outcome.activation } : {}),
     };

@@ -65,6 +65,37 @@ describe('edit_workflow', () => {
     expect(await savedN8nWorkflow(id)).toEqual(before);
   });
 
+  it('refuses an updateNode whose list drops sub-fields an entry needs, and says the list was replaced; setParameter changes the one value', async () => {
+    const id = await saved();
+    const before = await savedN8nWorkflow(id);
+    const dropped = await callDirect('edit_workflow', {
+      id,
+      operations: [{ type: 'updateNode', name: 'Valid Request?', changes: { parameters: { conditions: { conditions: [{ rightValue: 'x' }] } } } }],
+    });
+    expect(dropped.isError).toBe(true);
+    expect(dropped.json).toMatchObject({ saved: false, operation: { index: 0, type: 'updateNode' } });
+    const errors = (dropped.json as { errors: { node: string; path?: string }[] }).errors;
+    expect(errors.some((e) => e.node === 'Valid Request?' && e.path?.startsWith('parameters.conditions.conditions[0]'))).toBe(true);
+    expect(await savedN8nWorkflow(id)).toEqual(before);
+
+    const preview = await callDirect('edit_workflow', {
+      id,
+      validateOnly: true,
+      operations: [{ type: 'updateNode', name: 'Valid Request?', changes: { parameters: { conditions: { conditions: [] } } } }],
+    });
+    expect(preview.json).toMatchObject({ replacedLists: [{ node: 'Valid Request?', path: '/conditions/conditions' }] });
+
+    const set = await callDirect('edit_workflow', {
+      id,
+      operations: [{ type: 'setParameter', name: 'Valid Request?', path: '/conditions/conditions/0/rightValue', value: 'x' }],
+    });
+    expect(set.json).toMatchObject({ saved: true });
+    expect(set.json).not.toHaveProperty('replacedLists');
+    const condition = (w: typeof before) =>
+      (w.nodes.find((n) => n.name === 'Valid Request?')!.parameters as { conditions: { conditions: object[] } }).conditions.conditions[0];
+    expect(condition(await savedN8nWorkflow(id))).toEqual({ ...condition(before), rightValue: 'x' });
+  });
+
   it('saves nothing when the edit would add an error, naming the operation it came from', async () => {
     const id = await saved();
     const before = await savedN8nWorkflow(id);
