@@ -434,7 +434,7 @@ const escapePointerToken = (token: string) => token.replaceAll('~', '~0').replac
  * exist, or be the list's length (or `-`) to append. null removes the member, or takes the entry out of
  * its list. The parameters as a whole are changed with updateNode, not here.
  */
-export function setAtPointer(root: Values, pointer: string, value: unknown): Values {
+function setAtPointer(root: Values, pointer: string, value: unknown): Values {
   if (!pointer.startsWith('/')) throw new OperationError(`"path" is a JSON Pointer into the node's parameters, starting with "/": "/${pointer}"?`);
   const tokens = pointer
     .slice(1)

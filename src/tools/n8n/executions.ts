@@ -1,49 +1,40 @@
 import { z } from 'zod';
 import { executionId, n8nId } from '../../n8n/ids';
+import { failureOf, nodeSummaries, runPath, type Execution } from './executionReport';
 import { DELETES, n8nTool, page, paging, READS, type Page } from './n8nTool';
 
 /** Execution data beyond this many characters is summarised unless the caller asks for all of it. */
 export const EXECUTION_DATA_LIMIT = 20_000;
 
-interface Execution {
-  id: number | string;
-  data?: { resultData?: { runData?: Record<string, NodeRun[]>; error?: unknown; lastNodeExecuted?: string } };
-  [key: string]: unknown;
-}
-interface NodeRun {
-  executionTime?: number;
-  error?: { message?: string };
-  data?: { main?: ({ json?: unknown }[] | null)[] };
-}
-
-/** Per node: runs, items out of its last run, its error, and the first item — instead of every item. */
-function summariseRunData(runData: Record<string, NodeRun[]>) {
-  return Object.fromEntries(
-    Object.entries(runData).map(([node, runs]) => {
-      const last = runs.at(-1);
-      const items = last?.data?.main?.flatMap((output) => output ?? []) ?? [];
-      const first = JSON.stringify(items[0]?.json ?? null);
-      return [
-        node,
-        {
-          runs: runs.length,
-          items: items.length,
-          ...(last?.error ? { error: last.error.message ?? 'error' } : {}),
-          ...(items.length ? { firstItem: first.length > 500 ? `${first.slice(0, 500)}…` : JSON.parse(first) } : {}),
-        },
-      ];
-    }),
-  );
-}
-
-/** Large execution data trimmed to a per-node summary, with a note saying how to get all of it. */
+/** Large execution data trimmed to a per-node summary (in the order the nodes ran), with a note saying how to get all of it. */
 export function trimExecution(execution: Execution, fullData: boolean): Record<string, unknown> {
-  const runData = execution.data?.resultData?.runData;
-  if (fullData || !runData || JSON.stringify(execution.data).length <= EXECUTION_DATA_LIMIT) return execution;
+  const resultData = execution.data?.resultData;
+  if (fullData || !resultData?.runData || JSON.stringify(execution.data).length <= EXECUTION_DATA_LIMIT) return execution;
+  const { runData, ...rest } = resultData;
+  const { workflowData, ...withoutWorkflow } = execution;
   return {
-    ...execution,
-    data: { resultData: { ...execution.data!.resultData, runData: summariseRunData(runData) } },
+    ...withoutWorkflow,
+    data: { resultData: { ...rest, nodes: nodeSummaries(execution) } },
     dataTrimmed: `Execution data over ${EXECUTION_DATA_LIMIT} characters is summarised per node; call with fullData: true for all of it.`,
+  };
+}
+
+/**
+ * Why a run failed, as get_execution's error view: the node that failed, its message (no stack, no file
+ * paths of the instance), the items it was given, the path the run took and per node its counts. An
+ * execution that did not fail says so, with its status.
+ */
+function errorView(execution: Execution): Record<string, unknown> {
+  const failed = failureOf(execution);
+  return {
+    id: String(execution.id),
+    ...(execution.workflowId ? { workflowId: execution.workflowId } : {}),
+    status: execution.status ?? (execution.finished ? 'success' : 'error'),
+    startedAt: execution.startedAt,
+    stoppedAt: execution.stoppedAt,
+    ...(failed ? { failed } : { note: `This execution has no failed node (status ${execution.status ?? 'unknown'}).` }),
+    path: runPath(execution),
+    nodes: nodeSummaries(execution),
   };
 }
 
@@ -72,10 +63,19 @@ export const EXECUTION_TOOLS = [
   n8nTool({
     name: 'get_execution',
     title: 'Get an execution',
-    description: 'Get one execution: status, timing, and with includeData what each node produced (large data summarised).',
-    input: z.object({ id: executionId, includeData, fullData }),
+    description:
+      'Get one execution: status, timing, and with includeData what each node produced (large data summarised). ' +
+      'view "error" answers why a run failed: the failing node and its message, the items that reached it, the path ' +
+      'the run took and the items per node.',
+    input: z.object({
+      id: executionId,
+      includeData,
+      fullData,
+      view: z.enum(['error']).optional().describe('"error": the failing node, its error, the items that reached it and the path the run took'),
+    }),
     annotations: READS,
-    async run({ id, includeData, fullData }, n8n) {
+    async run({ id, includeData, fullData, view }, n8n) {
+      if (view === 'error') return errorView(await n8n.get<Execution>(`/executions/${id}`, { query: { includeData: true } }));
       return trimExecution(await n8n.get<Execution>(`/executions/${id}`, { query: { includeData } }), fullData ?? false);
     },
   }),

@@ -2,28 +2,14 @@ import { waitUntil } from 'cloudflare:workers';
 import { z } from 'zod';
 import { n8nConnection, type N8nClient } from '../../n8n/client';
 import { n8nId } from '../../n8n/ids';
+import { own } from '../../lib/ownKeys';
 import { isPlainObject } from '../../workflows/values';
 import { ToolError, type ToolContext } from '../tool';
 import { n8nTool } from './n8nTool';
-import { triggerKind, triggerRequest, triggerUrl, type TriggerNode } from './trigger';
+import { clip, failureOf, nodeSummaries, runPath, whereItemsStopped, type Execution, type ItemsStopped } from './executionReport';
+import { isMarkedRun, RUN_HEADER, triggerKind, triggerRequest, triggerUrl, type TriggerNode } from './trigger';
 import { workflowPath, type Workflow } from './workflowApi';
 import { NamedObject } from '../validation/schemas';
-
-interface Execution {
-  id: string;
-  status?: string;
-  finished?: boolean;
-  startedAt?: string;
-  stoppedAt?: string;
-  data?: { resultData?: { error?: { message?: string }; lastNodeExecuted?: string; runData?: Record<string, NodeRun[]> } };
-}
-
-interface NodeRun {
-  executionStatus?: string;
-  executionTime?: number;
-  error?: { message?: string; description?: string };
-  data?: Record<string, ({ json?: unknown }[] | null)[]>;
-}
 
 const POLL_MS = 500;
 /**
@@ -37,10 +23,12 @@ export const testWorkflow = n8nTool({
   title: 'Test-run a workflow',
   description:
     'Run a workflow that starts with a Webhook, Form or Chat trigger through the URL n8n gives it, with a payload you ' +
-    'choose; wait for the execution and answer what happened per node: status, error, the number of items on each ' +
-    'output and a sample. An inactive workflow is activated for the run and deactivated after, however the run ends ' +
-    '(the answer says so if it could not be). The last step of the loop: search → details → write → validate → fix → ' +
-    'create or edit → test.',
+    "choose; wait for the execution of this run (not another caller's) and answer what happened: a verdict, the node " +
+    'that failed with its error and the items it was given, or where the items stopped (nodes no item reached, such ' +
+    'as a Respond to Webhook); per node its status, items on each output and a sample. A failed execution is a failed ' +
+    'test whatever HTTP status the webhook answered. An inactive workflow is activated for the run and deactivated ' +
+    'after, however the run ends (the answer says so if it could not be). The last step of the loop: search → details ' +
+    '→ write → validate → fix → create or edit → test.',
   input: z.object({
     id: n8nId('workflow'),
     payload: NamedObject.optional().describe('JSON body (POST…) or query (GET) to send; a chat message for Chat triggers'),
@@ -96,19 +84,23 @@ interface TestRun {
 /** Activates the workflow if it was not active (inside the run: an activation whose answer was lost is put back too), calls the trigger, waits for the execution. */
 async function runTest({ n8n, signal, stopBy, workflowId, node, url, payload, waitMs }: TestRun, wasActive: boolean) {
   if (!wasActive) await n8n.post(`${workflowPath(workflowId)}/activate`);
+  const runId = crypto.randomUUID();
+  // Executions are numbered in order: this run's is newer than the newest before the call, whoever else runs the workflow.
+  const newestBefore = await newestExecutionId(n8n, workflowId);
   const since = Date.now();
-  const response = await call(url, node, payload, signal).catch((error: unknown) => {
+  const response = await call(url, node, payload, runId, signal).catch((error: unknown) => {
     if (signal.aborted)
       throw new ToolError(`The trigger "${node.name}" did not answer before the run had to stop (cancelled, or its time was up): ${messageOf(error)}`);
     throw error;
   });
   const until = Math.min(stopBy, Date.now() + waitMs);
-  const execution = await waitForExecution(n8n, workflowId, since, until, signal);
+  const isOurs = (execution: Execution) => isMarkedRun(node, triggerItem(execution, node.name), runId, payload);
+  const found = await waitForExecution(n8n, workflowId, newestBefore, until, signal, isOurs);
   return {
     trigger: { node: node.name, url: response.url, status: response.status, response: response.body },
-    execution: execution
-      ? summarize(execution)
-      : { status: 'not found', note: `no execution of workflow ${workflowId} finished within ${Math.round((until - since) / 1000)} s` },
+    execution: found
+      ? report(found.execution, node, found.identifiedBy)
+      : { status: 'not found', note: `no execution of this run of workflow ${workflowId} finished within ${Math.round((until - since) / 1000)} s` },
   };
 }
 
@@ -159,8 +151,8 @@ function callableTrigger(workflow: Workflow, name: string | undefined): TriggerN
 }
 
 /** Calls the trigger; a redirect is answered, not followed (where a workflow sends its caller is not a place this server fetches). */
-async function call(url: URL, node: TriggerNode, payload: Record<string, unknown>, signal: AbortSignal) {
-  const response = await fetch(url, { ...triggerRequest(url, node, payload), redirect: 'manual', signal });
+async function call(url: URL, node: TriggerNode, payload: Record<string, unknown>, runId: string, signal: AbortSignal) {
+  const response = await fetch(url, { ...triggerRequest(url, node, payload, runId), redirect: 'manual', signal });
   const body = await response.text();
   let parsed: unknown = body;
   try {
@@ -171,46 +163,107 @@ async function call(url: URL, node: TriggerNode, payload: Record<string, unknown
   return { url: url.pathname, status: response.status, body: clip(parsed) };
 }
 
-/** The newest execution of the workflow that started after `since`, once it has finished; null if none has by `until` (or the run stopped). */
-async function waitForExecution(n8n: N8nClient, workflowId: string, since: number, until: number, signal: AbortSignal): Promise<Execution | null> {
+/** Where the last items went, in words: "the last node that put out items was "Keep", on output 1, which is connected to nothing". */
+function lastItemsText(last: ItemsStopped['lastWithItems']): string {
+  if (!last) return 'no node put out any items';
+  const loose = last.unconnectedOutputs ?? [];
+  const where = loose.length ? `, on output${loose.length > 1 ? 's' : ''} ${loose.join(', ')}, connected to nothing` : '';
+  return `the last node that put out items was "${last.node}"${where}`;
+}
+
+interface ExecutionPage {
+  data: Execution[];
+  nextCursor?: string | null;
+}
+
+const LIST_LIMIT = 100;
+const executionNumber = (id: string | number) => Number(id);
+const isFinished = (e: Execution) => e.status !== 'running' && e.status !== 'new' && e.status !== 'waiting' && Boolean(e.stoppedAt);
+
+/** The number of the workflow's newest execution, 0 when it has none. */
+async function newestExecutionId(n8n: N8nClient, workflowId: string): Promise<number> {
+  const page = await n8n.get<ExecutionPage>('/executions', { query: { workflowId, limit: 1 } });
+  const newest = page.data[0];
+  return newest === undefined ? 0 : executionNumber(newest.id);
+}
+
+/** The first item the trigger put out in an execution. */
+const triggerItem = (execution: Execution, trigger: string): unknown =>
+  own(execution.data?.resultData?.runData ?? {}, trigger)?.[0]?.data?.main?.[0]?.[0]?.json;
+
+/**
+ * This run's execution, once finished: among the workflow's executions newer than `after`, the one
+ * whose trigger item carries the run's mark (each finished one is read once). A trigger that keeps no
+ * mark (a form) gets the oldest finished one, said in `identifiedBy`. Null when none has by `until`.
+ */
+async function waitForExecution(
+  n8n: N8nClient,
+  workflowId: string,
+  after: number,
+  until: number,
+  signal: AbortSignal,
+  isOurs: (execution: Execution) => boolean | undefined,
+): Promise<{ execution: Execution; identifiedBy: 'mark' | 'order' } | null> {
+  const read = new Set<string>();
   while (Date.now() < until && !signal.aborted) {
-    const page = await n8n.get<{ data: Execution[] }>('/executions', { query: { workflowId, includeData: true, limit: 5 } }).catch((error: unknown) => {
-      if (signal.aborted) return { data: [] };
+    try {
+      for (const candidate of await newerExecutions(n8n, workflowId, after)) {
+        const id = String(candidate.id);
+        if (read.has(id) || !isFinished(candidate)) continue;
+        const execution = await n8n.get<Execution>(`/executions/${id}`, { query: { includeData: true } });
+        read.add(id);
+        const ours = isOurs(execution);
+        if (ours !== false) return { execution, identifiedBy: ours === undefined ? 'order' : 'mark' };
+      }
+    } catch (error) {
+      if (signal.aborted) return null;
       throw error;
-    });
-    const ours = page.data.find((e) => e.startedAt !== undefined && Date.parse(e.startedAt) >= since - 1000);
-    if (ours && ours.status !== 'running' && ours.status !== 'new' && ours.status !== 'waiting' && ours.stoppedAt) return ours;
+    }
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
   return null;
 }
 
-/** Per node: how it ended, its error, and per output the number of items and the first item, cut short. */
-function summarize(execution: Execution) {
-  const runData = execution.data?.resultData?.runData ?? {};
-  const nodes = Object.entries(runData).map(([name, runs]) => {
-    const last = runs.at(-1);
-    const outputs = Object.values(last?.data ?? {}).flatMap((outs) => outs.map((items) => items ?? []));
-    return {
-      node: name,
-      status: last?.error ? 'error' : (last?.executionStatus ?? 'success'),
-      ...(last?.error ? { error: last.error.message ?? last.error.description ?? 'failed' } : {}),
-      runs: runs.length,
-      items: outputs.map((items) => items.length),
-      ...(outputs.some((items) => items.length) ? { sample: clip(outputs.find((items) => items.length)![0]?.json) } : {}),
-    };
-  });
-  return {
-    id: execution.id,
-    status: execution.status ?? (execution.finished ? 'success' : 'error'),
-    ...(execution.data?.resultData?.error ? { error: execution.data.resultData.error.message } : {}),
-    nodes,
-  };
+/** The workflow's executions numbered above `after`, oldest first, page by page. */
+async function newerExecutions(n8n: N8nClient, workflowId: string, after: number): Promise<Execution[]> {
+  const newer: Execution[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await n8n.get<ExecutionPage>('/executions', { query: { workflowId, limit: LIST_LIMIT, cursor } });
+    const beyond = page.data.filter((e) => !(executionNumber(e.id) <= after));
+    newer.push(...beyond);
+    cursor = beyond.length === page.data.length ? (page.nextCursor ?? undefined) : undefined;
+  } while (cursor);
+  return newer.reverse();
 }
 
-/** A value cut to about 1,000 characters of JSON, so a run's answer stays small. */
-function clip(value: unknown): unknown {
-  const text = JSON.stringify(value);
-  if (text === undefined || text.length <= 1000) return value;
-  return `${text.slice(0, 1000)}… (${text.length} characters)`;
+/**
+ * The run as the answer tells it: a verdict first, then the failure (node, error, the items it was
+ * given) or where the items stopped, the path the run took, and per node its counts and a sample.
+ */
+function report(execution: Execution, trigger: TriggerNode, identifiedBy: 'mark' | 'order') {
+  const samples = { trigger: trigger.name, hideHeaders: [RUN_HEADER] };
+  const status = execution.status ?? (execution.finished ? 'success' : 'error');
+  const failed = failureOf(execution, samples);
+  const stopped = failed ? undefined : whereItemsStopped(execution, trigger.name);
+  const verdict = failed
+    ? `failed: "${failed.node}" stopped the run: ${failed.error}`
+    : stopped?.didNotRun.length
+      ? `${status}, but no item reached ${stopped.didNotRun.map((n) => `"${n}"`).join(', ')}: ${lastItemsText(stopped.lastWithItems)}`
+      : status;
+  return {
+    id: String(execution.id),
+    status,
+    verdict,
+    ...(identifiedBy === 'order'
+      ? {
+          identifiedBy: `the first execution to finish after the call: a ${triggerKind(trigger)} trigger keeps no mark of the run, so another run of this workflow at the same time could be taken for it`,
+        }
+      : {}),
+    ...(failed ? { failed } : {}),
+    ...(stopped?.lastWithItems ? { lastWithItems: stopped.lastWithItems } : {}),
+    ...(stopped?.didNotRun.length ? { didNotRun: stopped.didNotRun } : {}),
+    path: runPath(execution),
+    nodes: nodeSummaries(execution, samples),
+  };
 }

@@ -68,13 +68,18 @@ export function triggerUrl(base: string, node: TriggerNode): URL {
   return url;
 }
 
+/** The request header that tells test_workflow's run apart from every other run of the workflow (n8n's Webhook node keeps it in its output). */
+export const RUN_HEADER = 'x-mcp-test-run';
+
 /**
  * What test_workflow sends a trigger: a form its fields as multipart form data (`field-0`, … in the
  * form's order, found by their labels in the payload), a chat a message, a webhook the payload as its
  * query (GET, HEAD: added to `url`) or JSON body. Labels are the workflow's, keys the caller's: only
- * the payload's own keys count (a field labelled "constructor" is not Object's).
+ * the payload's own keys count (a field labelled "constructor" is not Object's). The run is marked with
+ * `runId` where n8n keeps the mark in the execution: a webhook's request header, a chat's session id
+ * (unless the payload names one); a form keeps only its fields.
  */
-export function triggerRequest(url: URL, node: TriggerNode, payload: Record<string, unknown>): RequestInit {
+export function triggerRequest(url: URL, node: TriggerNode, payload: Record<string, unknown>, runId: string): RequestInit {
   const parameters = node.parameters ?? {};
   const text = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
   switch (triggerKind(node)) {
@@ -83,7 +88,7 @@ export function triggerRequest(url: URL, node: TriggerNode, payload: Record<stri
       return {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ action: 'sendMessage', sessionId: 'test_workflow', ...payload, chatInput }),
+        body: JSON.stringify({ action: 'sendMessage', sessionId: runId, ...payload, chatInput }),
       };
     }
     case 'form': {
@@ -98,9 +103,29 @@ export function triggerRequest(url: URL, node: TriggerNode, payload: Record<stri
     }
     default: {
       const method = typeof parameters.httpMethod === 'string' ? parameters.httpMethod.toUpperCase() : 'GET';
-      if (method !== 'GET' && method !== 'HEAD') return { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) };
+      const headers = { [RUN_HEADER]: runId };
+      if (method !== 'GET' && method !== 'HEAD') return { method, headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(payload) };
       for (const [key, value] of Object.entries(payload)) url.searchParams.set(key, text(value));
-      return { method };
+      return { method, headers };
     }
+  }
+}
+
+/**
+ * Whether an execution is the run test_workflow marked with `runId` (triggerRequest): the trigger's
+ * first item carries the mark. Undefined for a trigger that keeps no mark (a form), whose run can only
+ * be told by when it started.
+ */
+export function isMarkedRun(node: TriggerNode, firstItem: unknown, runId: string, payload: Record<string, unknown>): boolean | undefined {
+  const json = isPlainObject(firstItem) ? firstItem : {};
+  switch (triggerKind(node)) {
+    case 'webhook': {
+      const headers = isPlainObject(json.headers) ? json.headers : {};
+      return own(headers, RUN_HEADER) === runId;
+    }
+    case 'chat':
+      return json.sessionId === (own(payload, 'sessionId') ?? runId);
+    default:
+      return undefined;
   }
 }

@@ -128,13 +128,21 @@ export async function startFakeN8n(apiKey = 'n8n_api_test_key'): Promise<FakeN8n
   const webhook = async (request: IncomingMessage, path: string): Promise<Answer> => {
     const workflowId = fake.state.webhookWorkflow(path);
     if (workflowId === undefined) return [404, { code: 404, message: `The requested webhook "${request.method} ${path}" is not registered.` }];
+    const text = await readBody(request);
+    let body: unknown = {};
+    try {
+      body = text ? JSON.parse(text) : {};
+    } catch {
+      body = text;
+    }
     // A caller that gives up (closes its connection) is not answered later.
     await new Promise<void>((resolve) => {
       const gone = () => (clearTimeout(timer), resolve());
       const timer = setTimeout(() => (request.socket.off('close', gone), resolve()), fake.webhookDelayMs);
       request.socket.once('close', gone);
     });
-    fake.state.addExecution(workflowId, 'success');
+    const url = new URL(request.url ?? '/', 'http://fake');
+    fake.state.addWebhookExecution(workflowId, { headers: { ...request.headers }, query: Object.fromEntries(url.searchParams), body, url: url.href });
     return [200, { message: 'Workflow was started' }];
   };
 

@@ -219,8 +219,8 @@ export class FakeN8nState {
       for (const field of ['workflowId', 'status'] as const) if (query.has(field)) list = list.filter((e) => e[field] === query.get(field));
       const withData = query.get('includeData') === 'true';
       return paged(
-        list.map(({ data, createdAt, deletedAt, tracingContext, deduplicationKey, binaryDataSizeBytes, usedPrivateCredentials, ...e }) =>
-          withData ? { ...e, data } : e,
+        list.map(({ data, workflowData, createdAt, deletedAt, tracingContext, deduplicationKey, binaryDataSizeBytes, usedPrivateCredentials, ...e }) =>
+          withData ? { ...e, data, ...(workflowData ? { workflowData } : {}) } : e,
         ),
         query,
       );
@@ -228,14 +228,15 @@ export class FakeN8nState {
     'GET /executions/{executionId}': ({ params, query }) => {
       const e = this.executions.get(params.executionId!);
       if (!e) return notFound;
-      const { data, ...rest } = e;
-      return [200, query.get('includeData') === 'true' ? { ...rest, data } : rest];
+      // n8n reads the workflow as it ran with the data, from the same table.
+      const { data, workflowData, ...rest } = e;
+      return [200, query.get('includeData') === 'true' ? { ...rest, data, ...(workflowData ? { workflowData } : {}) } : rest];
     },
     'DELETE /executions/{executionId}': ({ params }) => {
       const e = this.executions.get(params.executionId!);
       if (!e) return notFound;
       this.executions.delete(params.executionId!);
-      const { data, ...rest } = e;
+      const { data, workflowData, ...rest } = e;
       // n8n's spec: this one endpoint returns the id as a number.
       return [200, { ...rest, id: Number(rest.id) }];
     },
@@ -406,13 +407,32 @@ export class FakeN8nState {
 
   /** An execution of a workflow, with `items` output items from its one node (for trimming tests). */
   addExecution(workflowId: string, status: 'success' | 'error', items = 1): string {
+    const output = Array.from({ length: items }, (_, i) => ({ json: { i, text: 'x'.repeat(200) } }));
+    return this.storeExecution(workflowId, status, 'manual', 'Start', output);
+  }
+
+  /**
+   * The execution n8n stores for a call of an active workflow's Webhook node, as far as the fake runs it:
+   * the node's one item (request headers, lowercased, as Express gives them; params, query, body), the
+   * workflow as it ran.
+   */
+  addWebhookExecution(workflowId: string, request: { headers: Json; query: Json; body: unknown; url: string }): string {
+    const w = this.workflows.get(workflowId)!;
+    const node = w.nodes.find((n: Json) => n.type === 'n8n-nodes-base.webhook' && !n.disabled);
+    const json = { headers: request.headers, params: {}, query: request.query, body: request.body, webhookUrl: request.url, executionMode: 'production' };
+    const id = this.storeExecution(workflowId, 'success', 'webhook', node.name, [{ json, pairedItem: { item: 0 } }]);
+    this.executions.get(id)!.workflowData = { id: workflowId, name: w.name, nodes: w.nodes, connections: w.connections };
+    return id;
+  }
+
+  private storeExecution(workflowId: string, status: 'success' | 'error', mode: string, node: string, output: Json[]): string {
     const id = String(this.executions.size + 1 + counter++);
     const time = now();
-    const runData = { Start: [{ executionTime: 3, data: { main: [Array.from({ length: items }, (_, i) => ({ json: { i, text: 'x'.repeat(200) } }))] } }] };
+    const runData = { [node]: [{ startTime: Date.now(), executionIndex: 0, source: [], executionTime: 3, executionStatus: status, data: { main: [output] } }] };
     this.executions.set(id, {
       id,
       finished: status === 'success',
-      mode: 'manual',
+      mode,
       retryOf: null,
       retrySuccessId: null,
       status,
@@ -429,7 +449,7 @@ export class FakeN8nState {
       binaryDataSizeBytes: 0,
       workflowVersionId: null,
       usedPrivateCredentials: false,
-      data: { resultData: { runData, lastNodeExecuted: 'Start' } },
+      data: { resultData: { runData, lastNodeExecuted: node } },
     });
     return id;
   }

@@ -27,7 +27,10 @@ describe('trimExecution', () => {
     expect(JSON.stringify(big.data).length).toBeGreaterThan(EXECUTION_DATA_LIMIT);
     const trimmed = trimExecution(big, false);
     expect(trimmed.data).toEqual({
-      resultData: { lastNodeExecuted: 'Set', runData: { Set: { runs: 1, items: 100, firstItem: expect.stringMatching(/^\{"i":0,"pad":"x+…$/) } } },
+      resultData: {
+        lastNodeExecuted: 'Set',
+        nodes: [{ node: 'Set', status: 'success', runs: 1, items: [100], sample: expect.stringMatching(/^\{"i":0,"pad":"x+… \(1016 characters\)$/) }],
+      },
     });
     expect(trimmed.dataTrimmed).toMatch(/fullData: true/);
     expect(trimExecution(big, true)).toBe(big);
@@ -36,7 +39,7 @@ describe('trimExecution', () => {
   it("keeps a node's error in the summary", () => {
     const failed = execution(100, 1_000);
     Object.assign(failed.data.resultData.runData.Set[0]!, { error: { message: 'Bad request' } });
-    expect((trimExecution(failed, false).data as any).resultData.runData.Set).toMatchObject({ error: 'Bad request' });
+    expect((trimExecution(failed, false).data as any).resultData.nodes[0]).toMatchObject({ node: 'Set', status: 'error', error: 'Bad request' });
   });
 });
 

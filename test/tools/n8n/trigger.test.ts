@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ToolError } from '../../../src/tools/tool';
-import { triggerRequest, triggerUrl } from '../../../src/tools/n8n/trigger';
+import { isMarkedRun, RUN_HEADER, triggerRequest, triggerUrl } from '../../../src/tools/n8n/trigger';
 
 const BASE = 'https://n8n.example.com';
+const RUN = 'run-0000-4000-8000-000000000001';
 const webhook = (path: unknown, extra: Record<string, unknown> = {}) => ({
   name: 'Webhook',
   type: 'n8n-nodes-base.webhook',
@@ -75,7 +76,7 @@ describe('what test_workflow sends a trigger', () => {
   };
 
   it('fills a form’s fields from the payload by label or by position, and only from what the payload holds', () => {
-    const { body } = triggerRequest(new URL(`${BASE}/form/x`), signUp, { Name: 'Ada', 'field-2': 'third' });
+    const { body } = triggerRequest(new URL(`${BASE}/form/x`), signUp, { Name: 'Ada', 'field-2': 'third' }, RUN);
     expect([...(body as FormData).entries()]).toEqual([
       ['field-0', 'Ada'],
       ['field-2', 'third'],
@@ -84,22 +85,59 @@ describe('what test_workflow sends a trigger', () => {
 
   it('sends a GET webhook its payload as the query, any other method as a JSON body', () => {
     const url = new URL(`${BASE}/webhook/orders`);
-    expect(triggerRequest(url, webhook('orders', { parameters: { path: 'orders', httpMethod: 'GET' } }), { total: 3, tags: ['a'] })).toEqual({ method: 'GET' });
+    expect(triggerRequest(url, webhook('orders', { parameters: { path: 'orders', httpMethod: 'GET' } }), { total: 3, tags: ['a'] }, RUN)).toEqual({
+      method: 'GET',
+      headers: { [RUN_HEADER]: RUN },
+    });
     expect(url.search).toBe('?total=3&tags=%5B%22a%22%5D');
-    const post = triggerRequest(new URL(`${BASE}/webhook/orders`), webhook('orders', { parameters: { path: 'orders', httpMethod: 'POST' } }), { total: 3 });
-    expect(post).toMatchObject({ method: 'POST', body: '{"total":3}' });
+    const post = triggerRequest(
+      new URL(`${BASE}/webhook/orders`),
+      webhook('orders', { parameters: { path: 'orders', httpMethod: 'POST' } }),
+      { total: 3 },
+      RUN,
+    );
+    expect(post).toMatchObject({ method: 'POST', body: '{"total":3}', headers: { [RUN_HEADER]: RUN, 'content-type': 'application/json' } });
   });
 
   it('reads a label or method that is not a string as none: no throw on an object String() cannot convert', () => {
     const unprintable = { toString: 1 };
     const form = { ...signUp, parameters: { formFields: { values: [{ fieldLabel: unprintable }, { fieldLabel: 'Name' }] } } };
-    const { body } = triggerRequest(new URL(`${BASE}/form/x`), form, { 'field-0': 'by position', Name: 'Ada' });
+    const { body } = triggerRequest(new URL(`${BASE}/form/x`), form, { 'field-0': 'by position', Name: 'Ada' }, RUN);
     expect([...(body as FormData).entries()]).toEqual([
       ['field-0', 'by position'],
       ['field-1', 'Ada'],
     ]);
     const url = new URL(`${BASE}/webhook/orders`);
-    expect(triggerRequest(url, webhook('orders', { parameters: { path: 'orders', httpMethod: unprintable } }), { total: 3 })).toEqual({ method: 'GET' });
+    expect(triggerRequest(url, webhook('orders', { parameters: { path: 'orders', httpMethod: unprintable } }), { total: 3 }, RUN)).toMatchObject({
+      method: 'GET',
+    });
     expect(url.search).toBe('?total=3');
+  });
+});
+
+describe('the mark of a test run', () => {
+  const chat = {
+    name: 'Chat',
+    type: '@n8n/n8n-nodes-langchain.chatTrigger',
+    typeVersion: 1.1,
+    webhookId: 'c0ffee00-0000-4000-8000-000000000002',
+    parameters: {},
+  };
+  const hook = webhook('orders', { parameters: { path: 'orders', httpMethod: 'POST' } });
+
+  it("is found in a webhook's request headers and a chat's session id, as n8n keeps them in the trigger's item", () => {
+    expect(isMarkedRun(hook, { headers: { [RUN_HEADER]: RUN }, body: {} }, RUN, {})).toBe(true);
+    expect(isMarkedRun(hook, { headers: { [RUN_HEADER]: 'another run' } }, RUN, {})).toBe(false);
+    expect(isMarkedRun(hook, { headers: {} }, RUN, {})).toBe(false);
+    expect(isMarkedRun(hook, undefined, RUN, {})).toBe(false);
+    const sent = JSON.parse(triggerRequest(new URL(`${BASE}/webhook/x/chat`), chat, { chatInput: 'hi' }, RUN).body as string);
+    expect(sent).toMatchObject({ sessionId: RUN, chatInput: 'hi' });
+    expect(isMarkedRun(chat, { sessionId: RUN, chatInput: 'hi' }, RUN, {})).toBe(true);
+    expect(isMarkedRun(chat, { sessionId: 'mine' }, RUN, { sessionId: 'mine' })).toBe(true);
+    expect(isMarkedRun(chat, { sessionId: RUN }, RUN, { sessionId: 'mine' })).toBe(false);
+  });
+
+  it('is not kept by a form: its run can only be told by when it started', () => {
+    expect(isMarkedRun(form({}), { Name: 'Ada' }, RUN, {})).toBeUndefined();
   });
 });

@@ -1,0 +1,230 @@
+/**
+ * What an n8n execution says about a run, read as an agent needs it: the order the nodes ran in, per
+ * node how it ended and how many items it put out, the node that failed with the items that reached it,
+ * and where the items stopped when nothing failed. Pure: test_workflow and get_execution read the
+ * execution from n8n and answer with this.
+ */
+import { own } from '../../lib/ownKeys';
+import { isPlainObject } from '../../workflows/values';
+
+export interface Execution {
+  id: string | number;
+  status?: string;
+  finished?: boolean;
+  mode?: string;
+  startedAt?: string;
+  stoppedAt?: string | null;
+  workflowId?: string;
+  data?: {
+    resultData?: { error?: N8nError; lastNodeExecuted?: string; runData?: Record<string, NodeRun[]> };
+    /** What was left to run when the execution stopped: a failed node with the items it was given. */
+    executionData?: { nodeExecutionStack?: { node?: { name?: unknown }; data?: { main?: (Item[] | null)[] } }[] };
+  };
+  /** The workflow as it ran (n8n stores it with the execution). */
+  workflowData?: { nodes?: unknown[]; connections?: unknown };
+  [key: string]: unknown;
+}
+
+interface NodeRun {
+  executionIndex?: number;
+  startTime?: number;
+  executionTime?: number;
+  executionStatus?: string;
+  source?: ({ previousNode?: string; previousNodeOutput?: number } | null)[] | null;
+  error?: N8nError;
+  data?: Record<string, (Item[] | null)[]>;
+}
+
+interface N8nError {
+  message?: string;
+  description?: string | null;
+  name?: string;
+  node?: { name?: string };
+}
+
+interface Item {
+  json?: unknown;
+}
+
+/** A sample in an answer is cut to about this many characters of JSON. */
+const SAMPLE_CHARS = 1_000;
+/** Items shown of the input of a failed node. */
+const INPUT_SAMPLES = 2;
+
+/** A value cut to about `max` characters of JSON, so an answer stays small; the cut says how long it was. */
+export function clip(value: unknown, max = SAMPLE_CHARS): unknown {
+  const text = JSON.stringify(value);
+  if (text === undefined || text.length <= max) return value;
+  return `${text.slice(0, max)}… (${text.length} characters)`;
+}
+
+/**
+ * An error message without the n8n instance's file system: absolute paths (of its install, its user
+ * folder, its modules) become `<path>`. Stacks are never answered at all.
+ */
+export function withoutPaths(text: string): string {
+  return text
+    .replace(/(?:file:\/\/)?(?:[A-Za-z]:\\|\/)(?:[^\s'"()[\]]*[\\/])?node_modules[\\/][^\s'"()[\]]*/g, '<path>')
+    .replace(/(?<![\w.:/])(?:[A-Za-z]:\\|\/(?:home|usr|opt|var|root|tmp|app|data|srv|Users|mnt|snap|private|etc)\/)[^\s'"()[\]]*/g, '<path>');
+}
+
+const runDataOf = (execution: Execution): Record<string, NodeRun[]> => execution.data?.resultData?.runData ?? {};
+
+/** Items per output of a node's run (main outputs first, then any other connection type's). */
+function outputsOf(run: NodeRun | undefined): Item[][] {
+  return Object.values(run?.data ?? {}).flatMap((outputs) => (Array.isArray(outputs) ? outputs.map((items) => (Array.isArray(items) ? items : [])) : []));
+}
+
+/** The nodes in the order they first ran (n8n's executionIndex, else their start time). */
+export function runPath(execution: Execution): string[] {
+  const first = (runs: NodeRun[]) => runs[0]?.executionIndex ?? runs[0]?.startTime ?? Number.MAX_SAFE_INTEGER;
+  return Object.entries(runDataOf(execution))
+    .filter(([, runs]) => Array.isArray(runs) && runs.length > 0)
+    .sort(([, a], [, b]) => first(a) - first(b))
+    .map(([name]) => name);
+}
+
+/**
+ * Samples as the answer shows them: the trigger's request headers once, on the trigger; an item further
+ * on that still carries the same headers shows a note instead. Headers to hide (test_workflow's marker)
+ * are left out everywhere.
+ */
+export interface SampleOptions {
+  trigger?: string;
+  hideHeaders?: readonly string[];
+}
+
+function sampleOf(item: Item | undefined, node: string, execution: Execution, options: SampleOptions): unknown {
+  const json = item?.json;
+  if (!isPlainObject(json) || !isPlainObject(json.headers)) return clip(json);
+  const headers = Object.fromEntries(Object.entries(json.headers).filter(([name]) => !options.hideHeaders?.includes(name.toLowerCase())));
+  const triggerItem = options.trigger === undefined ? undefined : outputsOf(own(runDataOf(execution), options.trigger)?.[0])[0]?.[0]?.json;
+  const same = node !== options.trigger && isPlainObject(triggerItem) && JSON.stringify(triggerItem.headers) === JSON.stringify(json.headers);
+  return clip({ ...json, headers: same ? `(the request headers, as on "${options.trigger}")` : headers });
+}
+
+export interface NodeSummary {
+  node: string;
+  status: string;
+  error?: string;
+  runs: number;
+  /** Items on each output of its last run. */
+  items: number[];
+  sample?: unknown;
+}
+
+/** Per node, in the order they ran: how its last run ended, its error, its runs, the items on each output and the first item. */
+export function nodeSummaries(execution: Execution, options: SampleOptions = {}): NodeSummary[] {
+  const runData = runDataOf(execution);
+  return runPath(execution).map((node) => {
+    const runs = own(runData, node) ?? [];
+    const last = runs.at(-1);
+    const outputs = outputsOf(last);
+    const first = outputs.find((items) => items.length > 0)?.[0];
+    return {
+      node,
+      status: last?.error ? 'error' : (last?.executionStatus ?? 'success'),
+      ...(last?.error ? { error: messageOf(last.error) } : {}),
+      runs: runs.length,
+      items: outputs.map((items) => items.length),
+      ...(first ? { sample: sampleOf(first, node, execution, options) } : {}),
+    };
+  });
+}
+
+const messageOf = (error: N8nError): string =>
+  withoutPaths([error.message, error.description].filter((t) => typeof t === 'string' && t !== '').join(': ') || 'failed');
+
+export interface Failure {
+  node: string;
+  error: string;
+  /** The items the node was given: where from, how many, the first few. */
+  input?: { from?: string; items: number; samples: unknown[] };
+}
+
+/**
+ * The node whose error stopped the run, its message (no stack, no paths), and the items it was given:
+ * as n8n kept them to run it (the execution stack), else its upstream node's output.
+ */
+export function failureOf(execution: Execution, options: SampleOptions = {}): Failure | undefined {
+  const runData = runDataOf(execution);
+  const failed = [...runPath(execution)].reverse().find((name) => own(runData, name)?.some((run) => run.error));
+  const error = failed === undefined ? execution.data?.resultData?.error : own(runData, failed)!.findLast((run) => run.error)!.error;
+  const node = failed ?? error?.node?.name ?? execution.data?.resultData?.lastNodeExecuted;
+  if (!error || node === undefined) return undefined;
+  const run = own(runData, node)?.findLast((r) => r.error);
+  const from = run?.source?.find((s) => typeof s?.previousNode === 'string')?.previousNode ?? undefined;
+  const stacked = execution.data?.executionData?.nodeExecutionStack
+    ?.find((entry) => entry.node?.name === node)
+    ?.data?.main?.find((items) => Array.isArray(items));
+  const upstream = from === undefined ? undefined : outputsOf(own(runData, from)?.at(-1))[run?.source?.[0]?.previousNodeOutput ?? 0];
+  const items = stacked ?? upstream;
+  return {
+    node,
+    error: messageOf(error),
+    ...(items
+      ? {
+          input: {
+            ...(from === undefined ? {} : { from }),
+            items: items.length,
+            samples: items.slice(0, INPUT_SAMPLES).map((i) => sampleOf(i, node, execution, options)),
+          },
+        }
+      : {}),
+  };
+}
+
+export interface ItemsStopped {
+  /** The last node, in the order they ran, that put out any items; the outputs they left on that lead nowhere. */
+  lastWithItems?: { node: string; items: number[]; unconnectedOutputs?: number[] };
+  /** Nodes the trigger leads to over main connections that never ran. */
+  didNotRun: string[];
+}
+
+/**
+ * Where the items went when nothing failed: the last node (in the order they ran) that put out any, with
+ * the outputs they left on that are connected to nothing (a Filter's discarded items, an IF's false
+ * branch), and the nodes the trigger leads to that never ran: typically a Respond to Webhook no item
+ * reached, which n8n does not count as a failure (the webhook answers 200 with an empty body).
+ */
+export function whereItemsStopped(execution: Execution, trigger: string): ItemsStopped {
+  const runData = runDataOf(execution);
+  const connections = isPlainObject(execution.workflowData?.connections) ? execution.workflowData.connections : {};
+  const last = runPath(execution)
+    .map((node) => ({ node, items: outputsOf(own(runData, node)?.at(-1)).map((i) => i.length) }))
+    .findLast(({ items }) => items.some((n) => n > 0));
+  // Outputs that lead nowhere on a node that leads on elsewhere (a Filter's discarded items); a node connected to nothing at all is an end.
+  const leadsOn = last !== undefined && last.items.some((_, output) => mainTargets(connections, last.node, output).length > 0);
+  const unconnected = leadsOn ? last.items.flatMap((n, output) => (n > 0 && mainTargets(connections, last.node, output).length === 0 ? [output] : [])) : [];
+  const didNotRun = reachableOverMain(execution.workflowData, trigger).filter((node) => own(runData, node) === undefined);
+  return { ...(last ? { lastWithItems: { ...last, ...(unconnected.length ? { unconnectedOutputs: unconnected } : {}) } } : {}), didNotRun };
+}
+
+/** The names of the nodes one main output of `source` is connected to. */
+function mainTargets(connections: Record<string, unknown>, source: string, output: number): string[] {
+  const byType = own(connections, source);
+  const main = isPlainObject(byType) ? own(byType, 'main') : undefined;
+  const targets = Array.isArray(main) ? main[output] : undefined;
+  return (Array.isArray(targets) ? targets : []).flatMap((t) => (isPlainObject(t) && typeof t.node === 'string' ? [t.node] : []));
+}
+
+/** The enabled nodes `from` leads to over main connections, in breadth-first order. */
+function reachableOverMain(workflow: Execution['workflowData'], from: string): string[] {
+  const connections = isPlainObject(workflow?.connections) ? workflow.connections : {};
+  const disabled = new Set((workflow?.nodes ?? []).filter((n) => isPlainObject(n) && n.disabled === true).map((n) => (n as { name: unknown }).name));
+  const seen = new Set([from]);
+  const queue = [from];
+  for (let i = 0; i < queue.length; i++) {
+    const byType = own(connections, queue[i]!);
+    const main = isPlainObject(byType) ? own(byType, 'main') : undefined;
+    const outputs = Array.isArray(main) ? main.length : 0;
+    for (let output = 0; output < outputs; output++) {
+      for (const name of mainTargets(connections, queue[i]!, output)) {
+        if (seen.has(name) || disabled.has(name)) continue;
+        seen.add(name);
+        queue.push(name);
+      }
+    }
+  }
+  return queue.slice(1);
+}

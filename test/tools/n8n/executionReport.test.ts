@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { clip, failureOf, nodeSummaries, runPath, whereItemsStopped, withoutPaths, type Execution } from '../../../src/tools/n8n/executionReport';
+// Executions a real n8n 1.123.81 stored for one workflow (Hook → Split → Check → Keep → Respond, as in
+// test/e2e-n8n/testRuns.test.ts), read back with includeData: Check failing on an item without `need`,
+// Keep discarding every item, and a run that answered.
+import answered from '../../fixtures/executions/answered.json';
+import failed from '../../fixtures/executions/failed.json';
+import stopped from '../../fixtures/executions/stopped.json';
+
+const real = (e: unknown) => structuredClone(e) as Execution;
+
+describe('the report of an execution', () => {
+  it('lists the nodes in the order they ran, with the items on each output of their last run', () => {
+    expect(runPath(real(answered))).toEqual(['Hook', 'Split', 'Check', 'Keep', 'Respond']);
+    expect(nodeSummaries(real(answered)).map(({ node, status, runs, items }) => ({ node, status, runs, items }))).toEqual([
+      { node: 'Hook', status: 'success', runs: 1, items: [1] },
+      { node: 'Split', status: 'success', runs: 1, items: [2] },
+      { node: 'Check', status: 'success', runs: 1, items: [2] },
+      { node: 'Keep', status: 'success', runs: 1, items: [2, 0] },
+      { node: 'Respond', status: 'success', runs: 1, items: [2] },
+    ]);
+  });
+
+  it('orders by start time when n8n gives no execution index (older releases)', () => {
+    const e = real(answered);
+    const runData = e.data!.resultData!.runData!;
+    for (const runs of Object.values(runData)) delete runs[0]!.executionIndex;
+    runData.Hook![0]!.startTime = Number.MAX_SAFE_INTEGER - 1;
+    expect(runPath(e).at(-1)).toBe('Hook');
+  });
+
+  it('shows the request headers on the trigger only, without the ones it is told to hide', () => {
+    const [hook] = nodeSummaries(real(answered), { trigger: 'Hook', hideHeaders: ['x-mcp-test-run'] });
+    const sample = hook!.sample as { headers: Record<string, string>; body: unknown };
+    expect(sample.body).toEqual({ n: 2, need: 'yes' });
+    expect(sample.headers).toHaveProperty('content-type', 'application/json');
+    expect(sample.headers).not.toHaveProperty('x-mcp-test-run');
+    // A node that passes the trigger's item on shows a note instead of the headers again.
+    const e = real(answered);
+    e.data!.resultData!.runData!.Split![0]!.data!.main![0]![0]!.json = structuredClone(e.data!.resultData!.runData!.Hook![0]!.data!.main![0]![0]!.json);
+    const split = nodeSummaries(e, { trigger: 'Hook' }).find((n) => n.node === 'Split')!;
+    expect((split.sample as { headers: unknown }).headers).toBe('(the request headers, as on "Hook")');
+  });
+
+  it('names the node that failed, its error as n8n stored it, and the items it was given', () => {
+    const e = real(failed);
+    const stored = e.data!.resultData!.runData!.Check![0]!.error!;
+    expect(failureOf(e)).toEqual({
+      node: 'Check',
+      error: stored.message,
+      input: {
+        from: 'Split',
+        items: 2,
+        samples: [
+          { i: 0, n: 2, min: 0 },
+          { i: 1, n: 2, min: 0 },
+        ],
+      },
+    });
+    expect(nodeSummaries(e).find((n) => n.node === 'Check')).toMatchObject({ status: 'error', error: stored.message, items: [] });
+  });
+
+  it("takes a failed node's input from its upstream node's output when n8n kept no execution stack", () => {
+    const e = real(failed);
+    delete e.data!.executionData;
+    expect(failureOf(e)?.input).toEqual({ from: 'Split', items: 2, samples: [expect.objectContaining({ i: 0 }), expect.objectContaining({ i: 1 })] });
+  });
+
+  it('finds no failure in a run that succeeded', () => {
+    expect(failureOf(real(answered))).toBeUndefined();
+    expect(failureOf(real(stopped))).toBeUndefined();
+  });
+
+  it('never answers the stack or a file path of the instance', () => {
+    const e = real(failed);
+    expect(JSON.stringify(e)).toMatch(/node_modules/);
+    e.data!.resultData!.runData!.Check![0]!.error!.description = `Cannot find module '/usr/local/lib/node_modules/n8n/dist/x.js' (see /home/node/.n8n/config)`;
+    const answer = JSON.stringify([failureOf(e), nodeSummaries(e)]);
+    expect(answer).not.toMatch(/node_modules|\/home\/|stack|VmCodeWrapper/);
+    expect(answer).toContain(`Cannot find module '<path>' (see <path>)`);
+  });
+
+  it('says where items stopped: the last node that put any out, the outputs leading nowhere, the nodes never reached', () => {
+    expect(whereItemsStopped(real(stopped), 'Hook')).toEqual({
+      lastWithItems: { node: 'Keep', items: [0, 2], unconnectedOutputs: [1] },
+      didNotRun: ['Respond'],
+    });
+    expect(whereItemsStopped(real(answered), 'Hook')).toEqual({ lastWithItems: { node: 'Respond', items: [2] }, didNotRun: [] });
+    // A disabled node is not expected to run.
+    const e = real(stopped);
+    (e.workflowData!.nodes as { name: string; disabled?: boolean }[]).find((n) => n.name === 'Respond')!.disabled = true;
+    expect(whereItemsStopped(e, 'Hook').didNotRun).toEqual([]);
+  });
+});
+
+describe('withoutPaths', () => {
+  it('replaces absolute paths of files and modules, and leaves URLs and ordinary slashes alone', () => {
+    expect(withoutPaths('at /opt/n8n/node_modules/n8n-core/dist/a.js:1:2')).toBe('at <path>');
+    expect(withoutPaths('open C:\\Users\\me\\.n8n\\db.sqlite failed')).toBe('open <path> failed');
+    expect(withoutPaths('GET https://api.example.com/v1/users/7 returned 404')).toBe('GET https://api.example.com/v1/users/7 returned 404');
+    expect(withoutPaths('either/or, 3/4 of the items')).toBe('either/or, 3/4 of the items');
+  });
+});
+
+describe('clip', () => {
+  it('cuts a value longer than the limit to its start and says how long it was', () => {
+    expect(clip({ a: 'x'.repeat(50) }, 20)).toBe(`{"a":"${'x'.repeat(14)}… (58 characters)`);
+    const short = { a: 1 };
+    expect(clip(short, 20)).toBe(short);
+  });
+});
