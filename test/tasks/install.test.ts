@@ -25,9 +25,7 @@ describe('tasks for queued tools (MCP 2026-07-28)', () => {
     expect(task).toMatchObject({ taskId, status: 'completed', result: { structuredContent: { echo: 'task' } } });
   });
 
-  it('runs the same tool where the request arrived for a client without the extension, and refuses a task-only tool', async () => {
-    const plain = await modern('tools/call', { name: 'test_queued_echo', arguments: { text: 'inline' } });
-    expect(plain.body.result).toMatchObject({ resultType: 'complete', structuredContent: { echo: 'inline' } });
+  it('refuses a task-only tool, and the tasks methods, to a client without the extension', async () => {
     const refused = await modern('tools/call', { name: 'failing_job', arguments: {} });
     expect(refused.body.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } } });
     const gate = await modern('tasks/get', { taskId: 'gate-test' });
