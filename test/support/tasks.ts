@@ -1,10 +1,12 @@
 import { env } from 'cloudflare:workers';
 import { createExecutionContext, createMessageBatch, getQueueResult, runInDurableObject } from 'cloudflare:test';
+import { expect } from 'vitest';
 import type { Env } from '../../src/env';
 import type { TaskObject } from '../../src/tasks/TaskObject';
 import { runMessage, type TaskRecord } from '../../src/tasks/task';
 import { newTaskId, taskStub } from '../../src/tasks/taskId';
 import worker from '../../src/worker';
+import { modern, withTasks } from './modern';
 
 /** The principal the tasks of these helpers belong to. */
 export const TASK_OWNER = 'key_queued_run_test';
@@ -50,3 +52,18 @@ export async function deliverRun(record: TaskRecord, { attempts = 1, overrides =
   const task = (await taskStub(env, record.taskId).view(TASK_OWNER)) as unknown as RunView;
   return { acked: queue.explicitAcks.includes(id), retried: queue.retryMessages.some((m) => m.msgId === id), task, text: task.result?.content[0]?.text };
 }
+
+/**
+ * Calls a queued tool as a 2026-07-28 client that takes tasks (as this file's default caller, or as
+ * `headers` say): the id of the task it answered with at once.
+ */
+export async function startTask(name: string, args: Record<string, unknown>, headers: Record<string, string> = {}): Promise<string> {
+  const { body } = await modern('tools/call', { name, arguments: args }, { capabilities: withTasks, headers });
+  expect(body.result).toMatchObject({ resultType: 'task', status: 'working', taskId: expect.any(String), ttlMs: expect.any(Number) });
+  expect(body.result).not.toHaveProperty('requestState');
+  return body.result.taskId as string;
+}
+
+/** The run a working task waits on, read from its object's storage the way the consumer checks it. */
+export const runOf = (taskId: string): Promise<string> =>
+  runInDurableObject(taskStub(env, taskId), async (_: TaskObject, state) => ((await state.storage.get('task')) as TaskRecord).callId);
