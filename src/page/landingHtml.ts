@@ -1,5 +1,6 @@
 import type { CatalogManifest } from '../catalog/build';
 import { html, type Html } from '../http/html';
+import { N8N_TOOLS } from '../tools/n8n';
 import { KEY_PLACEHOLDER, type ClientGuide } from './connect';
 import type { ParameterView, ToolView } from './toolView';
 
@@ -117,7 +118,7 @@ function catalogSection(info: LandingInfo): Html {
 function toolsSection(info: LandingInfo): Html {
   return html`<section id="tools" aria-labelledby="tools-title">
   <h2 id="tools-title">Tools</h2>
-  <p id="tools-summary">${info.tools.length} tools${info.n8nConfigured ? '' : ' (the 31 n8n tools appear once an n8n instance is configured)'}. Each needs the scope shown; enter a key above to see which yours can use. <span id="tools-usable"></span></p>
+  <p id="tools-summary">${info.tools.length} tools${info.n8nConfigured ? '' : ` (the ${N8N_TOOLS.length} n8n tools appear once an n8n instance is configured)`}. Each needs the scope shown; enter a key above to see which yours can use. <span id="tools-usable"></span></p>
   <ul class="tools">${info.tools.map(tool)}</ul>
 </section>`;
 }

@@ -1,7 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { constantTimeEqual, generateApiKey, KEY_PATTERN, kvName, readKeyRecord, sha256Hex, verifyApiKey } from '../../src/auth/apiKeys';
-import { narrow, parseScopes } from '../../src/auth/scopes';
 import { createKey } from '../support/keys';
 
 describe('API keys', () => {
@@ -48,22 +47,5 @@ describe('API keys', () => {
     expect(constantTimeEqual('abc', 'abd')).toBe(false);
     expect(constantTimeEqual('abc', 'abcd')).toBe(false);
     expect(constantTimeEqual('', '')).toBe(true);
-  });
-});
-
-describe('scopes', () => {
-  it('parse from commas or spaces and refuse unknown ones', () => {
-    expect(parseScopes('nodes:read, workflows:read workflows:read')).toEqual(['nodes:read', 'workflows:read']);
-    expect(() => parseScopes('nodes:read,workflow:write')).toThrow(/unknown scope "workflow:write"/);
-    expect(() => parseScopes(' ')).toThrow(/no scopes/);
-  });
-
-  it('narrow what is asked for to what the credential has', () => {
-    expect(narrow(['nodes:read', 'workflows:write'], ['nodes:read'])).toEqual(['nodes:read']);
-    expect(narrow(['nodes:read', 'workflows:write'], ['*'])).toEqual(['nodes:read', 'workflows:write']);
-    expect(narrow(['workflows:write'], ['nodes:read'])).toEqual([]);
-    // Wanting everything gets what the credential has.
-    expect(narrow(['*'], ['nodes:read'])).toEqual(['nodes:read']);
-    expect(narrow(['*'], ['*'])).toEqual(['*']);
   });
 });

@@ -20,25 +20,6 @@ describe('who may read the catalog API', () => {
     expect((await call('/api/me', { headers: { authorization: '' } })).status).toBe(401);
   });
 
-  it('answers anyone with nodes:read only when PUBLIC_CATALOG is true', async () => {
-    const me = await callWithEnv('/api/me', PUBLIC);
-    expect(me.headers.get('cache-control')).toBe('private, no-store');
-    expect(await json(me)).toEqual({ status: 200, body: { credential: 'none (public catalog)', scopes: ['nodes:read'] } });
-    expect((await callWithEnv('/api/catalog/search?q=email', PUBLIC)).status).toBe(200);
-    // The MCP routes are not opened by it.
-    expect((await callWithEnv('/mcp', PUBLIC, { headers: { accept: 'text/event-stream' } })).status).toBe(401);
-  });
-
-  it('still checks a credential that is sent, public catalog or not', async () => {
-    const bad = { headers: { authorization: `Bearer n2f_${'A'.repeat(40)}` } };
-    expect((await callWithEnv('/api/catalog/search?q=email', PUBLIC, bad)).status).toBe(401);
-    const { key } = await createKey(['workflows:read']);
-    expect(await json(await callWithEnv('/api/me', PUBLIC, { headers: bearer(key) }))).toEqual({
-      status: 200,
-      body: { credential: 'API key', scopes: ['workflows:read'] },
-    });
-  });
-
   it('refuses a key without nodes:read with 403 insufficient_scope', async () => {
     const { key } = await createKey(['workflows:read']);
     for (const path of ['/api/catalog/search?q=email', '/api/catalog/spec?type=ACTION_NODE&subtype=HTTP_REQUEST']) {

@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { bearer, createKey } from '../support/keys';
 import { call, initializeRequest, openSession, postJson, rpc, sessionHeaders, sseReader } from '../support/mcp';
 
-/** A session id is no credential: presented with another principal's credential, the session does not exist. */
+/**
+ * The session record names the principal that created it, the only one the session answers
+ * (SessionObject checks each request against it). A session id is no credential: presented with
+ * another principal's credential, the session does not exist.
+ */
 describe('sessions are bound to the principal that created them', () => {
   it('Streamable HTTP: POST, GET and DELETE with another key are answered like an unknown session', async () => {
     const owner = bearer((await createKey(['*'])).key);
