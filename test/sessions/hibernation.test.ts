@@ -116,16 +116,6 @@ describe('idle clients cost their session object nothing', () => {
     await stream.cancel();
   });
 
-  it('sends a result larger than one socket message whole, in pieces the Worker joins', async () => {
-    const sessionId = await openSession(VERSION);
-    const text = 'é'.repeat(40_000); // 80 KB of UTF-8, twice in the result: three 64 KB messages
-    const params = { name: 'test_queued_echo', arguments: { text } };
-    const post = sseReader(await postJson('/mcp', { jsonrpc: '2.0', id: 3, method: 'tools/call', params }, sessionHeaders(sessionId, VERSION)));
-    const answer = JSON.parse((await post.next((frame) => frame.data !== '')).data);
-    expect(answer.result.structuredContent.echo === text).toBe(true);
-    expect(answer.result.content[0].text).toBe(JSON.stringify({ echo: text }));
-  });
-
   it('lets a query-mode object sleep while its queued call runs; the answer waits for the Worker’s socket', async () => {
     const id = newSessionId();
     const stub = sessionStub(env, id);
