@@ -152,7 +152,7 @@ describe('a client’s SSE stream that is a socket’s frames from its start', (
 });
 
 describe('a result larger than one socket message, through the Worker', () => {
-  it('reaches the client whole: the object sends it in pieces, the Worker joins them', async () => {
+  it('sends a result larger than one socket message whole, in pieces the Worker joins', async () => {
     const VERSION = '2025-11-25';
     const sessionId = await openSession(VERSION);
     const text = 'é'.repeat(40_000); // 80 KB of UTF-8, twice in the result: three 64 KB messages
