@@ -1,7 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { createExecutionContext, createMessageBatch, getQueueResult } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { onSession } from '../../src/sessions/sessionId';
 import { call, callWithEnv, messagesOf, openSession, postJson, sessionHeaders, sseReader } from '../support/mcp';
 import { pendingCalls, waitFor } from '../support/sessionStorage';
 import entry from './worker';
@@ -40,11 +39,6 @@ describe('fault injection hooks (the test entry)', () => {
         (p) => p.length === 0,
       ),
     ).toEqual([]);
-  });
-
-  it('turn a failed call on a session object into a 503 to retry, not a 500', async () => {
-    const failing = onSession(env, 'A'.repeat(43), () => Promise.reject(new Error('Durable Object reset')));
-    await expect(failing).rejects.toMatchObject({ status: 503, headers: { 'Retry-After': '1' } });
   });
 
   describe('a failing consumer attempt', () => {

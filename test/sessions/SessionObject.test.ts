@@ -4,49 +4,12 @@ import { describe, expect, it } from 'vitest';
 import type { SessionObject } from '../../src/sessions/SessionObject';
 import type { SessionRecord } from '../../src/sessions/session';
 import { sessionStub } from '../../src/sessions/sessionId';
-import { newSessionId } from '../../src/lib/sessionIds';
-import { ALREADY_INITIALIZED, call, initializeRequest, messagesOf, openSession, ORIGIN, postJson, PROTOCOL_VERSION, rpc, sessionHeaders } from '../support/mcp';
+import { call, messagesOf, openSession, postJson, rpc, sessionHeaders, sseReader } from '../support/mcp';
 import { pendingCalls, waitFor } from '../support/sessionStorage';
 
 const readRecord = (sessionId: string) =>
   runInDurableObject(sessionStub(env, sessionId), (_: SessionObject, state) => state.storage.get<SessionRecord>('session'));
-
-describe('session state in Durable Object storage', () => {
-  it('records transport, protocol version and client info', async () => {
-    const sessionId = await openSession('2025-03-26');
-    const record = await readRecord(sessionId);
-    expect(record).toMatchObject({
-      id: sessionId,
-      transport: 'streamable-http',
-      initialized: true,
-      initializeParams: { protocolVersion: '2025-03-26', clientInfo: { name: 'vitest' } },
-    });
-    expect(record!.expiresAt).toBeGreaterThan(Date.now() + 500_000); // the test TTL is 600 s
-  });
-
-  it('restores itself after eviction: the client notices nothing', async () => {
-    const sessionId = await openSession();
-    const stub = sessionStub(env, sessionId);
-    await evictDurableObject(stub);
-    const { status, reply } = await rpc(sessionId, 'tools/call', { name: 'server_info', arguments: {} });
-    expect(status).toBe(200);
-    expect(reply?.result.structuredContent.name).toBe('n8n-mcp-edge');
-    // And again: each new instance restores from storage, not from the previous one.
-    await evictDurableObject(stub);
-    const { reply: list } = await rpc(sessionId, 'tools/list', undefined, 3);
-    expect(list?.result.tools.length).toBeGreaterThan(0);
-  });
-
-  it('keeps refusing a second initialize after eviction', async () => {
-    const sessionId = await openSession();
-    await evictDurableObject(sessionStub(env, sessionId));
-    const response = await postJson('/mcp', initializeRequest(9), sessionHeaders(sessionId));
-    expect(response.status).toBe(400);
-    expect(await response.json()).toEqual(ALREADY_INITIALIZED);
-    // The refusal came from the restored session, which still answers.
-    expect((await rpc(sessionId, 'ping')).reply).toEqual({ jsonrpc: '2.0', id: 2, result: {} });
-  });
-});
+const sockets = (sessionId: string) => runInDurableObject(sessionStub(env, sessionId), (_: SessionObject, state) => state.getWebSockets().length);
 
 describe('idle expiry by alarm', () => {
   it('keeps a session whose deadline has not passed', async () => {
@@ -135,6 +98,23 @@ describe('idle expiry by alarm', () => {
     expect(await runInDurableObject(stub, (_: SessionObject, state) => state.storage.getAlarm())).toBeNull();
     expect(await readRecord(sessionId)).toBeUndefined();
   });
+
+  it('ends the client’s held stream when the session closes at its idle deadline', async () => {
+    const sessionId = await openSession('2025-11-25');
+    const stub = sessionStub(env, sessionId);
+    const standalone = sseReader(await call('/mcp', { headers: { accept: 'text/event-stream', ...sessionHeaders(sessionId, '2025-11-25') } }));
+    await waitFor(
+      () => sockets(sessionId),
+      (n) => n === 1,
+    );
+    await runInDurableObject(stub, async (_: SessionObject, state) => {
+      const record = (await state.storage.get<SessionRecord>('session'))!;
+      await state.storage.put('session', { ...record, expiresAt: Date.now() - 1 });
+    });
+    await evictDurableObject(stub); // an idle object, woken by its alarm alone
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    await expect(standalone.next()).rejects.toThrow('stream ended');
+  });
 });
 
 describe('cancellation', () => {
@@ -189,40 +169,5 @@ describe('cancellation', () => {
     expect(messages.map((m) => m.id)).toEqual([2]);
     expect(messages[0]!.result.content).toBeInstanceOf(Array);
     expect((await rpc(sessionId, 'ping', undefined, 1)).reply).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
-  });
-});
-
-describe('the caller travels with each request', () => {
-  /** The same credential twice: the session's creator, and the same grant after a refresh narrowed its scopes. */
-  const wide = { id: 'key_interleaved', subject: 'key_interleaved', scopes: ['*'] };
-  const narrow = { ...wide, scopes: ['workflows:read'] };
-  const list = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/list' });
-  const whoCalls = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'test_caller', arguments: {} } });
-
-  it('gives each of two interleaved requests of a session its own principal: in the tool guard and in the tool', async () => {
-    const sessionId = newSessionId();
-    const replies = await runInDurableObject(sessionStub(env, sessionId), async (object: SessionObject) => {
-      const headers = {
-        accept: 'application/json, text/event-stream',
-        'content-type': 'application/json',
-        'mcp-session-id': sessionId,
-        'mcp-protocol-version': PROTOCOL_VERSION,
-      };
-      const post = (principal: typeof wide, body: unknown, create = false) =>
-        object.streamableHttp(new Request(`${ORIGIN}/mcp`, { method: 'POST', headers }), sessionId, create, principal, body);
-      await (await post(wide, initializeRequest(1), true)).text();
-      await post(wide, { jsonrpc: '2.0', method: 'notifications/initialized' });
-      // Started together: the second request is admitted while the first one's guard is still to run.
-      const lists = await Promise.all([post(wide, list(2)), post(narrow, list(3))]);
-      const calls = await Promise.all([post(wide, whoCalls(4)), post(narrow, whoCalls(5))]);
-      return Promise.all([...lists, ...calls].map(async (response) => (await messagesOf(response))[0]!));
-    });
-    const [wideList, narrowList, wideCall, narrowCall] = replies;
-    const names = (reply: Record<string, any>) => reply.result.tools.map((t: { name: string }) => t.name);
-    expect(names(wideList!)).toContain('search_nodes');
-    expect(names(narrowList!)).not.toContain('search_nodes');
-    expect(names(narrowList!)).toEqual(expect.arrayContaining(['server_info', 'test_caller']));
-    expect(wideCall!.result.structuredContent).toEqual(wide);
-    expect(narrowCall!.result.structuredContent).toEqual(narrow);
   });
 });

@@ -1,6 +1,7 @@
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { JSONRPCErrorResponseSchema, RequestIdSchema } from '@modelcontextprotocol/core';
 import { env, exports } from 'cloudflare:workers';
+import { expect } from 'vitest';
 import type { Env } from '../../src/env';
 import worker from '../../src/worker';
 import { parseSse as sseEvents, type SseFrame } from '../../scripts/lib/sseFrame';
@@ -91,6 +92,20 @@ export type { SseFrame };
 /** Parses SSE frames; comments (keepalives) are dropped. */
 export function parseSse(text: string): SseFrame[] {
   return sseEvents(text);
+}
+
+/**
+ * One /mcp/sse query-mode request (seed 004: the JSON-RPC request spread over the query string): its
+ * stream must carry exactly one `mcpResponse` event and close; the event and its message.
+ */
+export async function queryMode(params: Record<string, string>) {
+  const response = await call(`/mcp/sse?${new URLSearchParams(params)}`);
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-type')).toBe('text/event-stream');
+  const events = parseSse(await response.text()); // the stream closes after one event
+  expect(events).toHaveLength(1);
+  expect(events[0]!.event).toBe('mcpResponse');
+  return { event: events[0]!, message: JSON.parse(events[0]!.data) };
 }
 
 /** The JSON-RPC messages of a response, whether it came as JSON or as an SSE stream. */

@@ -26,3 +26,15 @@ export async function waitFor<T>(read: () => Promise<T>, done: (v: T) => boolean
     await sleep(50);
   }
 }
+
+/**
+ * The client as the SDK server of a session's object knows it (protocol version, client info and
+ * capabilities): undefined while the object has no server running, as after an eviction until a request wakes it.
+ */
+export const clientAsServed = (sessionId: string) =>
+  runInDurableObject(sessionStub(env, sessionId), (session: SessionObject) => {
+    const server = session['live']?.server.server;
+    return (
+      server && { protocolVersion: server.getNegotiatedProtocolVersion(), clientInfo: server.getClientVersion(), capabilities: server.getClientCapabilities() }
+    );
+  });

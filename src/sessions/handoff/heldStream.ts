@@ -53,6 +53,8 @@ export class SocketRelay {
     if (!socket) return this.stream.close();
     this.socket = socket;
     socket.accept();
+    // The client left while the socket was being opened: nobody reads what the object would send on it.
+    if (this.stream.closed) return this.closeSocket();
     // The object sends frames as binary pieces; without this they would arrive as Blobs (standard binaryType).
     socket.binaryType = 'arraybuffer';
     this.stream.keepAlive();

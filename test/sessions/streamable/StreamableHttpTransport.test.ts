@@ -163,3 +163,57 @@ describe('a queued call across the loss of its session object', () => {
     expect(messages[0]).toEqual({ jsonrpc: '2.0', ...progress });
   });
 });
+
+describe('streams handed to the Worker', () => {
+  const sockets = (sessionId: string) => runInDurableObject(sessionStub(env, sessionId), (_: SessionObject, state) => state.getWebSockets().length);
+
+  it('leaves no SDK keep-alive timer on a stream it handed to the Worker (a timer keeps an object from hibernating)', async () => {
+    // The SDK arms a keep-alive interval per SSE body it writes; the Worker keeps held streams alive itself.
+    const live = new Set<unknown>();
+    let armed = 0;
+    const { setInterval: set, clearInterval: clear } = globalThis;
+    globalThis.setInterval = ((handler: () => void, ms?: number) => {
+      const timer = set(handler, ms);
+      if (/startKeepAlive/.test(new Error().stack ?? '')) {
+        armed++;
+        live.add(timer);
+      }
+      return timer;
+    }) as typeof setInterval;
+    globalThis.clearInterval = ((timer: Parameters<typeof clearInterval>[0]) => {
+      live.delete(timer);
+      clear(timer);
+    }) as typeof clearInterval;
+    try {
+      const sessionId = await openSession(VERSION);
+      const headers = sessionHeaders(sessionId, VERSION);
+      const standalone = sseReader(await call('/mcp', { headers: { accept: 'text/event-stream', ...headers } }));
+      const params = { name: 'test_queued_slow', arguments: { ms: 300 } };
+      const post = sseReader(await postJson('/mcp', { jsonrpc: '2.0', id: 8, method: 'tools/call', params }, headers));
+      expect(
+        await waitFor(
+          () => sockets(sessionId),
+          (n) => n === 2,
+        ),
+      ).toBe(2); // both streams parked
+      expect(armed).toBeGreaterThanOrEqual(2); // one per body the object wrote: the GET's and the POST's
+      expect(live.size).toBe(0);
+      await post.next((frame) => frame.data !== '');
+      await standalone.cancel();
+    } finally {
+      Object.assign(globalThis, { setInterval: set, clearInterval: clear });
+    }
+  });
+
+  it('refuses a second GET stream while the first is held, as the SDK does', async () => {
+    const sessionId = await openSession(VERSION);
+    const headers = { accept: 'text/event-stream', ...sessionHeaders(sessionId, VERSION) };
+    const first = sseReader(await call('/mcp', { headers }));
+    await waitFor(
+      () => sockets(sessionId),
+      (n) => n === 1,
+    );
+    expect((await call('/mcp', { headers })).status).toBe(409);
+    await first.cancel();
+  });
+});
