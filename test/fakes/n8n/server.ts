@@ -129,7 +129,7 @@ export async function startFakeN8n(apiKey = 'n8n_api_test_key'): Promise<FakeN8n
     const workflowId = fake.state.webhookWorkflow(path);
     if (workflowId === undefined) return [404, { code: 404, message: `The requested webhook "${request.method} ${path}" is not registered.` }];
     const text = await readBody(request);
-    let body: unknown = {};
+    let body: unknown;
     try {
       body = text ? JSON.parse(text) : {};
     } catch {
