@@ -73,6 +73,8 @@ function paged<T>(items: T[], query: URLSearchParams): Answer {
 export class FakeN8nState {
   readonly workflows = new Map<string, Json>();
   readonly executions = new Map<string, Json>();
+  /** Execution ids count up and are never reused, as n8n's (an autoincrement column) are. */
+  private lastExecutionId = 0;
   readonly credentials = new Map<string, Json>();
   readonly tags = new Map<string, Json>();
   readonly users = new Map<string, Json>([[OWNER.id, { ...OWNER, createdAt: now(), updatedAt: now(), mfaEnabled: false }]]);
@@ -197,6 +199,8 @@ export class FakeN8nState {
       const w = this.workflows.get(params.workflowId!);
       if (!w) return notFound;
       this.workflows.delete(w.id);
+      // n8n deletes a workflow's executions with it (its execution table cascades; checked on n8n 1.123.81 by test/e2e-n8n/tryNodes.test.ts).
+      for (const [id, e] of this.executions) if (e.workflowId === w.id) this.executions.delete(id);
       return [200, this.workflow(w)];
     },
     'POST /workflows/{workflowId}/activate': ({ params }) => this.setActive(params.workflowId!, true),
@@ -217,6 +221,8 @@ export class FakeN8nState {
     'GET /executions': ({ query }) => {
       let list = [...this.executions.values()].sort((a, b) => Number(b.id) - Number(a.id));
       for (const field of ['workflowId', 'status'] as const) if (query.has(field)) list = list.filter((e) => e[field] === query.get(field));
+      // n8n lists the executions still running only when asked for them (status=running); checked on n8n 1.123.81 by test/e2e-n8n/tryNodes.test.ts.
+      if (!query.has('status')) list = list.filter((e) => e.status !== 'running');
       const withData = query.get('includeData') === 'true';
       return paged(
         list.map(({ data, workflowData, createdAt, deletedAt, tracingContext, deduplicationKey, binaryDataSizeBytes, usedPrivateCredentials, ...e }) =>
@@ -405,8 +411,8 @@ export class FakeN8nState {
     return [...this.workflows.values()].find((w) => w.active && w.nodes.some(serves))?.id;
   }
 
-  /** An execution of a workflow, with `items` output items from its one node (for trimming tests). */
-  addExecution(workflowId: string, status: 'success' | 'error', items = 1): string {
+  /** An execution of a workflow, with `items` output items from its one node (for trimming tests); a running one has not stopped. */
+  addExecution(workflowId: string, status: 'success' | 'error' | 'running', items = 1): string {
     const output = Array.from({ length: items }, (_, i) => ({ json: { i, text: 'x'.repeat(200) } }));
     return this.storeExecution(workflowId, status, 'manual', 'Start', output);
   }
@@ -425,8 +431,8 @@ export class FakeN8nState {
     return id;
   }
 
-  private storeExecution(workflowId: string, status: 'success' | 'error', mode: string, node: string, output: Json[]): string {
-    const id = String(this.executions.size + 1 + counter++);
+  private storeExecution(workflowId: string, status: 'success' | 'error' | 'running', mode: string, node: string, output: Json[]): string {
+    const id = String(++this.lastExecutionId);
     const time = now();
     const runData = { [node]: [{ startTime: Date.now(), executionIndex: 0, source: [], executionTime: 3, executionStatus: status, data: { main: [output] } }] };
     this.executions.set(id, {
@@ -438,7 +444,7 @@ export class FakeN8nState {
       status,
       createdAt: time,
       startedAt: time,
-      stoppedAt: time,
+      stoppedAt: status === 'running' ? null : time,
       deletedAt: null,
       workflowId,
       waitTill: null,

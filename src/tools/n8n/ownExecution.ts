@@ -1,0 +1,131 @@
+/**
+ * Finding the execution a call started, among every other run of the same workflow: the call marks its
+ * request (trigger.ts: a Webhook's RUN_HEADER, a Chat's session id), and of the workflow's executions
+ * numbered after the newest one before the call, the first finished one that carries the mark is it.
+ * test_workflow and try_nodes both find their run this way.
+ */
+import type { N8nClient } from '../../n8n/client';
+import { own } from '../../lib/ownKeys';
+import { ToolError } from '../tool';
+import { clip, type Execution } from './executionReport';
+import { messageOf } from './runWithCleanUp';
+import { isMarkedRun, triggerRequest, type TriggerNode } from './trigger';
+
+const POLL_MS = 500;
+const LIST_LIMIT = 100;
+
+interface ExecutionPage {
+  data: Execution[];
+  nextCursor?: string | null;
+}
+
+const executionNumber = (id: string | number) => Number(id);
+const isFinished = (e: Execution) => e.status !== 'running' && e.status !== 'new' && e.status !== 'waiting' && Boolean(e.stoppedAt);
+
+/** The number of the workflow's newest execution, 0 when it has none. */
+export async function newestExecutionId(n8n: N8nClient, workflowId: string): Promise<number> {
+  const page = await n8n.get<ExecutionPage>('/executions', { query: { workflowId, limit: 1 } });
+  const newest = page.data[0];
+  return newest === undefined ? 0 : executionNumber(newest.id);
+}
+
+/**
+ * Calls the trigger at `url` with `payload`, marked with `runId` (triggerRequest): its HTTP status and
+ * body (clipped). A redirect is answered, not followed (where a workflow sends its caller is not a
+ * place this server fetches).
+ */
+export async function callTrigger(url: URL, node: TriggerNode, payload: Record<string, unknown>, runId: string, signal: AbortSignal) {
+  let response: Response;
+  let body: string;
+  try {
+    response = await fetch(url, { ...triggerRequest(url, node, payload, runId), redirect: 'manual', signal });
+    body = await response.text();
+  } catch (error) {
+    if (signal.aborted)
+      throw new ToolError(`The trigger "${node.name}" did not answer before the run had to stop (cancelled, or its time was up): ${messageOf(error)}`);
+    throw error;
+  }
+  let parsed: unknown = body;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    // not JSON (a form's HTML answer): keep the text
+  }
+  return { url: url.pathname, status: response.status, body: clip(parsed) };
+}
+
+/** The first item the trigger put out in an execution. */
+const triggerItem = (execution: Execution, trigger: string): unknown =>
+  own(execution.data?.resultData?.runData ?? {}, trigger)?.[0]?.data?.main?.[0]?.[0]?.json;
+
+export interface OwnRun {
+  n8n: N8nClient;
+  workflowId: string;
+  /** The number of the workflow's newest execution before the call (newestExecutionId). */
+  after: number;
+  /** Epoch ms after which to stop looking. */
+  until: number;
+  signal: AbortSignal;
+  /** The trigger that was called, the mark the call carried and the payload it sent. */
+  trigger: TriggerNode;
+  runId: string;
+  payload: Record<string, unknown>;
+}
+
+/**
+ * This run's execution, once finished: among the workflow's executions newer than `after`, the one
+ * whose trigger item carries the run's mark (each finished one is read once). A trigger that keeps no
+ * mark (a form) gets the oldest finished one, said in `identifiedBy`. Null when none has by `until`, or
+ * once `signal` is aborted.
+ */
+export async function waitForOwnExecution({
+  n8n,
+  workflowId,
+  after,
+  until,
+  signal,
+  trigger,
+  runId,
+  payload,
+}: OwnRun): Promise<{ execution: Execution; identifiedBy: 'mark' | 'order' } | null> {
+  const read = new Set<string>();
+  while (Date.now() < until && !signal.aborted) {
+    try {
+      for (const candidate of await newerExecutions(n8n, workflowId, after)) {
+        const id = String(candidate.id);
+        if (read.has(id) || !isFinished(candidate)) continue;
+        const execution = await n8n.get<Execution>(`/executions/${id}`, { query: { includeData: true } });
+        read.add(id);
+        const ours = isMarkedRun(trigger, triggerItem(execution, trigger.name), runId, payload);
+        if (ours !== false) return { execution, identifiedBy: ours === undefined ? 'order' : 'mark' };
+      }
+    } catch (error) {
+      if (signal.aborted) return null;
+      throw error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+  return null;
+}
+
+/**
+ * The workflow's executions numbered above `after`, oldest first, page by page; with `status`, only
+ * those (n8n's list leaves running executions out unless asked for them).
+ */
+async function newerExecutions(n8n: N8nClient, workflowId: string, after: number, status?: string): Promise<Execution[]> {
+  const newer: Execution[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await n8n.get<ExecutionPage>('/executions', { query: { workflowId, status, limit: LIST_LIMIT, cursor } });
+    const beyond = page.data.filter((e) => !(executionNumber(e.id) <= after));
+    newer.push(...beyond);
+    cursor = beyond.length === page.data.length ? (page.nextCursor ?? undefined) : undefined;
+  } while (cursor);
+  return newer.reverse();
+}
+
+/** The ids of every execution of a workflow, finished or still running, oldest first. */
+export async function executionIdsOf(n8n: N8nClient, workflowId: string): Promise<string[]> {
+  const [listed, running] = await Promise.all([newerExecutions(n8n, workflowId, 0), newerExecutions(n8n, workflowId, 0, 'running')]);
+  return [...new Set([...listed, ...running].map((e) => String(e.id)))].sort((a, b) => executionNumber(a) - executionNumber(b));
+}

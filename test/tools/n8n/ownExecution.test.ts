@@ -1,0 +1,87 @@
+import { describe, expect, inject, it } from 'vitest';
+import { N8nClient } from '../../../src/n8n/client';
+import { callTrigger, executionIdsOf, newestExecutionId, waitForOwnExecution } from '../../../src/tools/n8n/ownExecution';
+import type { TriggerNode } from '../../../src/tools/n8n/trigger';
+
+/**
+ * Finding the execution a call started, against the contract fake of n8n (each call of an active
+ * workflow's webhook leaves an execution holding the request, headers included): the marked one among
+ * the workflow's other runs, never an older one; every execution of a workflow, running ones included.
+ */
+const n8nUrl = inject('n8nUrl');
+const n8nKey = inject('n8nKey');
+const client = new N8nClient({ apiBase: `${n8nUrl}/api/v1`, apiKey: n8nKey });
+const fake = (path: string, body?: unknown) =>
+  fetch(`${n8nUrl}/__fake/${path}`, body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) }).then((r) => r.json() as Promise<any>);
+
+/** An active workflow whose Webhook (POST) n8n serves at a path of its own. */
+async function activeWebhook(): Promise<{ id: string; trigger: TriggerNode; url: URL }> {
+  const path = `own-${crypto.randomUUID()}`;
+  const trigger = {
+    name: 'Hook',
+    type: 'n8n-nodes-base.webhook',
+    typeVersion: 2,
+    webhookId: crypto.randomUUID(),
+    position: [0, 0],
+    parameters: { path, httpMethod: 'POST' },
+  };
+  const { id } = await client.post<{ id: string }>('/workflows', { body: { name: path, nodes: [trigger], connections: {}, settings: {} } });
+  await client.post(`/workflows/${id}/activate`);
+  return { id, trigger, url: new URL(`${n8nUrl}/webhook/${path}`) };
+}
+
+const soon = () => Date.now() + 3_000;
+const never = new AbortController().signal;
+
+describe('the execution a call started', () => {
+  it('is the one whose trigger item carries the call’s mark, among the runs of the same workflow', async () => {
+    const { id, trigger, url } = await activeWebhook();
+    expect(await newestExecutionId(client, id)).toBe(0);
+    const before = await callTrigger(url, trigger, { n: 0 }, 'an earlier run', never);
+    expect(before).toEqual({ url: url.pathname, status: 200, body: { message: 'Workflow was started' } });
+    const after = await newestExecutionId(client, id);
+    expect(after).toBeGreaterThan(0);
+    const runIds = ['run-1', 'run-2', 'run-3'];
+    for (const [n, runId] of runIds.entries()) await callTrigger(url, trigger, { n }, runId, never);
+    const base = { n8n: client, workflowId: id, after, until: soon(), signal: never, trigger, payload: {} };
+    for (const [n, runId] of runIds.entries()) {
+      const found = await waitForOwnExecution({ ...base, runId });
+      expect(found?.identifiedBy).toBe('mark');
+      const item = found!.execution.data!.resultData!.runData!.Hook![0]!.data!.main![0]![0]!.json as { body: unknown };
+      expect(item.body).toEqual({ n });
+    }
+    // The run before `after` carries its mark, but is not looked at.
+    expect(await waitForOwnExecution({ ...base, runId: 'an earlier run', until: Date.now() + 1_000 })).toBeNull();
+  });
+
+  it('is not found once the signal is aborted or the time is up', async () => {
+    const { id, trigger } = await activeWebhook();
+    const base = { n8n: client, workflowId: id, after: 0, trigger, runId: 'never called', payload: {} };
+    const started = Date.now();
+    expect(await waitForOwnExecution({ ...base, until: Date.now() + 1_200, signal: never })).toBeNull();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_200);
+    expect(await waitForOwnExecution({ ...base, until: soon(), signal: AbortSignal.abort() })).toBeNull();
+  });
+
+  it('says the trigger did not answer when the signal stops the call first', async () => {
+    const { trigger, url } = await activeWebhook();
+    await expect(callTrigger(url, trigger, {}, 'stopped', AbortSignal.abort())).rejects.toThrow(
+      /^The trigger "Hook" did not answer before the run had to stop \(cancelled, or its time was up\)/,
+    );
+  });
+});
+
+describe('every execution of a workflow', () => {
+  it('finished or still running (n8n lists running ones only when asked), oldest first', async () => {
+    const { id, trigger, url } = await activeWebhook();
+    await callTrigger(url, trigger, {}, 'a', never);
+    const running = String((await fake('executions', { workflowId: id, status: 'running' })).id);
+    await callTrigger(url, trigger, {}, 'b', never);
+    const listed = await client.get<{ data: { id: string }[] }>('/executions', { query: { workflowId: id } });
+    expect(listed.data.map((e) => e.id)).not.toContain(running);
+    const ids = await executionIdsOf(client, id);
+    expect(ids).toHaveLength(3);
+    expect(ids).toContain(running);
+    expect(ids).toEqual([...ids].sort((a, b) => Number(a) - Number(b)));
+  });
+});
