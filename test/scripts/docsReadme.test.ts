@@ -7,7 +7,7 @@ import type { ToolDefinition } from '../../src/tools/tool';
 import { toolsFor } from '../../src/server/registry';
 import type { Env } from '../../src/env';
 
-// test_workflow imports waitUntil from the Workers runtime, which Node lacks; listing tools never calls it.
+// test_workflow and try_nodes import waitUntil from the Workers runtime (runWithCleanUp), which Node lacks; listing tools never calls it.
 vi.mock('cloudflare:workers', () => ({ waitUntil: () => {} }));
 
 const between = (text: string, name: string) => text.slice(text.indexOf(`<!-- ${name}:start -->`), text.indexOf(`<!-- ${name}:end -->`));

@@ -53,7 +53,7 @@ describe('scopes gate the tools', () => {
 
   it('gives every n8n tool its resource scope: read for read-only tools, write otherwise', () => {
     const n8n = toolsFor({ ...env, N8N_API_URL: 'https://n8n.example', N8N_API_KEY: 'k' }).filter((t) => t.annotations.openWorldHint);
-    expect(n8n).toHaveLength(33);
+    expect(n8n).toHaveLength(34);
     const scopeOf = Object.fromEntries(n8n.map((t) => [t.name, t.scope]));
     expect(scopeOf).toMatchObject({
       list_workflows: 'workflows:read',
@@ -68,9 +68,12 @@ describe('scopes gate the tools', () => {
       get_audit_events: 'audit:read',
       edit_workflow: 'workflows:write',
       test_workflow: 'workflows:write',
+      try_nodes: 'workflows:write',
     });
     // A test run also reads the execution it caused.
     expect(scopesOf(n8n.find((t) => t.name === 'test_workflow')!)).toEqual(['workflows:write', 'executions:read']);
+    // A try reads and deletes only the execution of the throwaway workflow it made: no executions scope.
+    expect(scopesOf(n8n.find((t) => t.name === 'try_nodes')!)).toEqual(['workflows:write']);
     for (const tool of n8n) expect(SCOPES).toContain(tool.scope);
     // Every scope but * and nodes:read gates at least one n8n tool.
     expect(new Set(n8n.map((t) => t.scope))).toEqual(new Set(SCOPES.filter((s) => s !== '*' && s !== 'nodes:read')));

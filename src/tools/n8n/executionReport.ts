@@ -42,8 +42,10 @@ interface N8nError {
   node?: { name?: string };
 }
 
-interface Item {
+/** An item as n8n stores it: its JSON, and files as references (their data lives elsewhere). */
+export interface Item {
   json?: unknown;
+  binary?: Record<string, unknown>;
 }
 
 /** A sample in an answer is cut to about this many characters of JSON. */
@@ -73,6 +75,17 @@ const runDataOf = (execution: Execution): Record<string, NodeRun[]> => execution
 /** Items per output of a node's run (main outputs first, then any other connection type's). */
 function outputsOf(run: NodeRun | undefined): Item[][] {
   return Object.values(run?.data ?? {}).flatMap((outputs) => (Array.isArray(outputs) ? outputs.map((items) => (Array.isArray(items) ? items : [])) : []));
+}
+
+/**
+ * The items on each main output of a node's last run, as n8n stored them (an IF's true and false
+ * branch, a Filter's kept and discarded items); undefined when the node did not run.
+ */
+export function mainOutputs(execution: Execution, node: string): Item[][] | undefined {
+  const run = own(runDataOf(execution), node)?.at(-1);
+  if (!run) return undefined;
+  const main = run.data?.main;
+  return Array.isArray(main) ? main.map((items) => (Array.isArray(items) ? items : [])) : [];
 }
 
 /** The nodes in the order they first ran (n8n's executionIndex, else their start time). */

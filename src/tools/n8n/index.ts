@@ -9,6 +9,7 @@ import { USER_TOOLS } from './users';
 import { VARIABLE_TOOLS } from './variables';
 import { editWorkflow } from './editWorkflow';
 import { testWorkflow } from './testWorkflow';
+import { tryNodes } from './tryNodes';
 import { WORKFLOW_TOOLS } from './workflows';
 
 /**
@@ -24,11 +25,12 @@ const scoped = (resource: string, tools: readonly ToolDefinition[]): ToolDefinit
   });
 
 /**
- * The 31 n8n management tools of seed 003, and edit_workflow and test_workflow, served when the
- * deployment has an n8n to drive.
+ * The 31 n8n management tools of seed 003, and edit_workflow, test_workflow and try_nodes, served when
+ * the deployment has an n8n to drive. try_nodes needs workflows:write alone: the only execution it
+ * reads or deletes is the one of the workflow it created in the same call, which it deletes too.
  */
 export const N8N_TOOLS: readonly ToolDefinition[] = [
-  ...scoped('workflows', [...WORKFLOW_TOOLS, editWorkflow, testWorkflow]),
+  ...scoped('workflows', [...WORKFLOW_TOOLS, editWorkflow, testWorkflow, tryNodes]),
   ...scoped('executions', EXECUTION_TOOLS),
   ...scoped('credentials', CREDENTIAL_TOOLS),
   ...scoped('tags', TAG_TOOLS),

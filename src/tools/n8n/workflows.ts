@@ -7,6 +7,8 @@ import { workflowBody } from '../../n8n/workflowBody';
 import { workflowOverLimit } from '../../workflows/limits';
 import { catalogForNodes } from '../../workflows/prefetch';
 import { CALLED_NOT_ACTIVATED, calledOnly, calledWorkflowIds } from '../../workflows/subWorkflows';
+import type { ValidationResult } from '../../workflows/findings';
+import type { NodeCatalog } from '../../workflows/nodeCatalog';
 import { validateWorkflow } from '../../workflows/validateWorkflow';
 import { refusal, ToolError } from '../tool';
 import { withInstance } from '../validation/catalogView';
@@ -65,16 +67,29 @@ async function calledWorkflows(workflow: unknown, n8n: N8nClient): Promise<Map<s
 }
 
 /**
- * Validates a workflow before n8n sees it: past the workflow tools' limits the call is refused, forced
- * or not (nothing here can check it); errors refuse the call (unless forced); otherwise what goes
- * beside the saved workflow's summary (the findings, if any).
+ * A workflow judged before n8n sees it, as create_workflow judges it: past the workflow tools' limits
+ * the call is refused (nothing can check it); else the findings, and the catalog view they were made
+ * with. Null when no node catalog is loaded.
  */
-async function validated(workflow: Record<string, unknown>, force: boolean, env: Env, n8n: N8nClient) {
+export async function judged(workflow: Record<string, unknown>, env: Env, n8n: N8nClient): Promise<{ result: ValidationResult; catalog: NodeCatalog } | null> {
   withinLimits(workflowOverLimit(workflow), 'Nothing was sent to n8n.');
   const nodes = Array.isArray(workflow.nodes) ? workflow.nodes : [];
   const catalog = await withInstance(env, catalogForNodes(new Catalog(env.SPECS), nodes));
-  if (!catalog) return { alongside: { validation: { skipped: 'no node catalog is loaded on this server' } } };
-  const result = validateWorkflow(workflow, catalog, undefined, await calledWorkflows(workflow, n8n));
+  if (!catalog) return null;
+  return { result: validateWorkflow(workflow, catalog, undefined, await calledWorkflows(workflow, n8n)), catalog };
+}
+
+/** What a workflow tool says when no catalog was there to judge by. */
+export const NOT_VALIDATED = { validation: { skipped: 'no node catalog is loaded on this server' } };
+
+/**
+ * Validates a workflow before n8n sees it (judged): errors refuse the call (unless forced); otherwise
+ * what goes beside the saved workflow's summary (the findings, if any).
+ */
+async function validated(workflow: Record<string, unknown>, force: boolean, env: Env, n8n: N8nClient) {
+  const judgement = await judged(workflow, env, n8n);
+  if (!judgement) return { alongside: NOT_VALIDATED };
+  const { result } = judgement;
   if (!result.valid && !force) {
     return {
       refused: refusal({

@@ -21,7 +21,9 @@ export interface FakeN8n {
   missing: Set<string>;
   /**
    * Failures to answer in place of n8n, as a proxy in front of it or an n8n that fell over would:
-   * `times` answers of `status` to `request` (`POST /api/v1/workflows`), outside n8n's contract.
+   * `times` answers of `status` to `request` (`POST /api/v1/workflows`; a `*` stands for one path
+   * segment, an id the test cannot know), outside n8n's contract; with
+   * `afterHandling`, n8n handles the request first and only its answer is lost.
    */
   faults: Fault[];
   /** How long an active workflow's webhook takes to answer. */
@@ -33,6 +35,7 @@ export interface Fault {
   request: string;
   status: number;
   times: number;
+  afterHandling?: boolean;
 }
 
 /**
@@ -44,6 +47,10 @@ function editorPage(release: string): string {
   const sentry = JSON.stringify({ dsn: '', environment: 'development', release: `n8n@${release}` });
   return `<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8" />\n${meta('rest-endpoint', 'rest')}${meta('sentry', sentry)}\n<title>n8n.io - Workflow Automation</title>\n</head>\n<body></body>\n</html>\n`;
 }
+
+/** Whether a fault's `METHOD /path` (`*` for any one segment) is this request's. */
+const faultMatches = (pattern: string, request: string) =>
+  new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]+')}$`).test(request);
 
 async function readBody(request: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
@@ -79,11 +86,15 @@ export async function startFakeN8n(apiKey = 'n8n_api_test_key'): Promise<FakeN8n
       url.pathname = based[2]!;
     }
     fake.requests.push(`${request.method} ${url.pathname}${url.search}`);
-    const fault = fake.faults.find((f) => f.times > 0 && f.request === `${request.method} ${url.pathname}`);
-    if (fault) {
-      fault.times--;
-      return [fault.status, { message: fault.status === 429 ? 'Too Many Requests' : 'Service Unavailable' }];
-    }
+    const fault = fake.faults.find((f) => f.times > 0 && faultMatches(f.request, `${request.method} ${url.pathname}`));
+    if (fault) fault.times--;
+    const failure: Answer | undefined = fault && [fault.status, { message: fault.status === 429 ? 'Too Many Requests' : 'Service Unavailable' }];
+    if (failure && !fault?.afterHandling) return failure;
+    const answered = await handle(request, url);
+    return failure ?? answered;
+  };
+
+  const handle = async (request: IncomingMessage, url: URL): Promise<Answer> => {
     if (url.pathname.startsWith('/webhook/')) return webhook(request, url.pathname.slice('/webhook/'.length));
     if (!url.pathname.startsWith('/api/v1/')) return [404, 'Cannot GET ' + url.pathname];
     const path = url.pathname.slice('/api/v1'.length);
