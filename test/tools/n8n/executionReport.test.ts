@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clip, failureOf, nodeSummaries, runPath, whereItemsStopped, withoutPaths, type Execution } from '../../../src/tools/n8n/executionReport';
+import { clip, failureOf, mainOutputs, nodeSummaries, runPath, whereItemsStopped, withoutPaths, type Execution } from '../../../src/tools/n8n/executionReport';
 // Executions a real n8n 1.123.81 stored for one workflow (Hook → Split → Check → Keep → Respond, as in
 // test/e2e-n8n/testRuns.test.ts), read back with includeData: Check failing on an item without `need`,
 // Keep discarding every item, and a run that answered.
@@ -19,6 +19,15 @@ describe('the report of an execution', () => {
       { node: 'Keep', status: 'success', runs: 1, items: [2, 0] },
       { node: 'Respond', status: 'success', runs: 1, items: [2] },
     ]);
+  });
+
+  it('gives the items of each main output of a node as n8n stored them: a Filter’s kept, then its discarded', () => {
+    const keep = mainOutputs(real(stopped), 'Keep')!;
+    expect(keep.map((items) => items.length)).toEqual([0, 2]);
+    expect(keep[1]!.map((item) => item.json)).toEqual(real(stopped).data!.resultData!.runData!.Check![0]!.data!.main![0]!.map((item) => item.json));
+    // A node that failed put out nothing; one that never ran has no outputs at all.
+    expect(mainOutputs(real(failed), 'Check')).toEqual([]);
+    expect(mainOutputs(real(failed), 'Keep')).toBeUndefined();
   });
 
   it('orders by start time when n8n gives no execution index (older releases)', () => {
