@@ -65,7 +65,7 @@ export const tryNodes = n8nTool({
     'workflow (a Webhook, then your nodes) that is deleted with its execution whatever happens; the answer says if ' +
     'anything was left. Validated first as create_workflow does: errors refuse it with the findings. The nodes really ' +
     'run: an HTTP Request or Send Email node does what it does. A trigger cannot be tried, nor an AI sub-node without ' +
-    'its root node (give both, with connections).',
+    'its root node (give both, with connections), nor a node without the credentials it needs.',
   input: z.object({
     nodes: z.array(TryNode).min(1).max(MAX_NODES).describe('The nodes, in the order the items go through them'),
     connections: NamedObject.optional().describe(
