@@ -1,5 +1,6 @@
 import type { SessionObject } from './sessions/SessionObject';
 import type { TaskObject } from './tasks/TaskObject';
+import type { HistoryObject } from './history/HistoryObject';
 import type { ToolCallMessage } from './queues/message';
 
 /** Bindings and variables of the Worker (wrangler.toml). */
@@ -7,6 +8,12 @@ export interface Env {
   SESSIONS: DurableObjectNamespace<SessionObject>;
   /** One object per task of the 2026-07-28 tasks extension (src/tasks/TaskObject.ts). */
   TASKS: DurableObjectNamespace<TaskObject>;
+  /** One object per n8n instance: the versions of its workflows this server changed (src/history). */
+  HISTORY: DurableObjectNamespace<HistoryObject>;
+  /** Versions of a workflow kept in the history, newest first (default 50). */
+  HISTORY_VERSIONS?: string;
+  /** Days a version is kept in the history (default 90). */
+  HISTORY_DAYS?: string;
   /** The node catalog (src/catalog/keys.ts). */
   SPECS: KVNamespace;
   /** Producer of queued tool calls (src/queues). */

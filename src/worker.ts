@@ -26,6 +26,7 @@ import { getOrDeleteMcp } from './sessions/streamable/streamableRoute';
 
 export { SessionObject } from './sessions/SessionObject';
 export { TaskObject } from './tasks/TaskObject';
+export { HistoryObject } from './history/HistoryObject';
 
 type Args = [Env, ExecutionContext];
 

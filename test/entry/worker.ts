@@ -19,6 +19,7 @@ import { EVICT_PATH, evictSession, withFailedAttempts, type FaultEnv } from './f
 
 export { SessionObject } from './SessionObject';
 export { TaskObject } from '../../src/tasks/TaskObject';
+export { HistoryObject } from '../../src/history/HistoryObject';
 
 /** The pack's tools, served through the production registry beside the deployment's own. */
 export const TEST_TOOLS = [...CONFORMANCE_TOOLS, ...QUEUE_TEST_TOOLS, ...TASK_TEST_TOOLS];

@@ -10,6 +10,8 @@ import { refusal, ToolError } from '../tool';
 import { catalogViewFor } from '../validation/catalogView';
 import { withinLimits } from '../validation/withinLimits';
 import { n8nTool, REPLACES } from './n8nTool';
+import { changeWorkflow } from './safeChange';
+import { setWorkflowTags } from './tags';
 import { workflowPath, type Workflow } from './workflowApi';
 import { NamedObject } from '../validation/schemas';
 
@@ -50,17 +52,20 @@ export const editWorkflow = n8nTool({
     'enableNode, disableNode, addConnection / removeConnection / rewireConnection (IF "branch": "true"|"false", Switch ' +
     '"case": n, AI "connectionType": "ai_languageModel"…), updateSettings, updateName, addTag, removeTag, activate, ' +
     'deactivate. All or nothing: the operations apply to a copy, the result is validated, and an operation that fails ' +
-    'or an error it introduces saves nothing and says which operation and why. validateOnly previews; autofix also ' +
-    'makes the fixes autofix_workflow is sure of. A workflow changed in n8n since it was read is not overwritten.',
+    'or an error it introduces saves nothing and says which operation and why; a step n8n refuses (save, tags, ' +
+    'activation) puts the workflow back as it was. The version it replaces is kept (restore_workflow_version undoes ' +
+    'the edit). validateOnly previews; autofix also makes the fixes autofix_workflow is sure of. A workflow changed ' +
+    'in n8n since it was read is not overwritten.',
   input: z.object({
     id: n8nId('workflow'),
     operations: z.array(OperationInput).max(100).describe('Applied in order, 0 to 100 of them'),
     validateOnly: z.boolean().default(false).describe('Apply and validate, save nothing'),
     autofix: z.boolean().default(false).describe("Also make autofix_workflow's sure fixes before saving"),
     expectedVersionId: z.string().optional().describe('The versionId you read: refuse if the workflow has changed since'),
+    reason: z.string().max(500).optional().describe('Why: kept with the version this edit replaces (list_workflow_versions)'),
   }),
   annotations: REPLACES,
-  async run({ id: workflowId, operations, validateOnly, autofix: fix, expectedVersionId }, n8n, ctx) {
+  async run({ id: workflowId, operations, validateOnly, autofix: fix, expectedVersionId, reason }, n8n, ctx) {
     const read = await n8n.get<Workflow>(workflowPath(workflowId));
     if (expectedVersionId !== undefined && read.versionId !== expectedVersionId) {
       throw new ToolError(
@@ -101,10 +106,22 @@ export const editWorkflow = n8nTool({
     };
     if (validateOnly) return { saved: false, preview: true, id: workflowId, ...summary, workflow: workflowBody(edited) };
     await refuseIfChanged(n8n, workflowId, read);
-    const saved = await n8n.put<Workflow>(workflowPath(workflowId), { body: workflowBody(edited) });
-    const tags = await applyTags(n8n, workflowId, read, outcome.tags);
-    if (outcome.activation) await n8n.post(`${workflowPath(workflowId)}/${outcome.activation}`);
-    return { saved: true, id: workflowId, versionId: saved.versionId, ...summary, ...(tags ? { tags } : {}) };
+    const why = reason ?? `edit_workflow: ${ops.map((o) => o.type).join(', ') || 'no operations'}${fix ? ', autofix' : ''}`;
+    const { result, kept } = await changeWorkflow(ctx, n8n, read, 'edit', why, async (step) => {
+      const saved = await step('save', () => n8n.put<Workflow>(workflowPath(workflowId), { body: workflowBody(edited) }));
+      const tagsChanged = outcome.tags.add.length > 0 || outcome.tags.remove.length > 0;
+      const tags = tagsChanged ? await step('tags', () => setWorkflowTags(n8n, workflowId, tagNamesAfter(read, outcome.tags))) : undefined;
+      if (outcome.activation) await step(outcome.activation, () => n8n.post(`${workflowPath(workflowId)}/${outcome.activation}`));
+      return { saved, tags };
+    });
+    return {
+      saved: true,
+      id: workflowId,
+      versionId: result.saved.versionId,
+      ...summary,
+      ...(result.tags ? { tags: result.tags } : {}),
+      previousVersion: kept.version,
+    };
   },
 });
 
@@ -118,24 +135,10 @@ async function refuseIfChanged(n8n: N8nClient, workflowId: string, read: Workflo
   }
 }
 
-/** n8n sets a workflow's tags as a whole list of tag ids; tags that do not exist yet are created. */
-async function applyTags(n8n: N8nClient, workflowId: string, read: Workflow, change: { add: string[]; remove: string[] }) {
-  if (change.add.length === 0 && change.remove.length === 0) return undefined;
+/** The tag names a workflow has after adding and removing some. */
+function tagNamesAfter(read: Workflow, change: { add: string[]; remove: string[] }): string[] {
   const names = new Set((read.tags ?? []).map((t) => t.name));
   for (const t of change.add) names.add(t);
   for (const t of change.remove) names.delete(t);
-  const known = new Map<string, string>();
-  let cursor: string | undefined;
-  do {
-    const page = await n8n.get<{ data: { id: string; name: string }[]; nextCursor?: string | null }>('/tags', { query: { limit: 250, cursor } });
-    for (const tag of page.data) known.set(tag.name, tag.id);
-    cursor = page.nextCursor ?? undefined;
-  } while (cursor);
-  const ids: { id: string }[] = [];
-  for (const name of names) {
-    const tagId = known.get(name) ?? (await n8n.post<{ id: string }>('/tags', { body: { name } })).id;
-    ids.push({ id: tagId });
-  }
-  await n8n.put(`${workflowPath(workflowId)}/tags`, { body: ids });
   return [...names];
 }

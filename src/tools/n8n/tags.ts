@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import type { N8nClient } from '../../n8n/client';
 import { n8nId } from '../../n8n/ids';
 import { CREATES, DELETES, n8nTool, page, paging, READS, REPLACES, type Page } from './n8nTool';
+import { workflowPath } from './workflowApi';
 
 interface Tag {
   id: string;
@@ -67,3 +69,21 @@ export const TAG_TOOLS = [
     },
   }),
 ];
+
+/** Sets a workflow's tags by name (n8n sets them as one list of tag ids); tags that do not exist yet are created. */
+export async function setWorkflowTags(n8n: N8nClient, workflowId: string, names: readonly string[]): Promise<string[]> {
+  const known = new Map<string, string>();
+  let cursor: string | undefined;
+  do {
+    const page = await n8n.get<{ data: { id: string; name: string }[]; nextCursor?: string | null }>('/tags', { query: { limit: 250, cursor } });
+    for (const tag of page.data) known.set(tag.name, tag.id);
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+  const ids: { id: string }[] = [];
+  for (const name of names) {
+    const tagId = known.get(name) ?? (await n8n.post<{ id: string }>('/tags', { body: { name } })).id;
+    ids.push({ id: tagId });
+  }
+  await n8n.put(`${workflowPath(workflowId)}/tags`, { body: ids });
+  return [...names];
+}

@@ -15,6 +15,7 @@ import { withInstance } from '../validation/catalogView';
 import { NamedObject } from '../validation/schemas';
 import { withinLimits } from '../validation/withinLimits';
 import { CREATES, DELETES, n8nTool, page, paging, READS, REPLACES, TOGGLES, type Page } from './n8nTool';
+import { changeWorkflow, keepVersion } from './safeChange';
 import { workflowFor } from './userData';
 import { workflowPath, type Workflow } from './workflowApi';
 
@@ -45,6 +46,7 @@ const workflowInput = z
   .describe('The workflow; what get_workflow returns is accepted as is, read-only fields are dropped');
 
 const force = z.boolean().default(false).describe('Save even if validation finds errors');
+const reason = z.string().max(500).optional().describe('Why: kept with the version this change replaces (list_workflow_versions)');
 
 /** Sub-workflows read from n8n for their calls' inputs to be checked. */
 const MAX_CALLED_WORKFLOWS = 10;
@@ -137,13 +139,19 @@ export const WORKFLOW_TOOLS = [
     description:
       'Create a workflow from name, nodes, connections and settings (inactive until activated). It is validated first ' +
       '(as validate_workflow does) and refused with the findings if it has errors, unless force is true.',
-    input: z.object({ workflow: workflowInput, force }),
+    input: z.object({ workflow: workflowInput, force, reason }),
     annotations: CREATES,
-    async run({ workflow, force }, n8n, ctx) {
+    async run({ workflow, force, reason }, n8n, ctx) {
       const checked = await validated(workflow, force, ctx.env, n8n);
       if ('refused' in checked) return checked.refused;
       const note = calledOnly(workflow) ? { note: CALLED_NOT_ACTIVATED } : {};
-      return { ...summary(await n8n.post<Workflow>('/workflows', { body: workflowBody(workflow) })), ...checked.alongside, ...note };
+      const created = await n8n.post<Workflow>('/workflows', { body: workflowBody(workflow) });
+      // Its first version is kept too; if it cannot be, the workflow is not left behind without one.
+      await keepVersion(ctx, created, 'create', reason ?? 'create_workflow').catch(async (error: unknown) => {
+        await n8n.delete(workflowPath(created.id)).catch(() => {});
+        throw error;
+      });
+      return { ...summary(created), ...checked.alongside, ...note };
     },
   }),
   n8nTool({
@@ -153,26 +161,34 @@ export const WORKFLOW_TOOLS = [
       'Replace a workflow with the one given: read it with get_workflow, change it, send the whole object back ' +
       '(edit_workflow changes it in steps instead). Fields n8n does not accept on update (id, active, tags, createdAt…) ' +
       'are dropped. Validated first and refused with the findings if it has errors, unless force is true.',
-    input: z.object({ id: n8nId('workflow').optional().describe('The workflow id; defaults to workflow.id'), workflow: workflowInput, force }),
+    input: z.object({ id: n8nId('workflow').optional().describe('The workflow id; defaults to workflow.id'), workflow: workflowInput, force, reason }),
     annotations: REPLACES,
-    async run({ id, workflow, force }, n8n, ctx) {
+    async run({ id, workflow, force, reason }, n8n, ctx) {
       const workflowId = id ?? (typeof workflow.id === 'string' ? workflow.id : undefined);
       if (!workflowId) throw new ToolError('id: which workflow to update (or a workflow with its id)');
       if (!isN8nId(workflowId)) throw new ToolError(`workflow.id: "${workflowId}" is not a workflow id (1 to 36 letters and digits, as n8n makes them)`);
       const checked = await validated(workflow, force, ctx.env, n8n);
       if ('refused' in checked) return checked.refused;
-      return { ...summary(await n8n.put<Workflow>(workflowPath(workflowId), { body: workflowBody(workflow) })), ...checked.alongside };
+      const before = await n8n.get<Workflow>(workflowPath(workflowId));
+      const { result, kept } = await changeWorkflow(ctx, n8n, before, 'update', reason ?? 'update_workflow', (step) =>
+        step('save', () => n8n.put<Workflow>(workflowPath(workflowId), { body: workflowBody(workflow) })),
+      );
+      return { ...summary(result), ...checked.alongside, previousVersion: kept.version };
     },
   }),
   n8nTool({
     name: 'delete_workflow',
     title: 'Delete a workflow',
-    description: 'Delete a workflow for good.',
-    input: z.object({ id: n8nId('workflow') }),
+    description:
+      "Delete a workflow from n8n. Its last version is kept in this server's history first: restore_workflow_version " + 'brings it back (under a new id).',
+    input: z.object({ id: n8nId('workflow'), reason }),
     annotations: DELETES,
-    async run({ id }, n8n) {
-      const deleted = await n8n.delete<Workflow>(workflowPath(id));
-      return { deleted: true, id: deleted?.id ?? id, name: deleted?.name };
+    async run({ id, reason }, n8n, ctx) {
+      const before = await n8n.get<Workflow>(workflowPath(id));
+      const { result: deleted, kept } = await changeWorkflow(ctx, n8n, before, 'delete', reason ?? 'delete_workflow', (step) =>
+        step('delete', () => n8n.delete<Workflow>(workflowPath(id))),
+      );
+      return { deleted: true, id: deleted?.id ?? id, name: deleted?.name ?? before.name, keptVersion: kept.version };
     },
   }),
   n8nTool({
@@ -183,14 +199,18 @@ export const WORKFLOW_TOOLS = [
       'is called by other workflows (Execute Workflow node), not activated.',
     input: z.object({ id: n8nId('workflow') }),
     annotations: TOGGLES,
-    async run({ id }, n8n) {
-      try {
-        return summary(await n8n.post<Workflow>(`${workflowPath(id)}/activate`));
-      } catch (error) {
-        // n8n's refusal names no trigger; say why when the workflow is a sub-workflow.
-        if (!(error instanceof N8nApiError) || !calledOnly(await n8n.get<Workflow>(workflowPath(id)).catch(() => null))) throw error;
-        throw new N8nApiError(error.status, `${error.message}. ${CALLED_NOT_ACTIVATED}`);
-      }
+    async run({ id }, n8n, ctx) {
+      const before = await n8n.get<Workflow>(workflowPath(id));
+      const activate = async () => {
+        try {
+          return await n8n.post<Workflow>(`${workflowPath(id)}/activate`);
+        } catch (error) {
+          // n8n's refusal names no trigger; say why when the workflow is a sub-workflow.
+          if (!(error instanceof N8nApiError) || !calledOnly(before)) throw error;
+          throw new N8nApiError(error.status, `${error.message}. ${CALLED_NOT_ACTIVATED}`);
+        }
+      };
+      return summary((await changeWorkflow(ctx, n8n, before, 'activate', 'activate_workflow', (step) => step('activate', activate))).result);
     },
   }),
   n8nTool({
@@ -199,8 +219,10 @@ export const WORKFLOW_TOOLS = [
     description: 'Deactivate a workflow, so its triggers stop.',
     input: z.object({ id: n8nId('workflow') }),
     annotations: TOGGLES,
-    async run({ id }, n8n) {
-      return summary(await n8n.post<Workflow>(`${workflowPath(id)}/deactivate`));
+    async run({ id }, n8n, ctx) {
+      const before = await n8n.get<Workflow>(workflowPath(id));
+      const deactivate = () => n8n.post<Workflow>(`${workflowPath(id)}/deactivate`);
+      return summary((await changeWorkflow(ctx, n8n, before, 'deactivate', 'deactivate_workflow', (step) => step('deactivate', deactivate))).result);
     },
   }),
 ];

@@ -36,6 +36,8 @@ export interface Fault {
   status: number;
   times: number;
   afterHandling?: boolean;
+  /** Requests that match to let through first (default none): a fault on the second save, not the first. */
+  skip?: number;
 }
 
 /**
@@ -86,7 +88,9 @@ export async function startFakeN8n(apiKey = 'n8n_api_test_key'): Promise<FakeN8n
       url.pathname = based[2]!;
     }
     fake.requests.push(`${request.method} ${url.pathname}${url.search}`);
-    const fault = fake.faults.find((f) => f.times > 0 && faultMatches(f.request, `${request.method} ${url.pathname}`));
+    const matching = fake.faults.find((f) => f.times > 0 && faultMatches(f.request, `${request.method} ${url.pathname}`));
+    // A fault with `skip` lets that many matching requests through first.
+    const fault = matching?.skip ? (matching.skip--, undefined) : matching;
     if (fault) fault.times--;
     const failure: Answer | undefined = fault && [fault.status, { message: fault.status === 429 ? 'Too Many Requests' : 'Service Unavailable' }];
     if (failure && !fault?.afterHandling) return failure;

@@ -1,0 +1,134 @@
+import { z } from 'zod';
+import { N8nApiError, n8nConnection, type N8nClient } from '../../n8n/client';
+import { n8nId } from '../../n8n/ids';
+import { workflowBody } from '../../n8n/workflowBody';
+import { historyOf } from '../../history/history';
+import type { VersionRecord } from '../../history/HistoryObject';
+import { diffWorkflows } from '../../workflows/diff';
+import { ToolError, type ToolContext } from '../tool';
+import { n8nTool, READS, REPLACES } from './n8nTool';
+import { setWorkflowTags } from './tags';
+import { changeWorkflow, keepVersion } from './safeChange';
+import { workflowPath, type Workflow } from './workflowApi';
+
+const history = (ctx: ToolContext) => historyOf(ctx.env, n8nConnection(ctx.env)!.apiBase);
+const version = z.number().int().min(1).describe('A version number, as list_workflow_versions gives it');
+const limit = z.number().int().min(1).max(200).default(50).describe('At most this many, newest first');
+
+/** A version as a listing shows it: no workflow, just what tells it apart. */
+const listed = ({ workflowId, ...record }: VersionRecord) => record;
+
+/** The workflow as n8n has it now, or null when it is not there (deleted). */
+async function current(n8n: N8nClient, workflowId: string): Promise<Workflow | null> {
+  try {
+    return await n8n.get<Workflow>(workflowPath(workflowId));
+  } catch (error) {
+    if (error instanceof N8nApiError && error.status === 404) return null;
+    throw error;
+  }
+}
+
+/** A version of the history, or an error that says which versions there are. */
+async function kept(ctx: ToolContext, workflowId: string, number: number): Promise<{ record: VersionRecord; workflow: Workflow }> {
+  const found = await (await history(ctx)).get(workflowId, number);
+  if (found) return { record: found.record, workflow: JSON.parse(found.workflow) as Workflow };
+  const versions = (await (await history(ctx)).list(workflowId, 10)).map((v) => v.version);
+  throw new ToolError(
+    `Workflow ${workflowId} has no version ${number} in this server's history${versions.length ? `; its newest are ${versions.join(', ')}` : ': this server has kept none of it'}. list_workflow_versions lists them.`,
+  );
+}
+
+const which = z.union([version, z.literal('current')]);
+
+export const VERSION_TOOLS = [
+  n8nTool({
+    name: 'list_workflow_versions',
+    title: 'List versions of a workflow',
+    description:
+      'The versions this server kept of a workflow before it changed or deleted it, newest first: when, by whom, what ' +
+      'the change was and why. Without an id: every workflow with kept versions, deleted ones too (their last change is ' +
+      '"delete"), to find one to restore.',
+    input: z.object({ id: n8nId('workflow').optional().describe('The workflow; omit it to list the workflows'), limit }),
+    annotations: READS,
+    async run({ id, limit }, _n8n, ctx) {
+      const store = await history(ctx);
+      if (id === undefined) return { workflows: await store.workflows(limit) };
+      return { id, versions: (await store.list(id, limit)).map(listed) };
+    },
+  }),
+  n8nTool({
+    name: 'get_workflow_version',
+    title: 'Get a version of a workflow',
+    description: 'One kept version of a workflow, whole (nodes, connections, settings), as it was before the change that replaced it.',
+    input: z.object({ id: n8nId('workflow'), version }),
+    annotations: READS,
+    async run({ id, version }, _n8n, ctx) {
+      const { record, workflow } = await kept(ctx, id, version);
+      return { version: listed(record), workflow };
+    },
+  }),
+  n8nTool({
+    name: 'diff_workflow_versions',
+    title: 'Compare two versions of a workflow',
+    description:
+      'What changed between two versions of a workflow (kept versions, or "current" for n8n\'s copy now): nodes added, ' +
+      'removed and changed (their fields, and their parameters as JSON Pointers), connections added and removed, name and settings.',
+    input: z.object({
+      id: n8nId('workflow'),
+      from: which.describe('The older version, or "current"'),
+      to: which.default('current').describe('The newer version, or "current" (default)'),
+    }),
+    annotations: READS,
+    async run({ id, from, to }, n8n, ctx) {
+      const read = async (v: number | 'current') => {
+        if (v !== 'current') return (await kept(ctx, id, v)).workflow;
+        const now = await current(n8n, id);
+        if (!now) throw new ToolError(`Workflow ${id} is not in n8n any more (deleted): compare two kept versions instead.`);
+        return now;
+      };
+      const [a, b] = await Promise.all([read(from), read(to)]);
+      return { id, from, to, ...diffWorkflows(a, b) };
+    },
+  }),
+  n8nTool({
+    name: 'restore_workflow_version',
+    title: 'Restore a version of a workflow',
+    description:
+      'Put a kept version of a workflow back in n8n: its nodes, connections, settings, name and tags (the active state ' +
+      'stays as it is now). The version it replaces is kept first, so a restore can be undone. A workflow deleted from ' +
+      'n8n is created again from the version, under a new id (n8n gives ids), which the answer names.',
+    input: z.object({ id: n8nId('workflow'), version, reason: z.string().max(500).optional().describe('Why: kept with the version this replaces') }),
+    annotations: REPLACES,
+    async run({ id, version, reason }, n8n, ctx) {
+      const { workflow } = await kept(ctx, id, version);
+      const why = reason ?? `restore_workflow_version: version ${version}`;
+      const now = await current(n8n, id);
+      if (!now) {
+        const created = await n8n.post<Workflow>('/workflows', { body: workflowBody(workflow) });
+        const record = await keepVersion(ctx, created, 'create', `${why}, of deleted workflow ${id}`).catch(async (error: unknown) => {
+          await n8n.delete(workflowPath(created.id)).catch(() => {});
+          throw error;
+        });
+        return {
+          restored: true,
+          id: created.id,
+          from: { id, version },
+          note: `Workflow ${id} was deleted: version ${version} is now workflow ${created.id} (inactive).`,
+          kept: record.version,
+        };
+      }
+      const { result, kept: before } = await changeWorkflow(ctx, n8n, now, 'restore', why, async (step) => {
+        const saved = await step('save', () => n8n.put<Workflow>(workflowPath(id), { body: workflowBody(workflow) }));
+        await step('tags', () =>
+          setWorkflowTags(
+            n8n,
+            id,
+            (workflow.tags ?? []).map((t) => t.name),
+          ),
+        );
+        return saved;
+      });
+      return { restored: true, id, version, versionId: result.versionId, active: result.active, kept: before.version };
+    },
+  }),
+];

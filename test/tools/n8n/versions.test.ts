@@ -1,0 +1,100 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadCatalog, seedSpecs } from '../../support/catalog';
+import { savedSampleWorkflow, withN8n } from '../../support/hostile';
+import { n8nSpecs } from '../../support/n8nCatalog';
+import { callDirect, savedN8nWorkflow } from '../../support/tools';
+
+/** The version history's tools against the contract fake of n8n: every answer checked against what n8n holds. */
+beforeAll(() => loadCatalog([...seedSpecs(), ...n8nSpecs], ['seed', 'n8n']));
+
+async function content(id: string) {
+  const { name, nodes, connections, settings } = (await savedN8nWorkflow(id)) as Record<string, unknown>;
+  return { name, nodes, connections, settings };
+}
+const ok = async (tool: string, args: Record<string, unknown>) => {
+  const answer = await callDirect(tool, args);
+  expect(answer.isError, answer.text).toBe(false);
+  return answer.json;
+};
+
+describe('the version history', () => {
+  it('keeps a version at creation and before each change, with who, what and why, newest first', async () => {
+    const id = await savedSampleWorkflow(withN8n());
+    await ok('edit_workflow', { id, operations: [{ type: 'updateName', name: 'Second' }], reason: 'a clearer name' });
+    await ok('activate_workflow', { id });
+    await ok('deactivate_workflow', { id });
+    const { versions } = await ok('list_workflow_versions', { id });
+    expect(versions.map((v: { change: string; reason: string; by: string }) => [v.change, v.reason])).toEqual([
+      ['deactivate', 'deactivate_workflow'],
+      ['activate', 'activate_workflow'],
+      ['edit', 'a clearer name'],
+      ['create', 'create_workflow'],
+    ]);
+    expect(versions.every((v: { by: string }) => v.by === versions[0].by && v.by.length > 0)).toBe(true);
+    // The version kept before the activation is the edited, inactive workflow.
+    expect(versions[1]).toMatchObject({ name: 'Second', active: false });
+  });
+
+  it("gives back a kept version whole, and diffs it against n8n's copy now", async () => {
+    const id = await savedSampleWorkflow(withN8n());
+    const original = await content(id);
+    await ok('edit_workflow', {
+      id,
+      operations: [
+        { type: 'setParameter', name: '__proto__', path: '/options/responseCode', value: 202 },
+        { type: 'removeNode', name: 'Respond Invalid' },
+      ],
+    });
+    const [edit] = (await ok('list_workflow_versions', { id })).versions;
+    const kept = await ok('get_workflow_version', { id, version: edit.version });
+    expect({ name: kept.workflow.name, nodes: kept.workflow.nodes, connections: kept.workflow.connections, settings: kept.workflow.settings }).toEqual(
+      original,
+    );
+    const diff = await ok('diff_workflow_versions', { id, from: edit.version });
+    expect(diff).toMatchObject({
+      to: 'current',
+      nodes: { added: [], removed: ['Respond Invalid'], changed: [{ node: '__proto__', parameters: ['/options/responseCode'] }] },
+      same: false,
+    });
+    expect(diff.connections.removed).toEqual([expect.stringContaining('→ "Respond Invalid"')]);
+  });
+
+  it('restores a version, keeping the one it replaces, so the restore can be undone too', async () => {
+    const id = await savedSampleWorkflow(withN8n());
+    const original = await content(id);
+    await ok('edit_workflow', { id, operations: [{ type: 'updateName', name: 'Changed' }] });
+    const edited = await content(id);
+    const [edit] = (await ok('list_workflow_versions', { id })).versions;
+    expect(await ok('restore_workflow_version', { id, version: edit.version })).toMatchObject({ restored: true, id, version: edit.version });
+    expect(await content(id)).toEqual(original);
+    const [restore] = (await ok('list_workflow_versions', { id })).versions;
+    expect(restore).toMatchObject({ change: 'restore', name: 'Changed' });
+    await ok('restore_workflow_version', { id, version: restore.version });
+    expect(await content(id)).toEqual(edited);
+  });
+
+  it('brings a deleted workflow back from its last version, under the new id n8n gives it', async () => {
+    const id = await savedSampleWorkflow(withN8n());
+    const original = await content(id);
+    const { keptVersion } = await ok('delete_workflow', { id, reason: 'cleaning up' });
+    expect((await callDirect('get_workflow', { id })).text).toMatch(/404/);
+    const deleted = (await ok('list_workflow_versions', {})).workflows.find((w: { workflowId: string }) => w.workflowId === id);
+    expect(deleted).toMatchObject({ change: 'delete', reason: 'cleaning up', version: keptVersion });
+    const back = await ok('restore_workflow_version', { id, version: keptVersion });
+    expect(back.id).not.toBe(id);
+    expect(await content(back.id)).toEqual(original);
+    expect((await ok('list_workflow_versions', { id: back.id })).versions).toEqual([
+      expect.objectContaining({ change: 'create', reason: expect.stringContaining(`of deleted workflow ${id}`) }),
+    ]);
+  });
+
+  it('says which versions there are when asked for one that is not kept', async () => {
+    const id = await savedSampleWorkflow(withN8n());
+    const [created] = (await ok('list_workflow_versions', { id })).versions;
+    const missing = await callDirect('get_workflow_version', { id, version: created.version + 1000 });
+    expect(missing.isError).toBe(true);
+    expect(missing.text).toMatch(
+      new RegExp(`has no version ${created.version + 1000} .*its newest are ${created.version}\\. list_workflow_versions lists them\\.`),
+    );
+  });
+});
