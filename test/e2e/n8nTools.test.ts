@@ -166,7 +166,7 @@ describe.each(Object.entries(TRANSPORTS))('n8n tools over %s', (transportName, t
     expect(listed.executions.map((e: any) => e.id)).toEqual([id]);
     const trimmed = await ok('get_execution', { id, includeData: true });
     expect(trimmed.dataTrimmed).toMatch(/fullData: true/);
-    expect(trimmed.data.resultData.runData.Start).toMatchObject({ runs: 1, items: 300 });
+    expect(trimmed.data.resultData.nodes).toEqual([expect.objectContaining({ node: 'Start', runs: 1, items: [300] })]);
     const full = await ok('get_execution', { id, includeData: true, fullData: true });
     expect(full.data.resultData.runData.Start[0].data.main[0]).toHaveLength(300);
     expect(await ok('delete_execution', { id })).toEqual({ deleted: true, id });
