@@ -8,6 +8,7 @@ import { diffWorkflows } from '../../workflows/diff';
 import { ToolError, type ToolContext } from '../tool';
 import { n8nTool, READS, REPLACES } from './n8nTool';
 import { setWorkflowTags } from './tags';
+import { workflowFor } from './userData';
 import { changeWorkflow, keepVersion } from './safeChange';
 import { workflowPath, type Workflow } from './workflowApi';
 
@@ -59,12 +60,15 @@ export const VERSION_TOOLS = [
   n8nTool({
     name: 'get_workflow_version',
     title: 'Get a version of a workflow',
-    description: 'One kept version of a workflow, whole (nodes, connections, settings), as it was before the change that replaced it.',
+    description:
+      'One kept version of a workflow, whole (nodes, connections, settings), as it was before the change that replaced it. ' +
+      'What n8n says of its owners needs the users:read scope too.',
     input: z.object({ id: n8nId('workflow'), version }),
     annotations: READS,
     async run({ id, version }, _n8n, ctx) {
       const { record, workflow } = await kept(ctx, id, version);
-      return { version: listed(record), workflow };
+      // What n8n says of the workflow's owners stays behind users:read, as get_workflow's does.
+      return { version: listed(record), workflow: workflowFor(ctx.caller, workflow) };
     },
   }),
   n8nTool({

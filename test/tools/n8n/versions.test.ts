@@ -88,6 +88,20 @@ describe('the version history', () => {
     ]);
   });
 
+  it("keeps what n8n says of a version's owners behind users:read, as get_workflow does", async () => {
+    const id = await savedSampleWorkflow(withN8n());
+    await ok('edit_workflow', { id, operations: [{ type: 'updateName', name: 'Owned' }] });
+    const [edit] = (await ok('list_workflow_versions', { id })).versions;
+    const narrow = { scopes: ['workflows:read'] };
+    const version = (await callDirect('get_workflow_version', { id, version: edit.version }, narrow)).json.workflow;
+    const full = (await ok('get_workflow_version', { id, version: edit.version })).workflow;
+    const personal = (w: { shared: { project?: { type?: string; name?: string } }[] }) => w.shared.map((s) => s.project).find((p) => p?.type === 'personal');
+    expect(personal(full)?.name).toEqual(expect.any(String));
+    expect(personal(version)).toBeDefined();
+    expect(personal(version)).not.toHaveProperty('name');
+    expect(personal((await callDirect('get_workflow', { id }, narrow)).json)).not.toHaveProperty('name');
+  });
+
   it('says which versions there are when asked for one that is not kept', async () => {
     const id = await savedSampleWorkflow(withN8n());
     const [created] = (await ok('list_workflow_versions', { id })).versions;
