@@ -13,13 +13,7 @@ import { ErrorCode } from '../protocol/jsonrpc';
  * (-32020) rather than served as if the header were not there.
  */
 export async function isModernRequest(request: Request, body: unknown): Promise<boolean> {
-  const outcome = classifyInboundRequest({
-    httpMethod: request.method,
-    protocolVersionHeader: request.headers.get('mcp-protocol-version') ?? undefined,
-    mcpMethodHeader: request.headers.get('mcp-method') ?? undefined,
-    mcpNameHeader: request.headers.get('mcp-name') ?? undefined,
-    body,
-  });
+  const outcome = classify(request, body);
   if (outcome.kind === 'legacy' || (outcome.kind === 'reject' && outcome.rung === 'jsonrpc-shape')) return false;
   if (request.headers.has('mcp-session-id')) {
     const id = typeof body === 'object' && body !== null && 'id' in body ? (body as { id: unknown }).id : null;
@@ -32,4 +26,15 @@ export async function isModernRequest(request: Request, body: unknown): Promise<
     );
   }
   return true;
+}
+
+/** The SDK's era classification of a POST: its method, the three MCP headers it reads, and the parsed body. */
+export function classify(request: Request, body: unknown): ReturnType<typeof classifyInboundRequest> {
+  return classifyInboundRequest({
+    httpMethod: request.method,
+    protocolVersionHeader: request.headers.get('mcp-protocol-version') ?? undefined,
+    mcpMethodHeader: request.headers.get('mcp-method') ?? undefined,
+    mcpNameHeader: request.headers.get('mcp-name') ?? undefined,
+    body,
+  });
 }

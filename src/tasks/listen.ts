@@ -1,4 +1,5 @@
-import { classifyInboundRequest, SUBSCRIPTION_ID_META_KEY } from '@modelcontextprotocol/server';
+import { SUBSCRIPTION_ID_META_KEY } from '@modelcontextprotocol/server';
+import { classify } from '../server/era';
 import type { Principal } from '../principal';
 import type { Env } from '../env';
 import { OWNER_HEADER } from './TaskObject';
@@ -24,13 +25,7 @@ interface ListenBody {
 export function isTaskListen(request: Request, body: unknown): body is ListenBody {
   const candidate = body as Partial<ListenBody> | null;
   if (candidate?.method !== 'subscriptions/listen' || !Array.isArray(candidate.params?.notifications?.taskIds)) return false;
-  const outcome = classifyInboundRequest({
-    httpMethod: request.method,
-    protocolVersionHeader: request.headers.get('mcp-protocol-version') ?? undefined,
-    mcpMethodHeader: request.headers.get('mcp-method') ?? undefined,
-    mcpNameHeader: request.headers.get('mcp-name') ?? undefined,
-    body,
-  });
+  const outcome = classify(request, body);
   // Anything the SDK's validation ladder refuses is left to it to answer.
   return outcome.kind === 'modern';
 }

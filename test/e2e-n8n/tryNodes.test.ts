@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { OUTPUT_CHARS, THROWAWAY_PREFIX } from '../../src/tools/n8n/tryNodes';
 import { connectedClient, n8nApi as n8n, type Json } from './client';
+import { everyEntry } from '../support/n8nPages';
 
 // The tool's module imports waitUntil from the Workers runtime, which Node lacks; only its constants are read here.
 vi.mock('cloudflare:workers', () => ({ waitUntil: () => {} }));
@@ -225,17 +226,8 @@ async function eventually<T>(read: () => Promise<T | undefined>): Promise<T> {
   throw new Error('timed out');
 }
 
-/** Every entry of one of n8n's lists, page by page. */
-async function all(path: string): Promise<Json[]> {
-  const entries: Json[] = [];
-  let cursor: string | null = null;
-  do {
-    const page = await n8n('GET', `${path}${path.includes('?') ? '&' : '?'}limit=250${cursor ? `&cursor=${cursor}` : ''}`);
-    entries.push(...page.data);
-    cursor = page.nextCursor;
-  } while (cursor);
-  return entries;
-}
+/** Every entry of one of n8n's lists. */
+const all = (path: string) => everyEntry((p) => n8n('GET', p), path);
 
 /** The workflows every try made (from their answers, or seen while a try ran). */
 const tried = new Set<string>();

@@ -7,6 +7,7 @@ import { connect, n8nSpecs, node } from '../../support/n8nCatalog';
 import { waitFor } from '../../support/sessionStorage';
 import { deliverRun, TASK_OWNER, taskWaitingOn } from '../../support/tasks';
 import { callDirect } from '../../support/tools';
+import { everyEntry } from '../../support/n8nPages';
 
 /**
  * try_nodes against the contract fake of n8n (its webhooks leave an execution of the Webhook node
@@ -25,17 +26,8 @@ async function n8n(method: string, path: string) {
 const fake = (path: string, body?: unknown) =>
   fetch(`${n8nUrl}/__fake/${path}`, body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) }).then((r) => r.json() as Promise<any>);
 
-/** Every entry of a list, page by page. */
-async function all(path: string): Promise<Record<string, any>[]> {
-  const entries: Record<string, any>[] = [];
-  let cursor: string | null = null;
-  do {
-    const page = await n8n('GET', `${path}${path.includes('?') ? '&' : '?'}limit=250${cursor ? `&cursor=${cursor}` : ''}`);
-    entries.push(...page.data);
-    cursor = page.nextCursor;
-  } while (cursor);
-  return entries;
-}
+/** Every entry of one of n8n's lists. */
+const all = (path: string) => everyEntry((p) => n8n('GET', p), path);
 
 /**
  * What the tries left in the fake: throwaway workflows (by their name), and executions of any workflow
