@@ -26,6 +26,14 @@ export interface VersionRecord extends NewVersion {
   bytes: number;
 }
 
+/** A test case saved with a workflow: its definition is the JSON of what to send and what must hold. */
+export interface StoredTest {
+  name: string;
+  definition: string;
+  by: string;
+  at: string;
+}
+
 export interface Retention {
   /** Versions kept per workflow, newest first. */
   versions: number;
@@ -42,8 +50,8 @@ export const MAX_KEPT_BYTES = 1_900_000;
 const DAY_MS = 86_400_000;
 
 /**
- * The version history of one n8n instance's workflows, as this server changed them (src/history/history.ts
- * names one object per instance). In the object's SQLite storage: a change and the version it kept are
+ * The version history of one n8n instance's workflows, as this server changed them, and the test cases
+ * saved with them (src/history/history.ts names one object per instance). In the object's SQLite storage: a change and the version it kept are
  * one row, written in one statement, so a version is kept whole or not at all, and a workflow deleted
  * from n8n keeps its history here. Versions are pruned on every write, by count per workflow and by age.
  */
@@ -66,6 +74,14 @@ export class HistoryObject extends DurableObject<Env> {
         body BLOB NOT NULL
       );
       CREATE INDEX IF NOT EXISTS versions_of_workflow ON versions (workflow_id, version);
+      CREATE TABLE IF NOT EXISTS tests (
+        workflow_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        definition TEXT NOT NULL,
+        by TEXT NOT NULL,
+        at INTEGER NOT NULL,
+        PRIMARY KEY (workflow_id, name)
+      );
     `);
   }
 
@@ -132,6 +148,34 @@ export class HistoryObject extends DurableObject<Env> {
       .exec<Row & { body: ArrayBuffer }>(`SELECT ${COLUMNS}, body FROM versions WHERE workflow_id = ? AND version = ?`, workflowId, version)
       .toArray()[0];
     return row ? { record: recordOf(row), workflow: await gunzip(row.body) } : null;
+  }
+
+  /** Saves a workflow's test case under its name, replacing one of the same name. */
+  async saveTest(workflowId: string, name: string, definition: string, by: string): Promise<void> {
+    this.ctx.storage.sql.exec(
+      'INSERT INTO tests (workflow_id, name, definition, by, at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (workflow_id, name) DO UPDATE SET definition = excluded.definition, by = excluded.by, at = excluded.at',
+      workflowId,
+      name,
+      definition,
+      by,
+      Date.now(),
+    );
+  }
+
+  /** A workflow's saved test cases, by name: their definitions, who saved each and when. */
+  async tests(workflowId: string): Promise<StoredTest[]> {
+    return this.ctx.storage.sql
+      .exec<{ name: string; definition: string; by: string; at: number }>(
+        'SELECT name, definition, by, at FROM tests WHERE workflow_id = ? ORDER BY name',
+        workflowId,
+      )
+      .toArray()
+      .map((row) => ({ name: row.name, definition: row.definition, by: row.by, at: new Date(row.at).toISOString() }));
+  }
+
+  /** Deletes a saved test case; whether there was one. */
+  async deleteTest(workflowId: string, name: string): Promise<boolean> {
+    return this.ctx.storage.sql.exec('DELETE FROM tests WHERE workflow_id = ? AND name = ?', workflowId, name).rowsWritten > 0;
   }
 
   private prune(workflowId: string, { versions, days }: Retention): void {

@@ -4,6 +4,7 @@
  * its parameters, the same paths edit_workflow's setParameter takes), connections added and removed,
  * and the name and settings. Pure.
  */
+import { escapeToken } from '../lib/jsonPointer';
 import { own } from '../lib/ownKeys';
 import { connectionMap, isTarget, targetLists, targetsOf } from './connectionMap';
 import { isPlainObject, type Values } from './values';
@@ -40,7 +41,6 @@ const nodesByName = (workflow: Values): Map<string, Values> =>
   );
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
-const escape = (key: string) => key.replaceAll('~', '~0').replaceAll('/', '~1');
 
 /** The JSON Pointers under which `a` and `b` differ: objects compared key by key, anything else (lists too) as a whole. */
 function differingPaths(a: unknown, b: unknown, at: string, out: string[]): void {
@@ -49,7 +49,7 @@ function differingPaths(a: unknown, b: unknown, at: string, out: string[]): void
     out.push(at || '/');
     return;
   }
-  for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) differingPaths(own(a, key), own(b, key), `${at}/${escape(key)}`, out);
+  for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) differingPaths(own(a, key), own(b, key), `${at}/${escapeToken(key)}`, out);
 }
 
 /** Every connection of a workflow, one string each. */

@@ -3,6 +3,7 @@
  * All or nothing: the first operation that cannot apply stops the edit, named with the reason, and
  * the input is never changed. Pure; saving, tags and activation are the tool's (src/tools/n8n).
  */
+import { escapeToken, pointerTokens } from '../lib/jsonPointer';
 import { deleteOwn, dict, own, setOwn } from '../lib/ownKeys';
 import { connectionMap, isDict, isTarget, type ConnectionMap } from './connectionMap';
 import { renameReferences, strings } from './expressions';
@@ -415,7 +416,7 @@ export function mergeDeep(base: Values, changes: Values, replacedLists?: string[
   const out: Values = { ...base };
   for (const [key, value] of Object.entries(changes)) {
     const current = own(out, key);
-    const path = `${at}/${escapePointerToken(key)}`;
+    const path = `${at}/${escapeToken(key)}`;
     if (value === null) deleteOwn(out, key);
     else if (isPlainObject(value) && isPlainObject(current)) setOwn(out, key, mergeDeep(current, value, replacedLists, path));
     else {
@@ -426,8 +427,6 @@ export function mergeDeep(base: Values, changes: Values, replacedLists?: string[
   return out;
 }
 
-const escapePointerToken = (token: string) => token.replaceAll('~', '~0').replaceAll('/', '~1');
-
 /**
  * A copy of `root` with `value` put at the JSON Pointer `pointer` (RFC 6901: `/a/0/b`, `~1` for a `/` in
  * a name, `~0` for `~`; `-` is the end of a list). Objects missing on the way are made; a list index must
@@ -436,16 +435,13 @@ const escapePointerToken = (token: string) => token.replaceAll('~', '~0').replac
  */
 function setAtPointer(root: Values, pointer: string, value: unknown): Values {
   if (!pointer.startsWith('/')) throw new OperationError(`"path" is a JSON Pointer into the node's parameters, starting with "/": "/${pointer}"?`);
-  const tokens = pointer
-    .slice(1)
-    .split('/')
-    .map((t) => t.replaceAll('~1', '/').replaceAll('~0', '~'));
+  const tokens = pointerTokens(pointer);
   const out = structuredClone(root);
   let container: Values | unknown[] = out;
   for (const [i, token] of tokens.entries()) {
     const here = `/${tokens
       .slice(0, i + 1)
-      .map(escapePointerToken)
+      .map(escapeToken)
       .join('/')}`;
     const last = i === tokens.length - 1;
     if (Array.isArray(container)) {

@@ -11,12 +11,21 @@ const { client, call, ok } = connectedClient('e2e-real-n8n-tools');
 const stamp = Date.now().toString(36);
 
 describe('the n8n management tools on a real n8n', () => {
-  it('lists all 38 n8n tools', async () => {
+  it('lists all 42 n8n tools', async () => {
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name);
-    for (const name of ['list_workflows', 'get_audit_events', 'edit_workflow', 'test_workflow', 'try_nodes', 'delete_project', 'restore_workflow_version'])
+    for (const name of [
+      'list_workflows',
+      'get_audit_events',
+      'edit_workflow',
+      'test_workflow',
+      'try_nodes',
+      'delete_project',
+      'restore_workflow_version',
+      'run_workflow_tests',
+    ])
       expect(names).toContain(name);
-    expect(tools.filter((t) => t.annotations?.openWorldHint)).toHaveLength(38);
+    expect(tools.filter((t) => t.annotations?.openWorldHint)).toHaveLength(42);
   });
 
   it('workflows: create, get, update, list, activate, deactivate, tags, delete', async () => {

@@ -90,3 +90,21 @@ describe('HistoryObject', () => {
     ]);
   });
 });
+
+describe('HistoryObject: the tests saved with workflows', () => {
+  it('saves a test by name (again: replaced), lists a workflow’s tests by name, deletes one', async () => {
+    const history = fresh();
+    await history.saveTest('w1', 'orders', '{"v":1}', 'key_a');
+    await history.saveTest('w1', 'answers', '{"v":2}', 'key_a');
+    await history.saveTest('w1', 'orders', '{"v":3}', 'key_b');
+    await history.saveTest('w2', 'orders', '{"v":4}', 'key_a');
+    expect((await history.tests('w1')).map((t) => [t.name, t.definition, t.by])).toEqual([
+      ['answers', '{"v":2}', 'key_a'],
+      ['orders', '{"v":3}', 'key_b'],
+    ]);
+    expect(await history.deleteTest('w1', 'orders')).toBe(true);
+    expect(await history.deleteTest('w1', 'orders')).toBe(false);
+    expect((await history.tests('w1')).map((t) => t.name)).toEqual(['answers']);
+    expect((await history.tests('w2')).map((t) => t.definition)).toEqual(['{"v":4}']);
+  });
+});

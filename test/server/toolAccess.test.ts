@@ -53,7 +53,7 @@ describe('scopes gate the tools', () => {
 
   it('gives every n8n tool its resource scope: read for read-only tools, write otherwise', () => {
     const n8n = toolsFor({ ...env, N8N_API_URL: 'https://n8n.example', N8N_API_KEY: 'k' }).filter((t) => t.annotations.openWorldHint);
-    expect(n8n).toHaveLength(38);
+    expect(n8n).toHaveLength(42);
     const scopeOf = Object.fromEntries(n8n.map((t) => [t.name, t.scope]));
     expect(scopeOf).toMatchObject({
       list_workflows: 'workflows:read',
@@ -72,6 +72,8 @@ describe('scopes gate the tools', () => {
       list_workflow_versions: 'workflows:read',
       diff_workflow_versions: 'workflows:read',
       restore_workflow_version: 'workflows:write',
+      list_workflow_tests: 'workflows:read',
+      run_workflow_tests: 'workflows:write',
     });
     // A test run also reads the execution it caused.
     expect(scopesOf(n8n.find((t) => t.name === 'test_workflow')!)).toEqual(['workflows:write', 'executions:read']);

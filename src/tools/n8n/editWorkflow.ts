@@ -6,11 +6,12 @@ import { autofix } from '../../workflows/autofix';
 import { judgeEdit } from '../../workflows/editVerdict';
 import { valueOverLimit, workflowOverLimit } from '../../workflows/limits';
 import { applyOperations, OPERATION_TYPES, type Operation } from '../../workflows/operations';
-import { refusal, ToolError } from '../tool';
+import { refusal, ToolError, type ToolContext } from '../tool';
 import { catalogViewFor } from '../validation/catalogView';
 import { withinLimits } from '../validation/withinLimits';
 import { n8nTool, REPLACES } from './n8nTool';
 import { changeWorkflow } from './safeChange';
+import { failureLine, runSavedTests, type TestResult } from './storedTests';
 import { setWorkflowTags } from './tags';
 import { workflowPath, type Workflow } from './workflowApi';
 import { NamedObject } from '../validation/schemas';
@@ -54,7 +55,7 @@ export const editWorkflow = n8nTool({
     'deactivate. All or nothing: the operations apply to a copy, the result is validated, and an operation that fails ' +
     'or an error it introduces saves nothing and says which operation and why; a step n8n refuses (save, tags, ' +
     'activation) puts the workflow back as it was. The version it replaces is kept (restore_workflow_version undoes ' +
-    'the edit). validateOnly previews; autofix also makes the fixes autofix_workflow is sure of. A workflow changed ' +
+    'the edit). runTests runs the saved tests after saving and puts the workflow back if one fails. validateOnly previews; autofix also makes the fixes autofix_workflow is sure of. A workflow changed ' +
     'in n8n since it was read is not overwritten.',
   input: z.object({
     id: n8nId('workflow'),
@@ -63,9 +64,13 @@ export const editWorkflow = n8nTool({
     autofix: z.boolean().default(false).describe("Also make autofix_workflow's sure fixes before saving"),
     expectedVersionId: z.string().optional().describe('The versionId you read: refuse if the workflow has changed since'),
     reason: z.string().max(500).optional().describe('Why: kept with the version this edit replaces (list_workflow_versions)'),
+    runTests: z
+      .boolean()
+      .default(false)
+      .describe("After saving, run the workflow's saved tests (save_workflow_test); if one fails, put the workflow back as it was"),
   }),
   annotations: REPLACES,
-  async run({ id: workflowId, operations, validateOnly, autofix: fix, expectedVersionId, reason }, n8n, ctx) {
+  async run({ id: workflowId, operations, validateOnly, autofix: fix, expectedVersionId, reason, runTests }, n8n, ctx) {
     const read = await n8n.get<Workflow>(workflowPath(workflowId));
     if (expectedVersionId !== undefined && read.versionId !== expectedVersionId) {
       throw new ToolError(
@@ -112,7 +117,8 @@ export const editWorkflow = n8nTool({
       const tagsChanged = outcome.tags.add.length > 0 || outcome.tags.remove.length > 0;
       const tags = tagsChanged ? await step('tags', () => setWorkflowTags(n8n, workflowId, tagNamesAfter(read, outcome.tags))) : undefined;
       if (outcome.activation) await step(outcome.activation, () => n8n.post(`${workflowPath(workflowId)}/${outcome.activation}`));
-      return { saved, tags };
+      const tests = runTests ? await step('tests', () => passingTests(n8n, ctx, workflowId)) : undefined;
+      return { saved, tags, tests };
     });
     return {
       saved: true,
@@ -120,6 +126,7 @@ export const editWorkflow = n8nTool({
       versionId: result.saved.versionId,
       ...summary,
       ...(result.tags ? { tags: result.tags } : {}),
+      ...(result.tests ? { tests: result.tests } : {}),
       previousVersion: kept.version,
     };
   },
@@ -133,6 +140,14 @@ async function refuseIfChanged(n8n: N8nClient, workflowId: string, read: Workflo
       `Workflow ${workflowId} was changed in n8n while this edit was made (versionId ${read.versionId} → ${now.versionId}): nothing was saved. Read it again and repeat the edit.`,
     );
   }
+}
+
+/** The workflow's saved tests, run; an error naming each that failed when any did (the edit is then put back). */
+async function passingTests(n8n: N8nClient, ctx: ToolContext, workflowId: string): Promise<TestResult[]> {
+  const results = await runSavedTests(n8n, ctx, workflowId);
+  const failed = results.filter((r) => !r.passed);
+  if (failed.length) throw new ToolError(`${failed.length} of ${results.length} saved tests failed: ${failed.map(failureLine).join('; ')}`);
+  return results;
 }
 
 /** The tag names a workflow has after adding and removing some. */

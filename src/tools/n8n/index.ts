@@ -10,6 +10,7 @@ import { VARIABLE_TOOLS } from './variables';
 import { editWorkflow } from './editWorkflow';
 import { testWorkflow } from './testWorkflow';
 import { tryNodes } from './tryNodes';
+import { STORED_TEST_TOOLS } from './storedTests';
 import { VERSION_TOOLS } from './versions';
 import { WORKFLOW_TOOLS } from './workflows';
 
@@ -26,13 +27,13 @@ const scoped = (resource: string, tools: readonly ToolDefinition[]): ToolDefinit
   });
 
 /**
- * The 31 n8n management tools of seed 003, edit_workflow, test_workflow, try_nodes and the version
- * history's tools, served when the deployment has an n8n to drive. try_nodes needs workflows:write
+ * The 31 n8n management tools of seed 003, edit_workflow, test_workflow, try_nodes, the version
+ * history's tools and the stored tests' four, served when the deployment has an n8n to drive. try_nodes needs workflows:write
  * alone: the only execution it reads or deletes is the one of the workflow it created in the same
  * call, which it deletes too.
  */
 export const N8N_TOOLS: readonly ToolDefinition[] = [
-  ...scoped('workflows', [...WORKFLOW_TOOLS, editWorkflow, testWorkflow, tryNodes, ...VERSION_TOOLS]),
+  ...scoped('workflows', [...WORKFLOW_TOOLS, editWorkflow, testWorkflow, tryNodes, ...VERSION_TOOLS, ...STORED_TEST_TOOLS]),
   ...scoped('executions', EXECUTION_TOOLS),
   ...scoped('credentials', CREDENTIAL_TOOLS),
   ...scoped('tags', TAG_TOOLS),

@@ -7,7 +7,7 @@
 import type { N8nClient } from '../../n8n/client';
 import { own } from '../../lib/ownKeys';
 import { ToolError } from '../tool';
-import { clip, type Execution } from './executionReport';
+import type { Execution } from './executionReport';
 import { messageOf } from './runWithCleanUp';
 import { isMarkedRun, triggerRequest, type TriggerNode } from './trigger';
 
@@ -31,7 +31,7 @@ export async function newestExecutionId(n8n: N8nClient, workflowId: string): Pro
 
 /**
  * Calls the trigger at `url` with `payload`, marked with `runId` (triggerRequest): its HTTP status and
- * body (clipped). A redirect is answered, not followed (where a workflow sends its caller is not a
+ * body, whole (an answer clips it). A redirect is answered, not followed (where a workflow sends its caller is not a
  * place this server fetches).
  */
 export async function callTrigger(url: URL, node: TriggerNode, payload: Record<string, unknown>, runId: string, signal: AbortSignal) {
@@ -51,7 +51,7 @@ export async function callTrigger(url: URL, node: TriggerNode, payload: Record<s
   } catch {
     // not JSON (a form's HTML answer): keep the text
   }
-  return { url: url.pathname, status: response.status, body: clip(parsed) };
+  return { url: url.pathname, status: response.status, body: parsed };
 }
 
 /** The first item the trigger put out in an execution. */

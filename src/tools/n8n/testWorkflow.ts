@@ -4,7 +4,7 @@ import { n8nId } from '../../n8n/ids';
 import { isPlainObject } from '../../workflows/values';
 import { ToolError, type ToolContext } from '../tool';
 import { n8nTool } from './n8nTool';
-import { failureOf, nodeSummaries, runPath, whereItemsStopped, type Execution, type ItemsStopped } from './executionReport';
+import { clip, failureOf, nodeSummaries, runPath, whereItemsStopped, type Execution, type ItemsStopped } from './executionReport';
 import { callTrigger, newestExecutionId, waitForOwnExecution } from './ownExecution';
 import { messageOf, runWithCleanUp } from './runWithCleanUp';
 import { RUN_HEADER, triggerKind, triggerUrl, type TriggerNode } from './trigger';
@@ -40,30 +40,48 @@ export const testWorkflow = n8nTool({
   alsoNeeds: ['executions:read'],
   timeoutMs: 120_000,
   async run({ id: workflowId, payload, trigger, waitSeconds }, n8n, ctx) {
-    const workflow = await n8n.get<Workflow>(workflowPath(workflowId));
-    const node = callableTrigger(workflow, trigger);
-    const url = triggerUrl(n8nConnection(ctx.env)!.apiBase.replace(/\/api\/v1$/, ''), node);
-    const wasActive = workflow.active === true;
-    await ctx.beginSideEffect();
-    const { ran, cleaned: restored } = await runWithCleanUp(
-      ctx,
-      RESTORE_MS,
-      ({ signal, stopBy }) =>
-        runTest({ n8n: n8n.withSignal(signal), signal, stopBy, workflowId, node, url, payload: payload ?? {}, waitMs: waitSeconds * 1000 }, wasActive),
-      async (signal) => (wasActive ? undefined : deactivate(n8n.withSignal(signal), workflowId, ctx)),
-    );
-    if ('error' in ran) throw restored === undefined || restored.ok ? ran.error : new ToolError(`${messageOf(ran.error)}. ${restored.warning}`);
-    return {
-      workflow: {
-        id: workflowId,
-        name: workflow.name,
-        activatedForTheRun: !wasActive,
-        ...(restored && !restored.ok ? { stillActive: true, warning: restored.warning } : {}),
-      },
-      ...ran.value,
-    };
+    return (await runWorkflowTest(n8n, ctx, { workflowId, payload: payload ?? {}, trigger, waitSeconds })).answer;
   },
 });
+
+/** One test run of a saved workflow: which, with what, how long to wait for its execution. */
+export interface RunRequest {
+  workflowId: string;
+  payload: Record<string, unknown>;
+  trigger?: string;
+  waitSeconds: number;
+}
+
+/**
+ * Runs a workflow once through its trigger, as test_workflow does (activated for the run if it was
+ * not, and put back): the answer test_workflow gives, and the trigger's answer whole (the answer
+ * clips it) for stored tests to judge.
+ */
+export async function runWorkflowTest(n8n: N8nClient, ctx: ToolContext, { workflowId, payload, trigger, waitSeconds }: RunRequest) {
+  const workflow = await n8n.get<Workflow>(workflowPath(workflowId));
+  const node = callableTrigger(workflow, trigger);
+  const url = triggerUrl(n8nConnection(ctx.env)!.apiBase.replace(/\/api\/v1$/, ''), node);
+  const wasActive = workflow.active === true;
+  await ctx.beginSideEffect();
+  const { ran, cleaned: restored } = await runWithCleanUp(
+    ctx,
+    RESTORE_MS,
+    ({ signal, stopBy }) => runTest({ n8n: n8n.withSignal(signal), signal, stopBy, workflowId, node, url, payload, waitMs: waitSeconds * 1000 }, wasActive),
+    async (signal) => (wasActive ? undefined : deactivate(n8n.withSignal(signal), workflowId, ctx)),
+  );
+  if ('error' in ran) throw restored === undefined || restored.ok ? ran.error : new ToolError(`${messageOf(ran.error)}. ${restored.warning}`);
+  const { responseBody, ...result } = ran.value;
+  const answer = {
+    workflow: {
+      id: workflowId,
+      name: workflow.name,
+      activatedForTheRun: !wasActive,
+      ...(restored && !restored.ok ? { stillActive: true, warning: restored.warning } : {}),
+    },
+    ...result,
+  };
+  return { answer, responseBody };
+}
 
 interface TestRun {
   /** The client and signal of the run: aborted when the call is cancelled, or at `stopBy`. */
@@ -89,7 +107,8 @@ async function runTest({ n8n, signal, stopBy, workflowId, node, url, payload, wa
   const until = Math.min(stopBy, Date.now() + waitMs);
   const found = await waitForOwnExecution({ n8n, workflowId, after: newestBefore, until, signal, trigger: node, runId, payload });
   return {
-    trigger: { node: node.name, url: response.url, status: response.status, response: response.body },
+    responseBody: response.body,
+    trigger: { node: node.name, url: response.url, status: response.status, response: clip(response.body) },
     execution: found
       ? report(found.execution, node, found.identifiedBy)
       : { status: 'not found', note: `no execution of this run of workflow ${workflowId} finished within ${Math.round((until - since) / 1000)} s` },

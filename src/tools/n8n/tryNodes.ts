@@ -125,7 +125,8 @@ export const tryNodes = n8nTool({
         });
         const payload = { items };
         const response = await callTrigger(url, trigger, payload, runId, signal);
-        if (response.status === 404) throw new ToolError(`n8n did not run the throwaway workflow: its webhook answered 404 (${JSON.stringify(response.body)})`);
+        if (response.status === 404)
+          throw new ToolError(`n8n did not run the throwaway workflow: its webhook answered 404 (${JSON.stringify(clip(response.body))})`);
         const until = Math.min(stopBy, Date.now() + waitSeconds * 1000 + STORE_GRACE_MS);
         const found = await waitForOwnExecution({ n8n: run, workflowId: made.workflowId, after: 0, until, signal, trigger, runId, payload });
         if (!found) {

@@ -2,12 +2,20 @@ import { describe, expect, it } from 'vitest';
 import { N8N_TOOLS } from '../../../src/tools/n8n';
 
 describe('N8N_TOOLS', () => {
-  it('holds the 31 management tools of seed 003, edit_workflow, test_workflow, try_nodes and the four of the version history, each once', () => {
+  it('holds the 31 management tools of seed 003, edit_workflow, test_workflow, try_nodes the four of the version history and the four of the stored tests, each once', () => {
     const names = N8N_TOOLS.map((t) => t.name);
-    expect(names).toHaveLength(38);
-    expect(new Set(names).size).toBe(38);
+    expect(names).toHaveLength(42);
+    expect(new Set(names).size).toBe(42);
     expect(names).toEqual(
-      expect.arrayContaining(['edit_workflow', 'test_workflow', 'try_nodes', 'get_audit_events', 'list_credentials', 'restore_workflow_version']),
+      expect.arrayContaining([
+        'edit_workflow',
+        'test_workflow',
+        'try_nodes',
+        'get_audit_events',
+        'list_credentials',
+        'restore_workflow_version',
+        'run_workflow_tests',
+      ]),
     );
   });
 

@@ -1,0 +1,114 @@
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { judgeRun, type RunOutcome } from '../../../src/tools/n8n/storedTests';
+import { loadCatalog, seedSpecs } from '../../support/catalog';
+import { n8nSpecs } from '../../support/n8nCatalog';
+import { callDirect, savedN8nWorkflow } from '../../support/tools';
+
+/** Stored tests: what they judge (pure), and the tools against the contract fake of n8n (its webhooks answer "Workflow was started"). */
+const noFailure = { noFailedNode: true };
+const run = (over: Partial<RunOutcome> = {}): RunOutcome => ({
+  status: 200,
+  body: { ok: true, order: { total: 250, lines: [{ sku: 'A' }] } },
+  execution: {
+    status: 'success',
+    verdict: 'success',
+    nodes: [
+      { node: 'Hook', items: [1] },
+      { node: 'IF', items: [1, 0] },
+    ],
+  },
+  ...over,
+});
+
+describe('judgeRun', () => {
+  it('passes a run that holds everything expected', () => {
+    expect(judgeRun({ status: 200, body: { '/ok': true, '/order/lines/0/sku': 'A' }, items: { Hook: 1, IF: 1 }, noFailedNode: true }, run())).toEqual([]);
+  });
+
+  it('says, one sentence each, what does not hold', () => {
+    const failures = judgeRun(
+      { status: 201, body: { '/ok': false, '/order/missing': 1 }, items: { IF: 2, Respond: 1 }, noFailedNode: true },
+      run({ execution: { status: 'error', verdict: 'failed: "IF" stopped the run: boom', nodes: [{ node: 'IF', items: [1, 0] }] } }),
+    );
+    expect(failures).toEqual([
+      'the trigger answered HTTP 200, not 201',
+      "the answer's /ok is true, not false",
+      "the answer's /order/missing is missing, not 1",
+      '"IF" put out 1 item, not 2',
+      '"Respond" put out nothing (it did not run), not 1',
+      'the run did not succeed: failed: "IF" stopped the run: boom',
+    ]);
+  });
+
+  it('lets a test allow a failed run, and compares values whole', () => {
+    expect(judgeRun({ noFailedNode: false }, run({ execution: { status: 'error' } }))).toEqual([]);
+    expect(judgeRun({ body: { '/order': { total: 250 } }, ...noFailure }, run())).toEqual([
+      `the answer's /order is {"total":250,"lines":[{"sku":"A"}]}, not {"total":250}`,
+    ]);
+  });
+});
+
+/** An active workflow whose Webhook ("Hook") the fake serves at a path of its own. */
+async function activeWebhook(): Promise<string> {
+  const path = `stored-${crypto.randomUUID()}`;
+  const hook = {
+    name: 'Hook',
+    type: 'n8n-nodes-base.webhook',
+    typeVersion: 2,
+    webhookId: crypto.randomUUID(),
+    position: [0, 0],
+    parameters: { path, httpMethod: 'POST' },
+  };
+  const api = (method: string, p: string, body?: unknown) =>
+    fetch(`${inject('n8nUrl')}/api/v1${p}`, {
+      method,
+      headers: { 'x-n8n-api-key': inject('n8nKey'), 'content-type': 'application/json' },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    }).then((r) => r.json() as Promise<{ id: string }>);
+  const { id } = await api('POST', '/workflows', { name: path, nodes: [hook], connections: {}, settings: {} });
+  await api('POST', `/workflows/${id}/activate`);
+  return id;
+}
+const ok = async (tool: string, args: Record<string, unknown>) => {
+  const answer = await callDirect(tool, args);
+  expect(answer.isError, answer.text).toBe(false);
+  return answer.json;
+};
+const started = { status: 200, body: { '/message': 'Workflow was started' }, items: { Hook: 1 } };
+
+describe('the stored-test tools', () => {
+  beforeAll(() => loadCatalog([...seedSpecs(), ...n8nSpecs], ['seed', 'n8n']));
+
+  it('save, list, run and delete a workflow’s tests; a test that does not hold fails with what', async () => {
+    const id = await activeWebhook();
+    await ok('save_workflow_test', { id, test: { name: 'started', payload: { n: 1 }, expect: started } });
+    await ok('save_workflow_test', { id, test: { name: 'wrong answer', expect: { body: { '/message': 'Done' } } } });
+    expect((await ok('list_workflow_tests', { id })).tests.map((t: { name: string }) => t.name)).toEqual(['started', 'wrong answer']);
+    const report = await ok('run_workflow_tests', { id });
+    expect(report).toMatchObject({ id, passed: false });
+    expect(report.tests).toEqual([
+      { name: 'started', passed: true, failures: [], execution: expect.any(String), verdict: 'success' },
+      expect.objectContaining({ name: 'wrong answer', passed: false, failures: [`the answer's /message is "Workflow was started", not "Done"`] }),
+    ]);
+    expect((await ok('run_workflow_tests', { id, names: ['started'] })).passed).toBe(true);
+    const unknown = await callDirect('run_workflow_tests', { id, names: ['nope'] });
+    expect(unknown.text).toMatch(/has no saved test "nope"; its tests: "started", "wrong answer"\./);
+    await ok('delete_workflow_test', { id, name: 'wrong answer' });
+    expect((await callDirect('delete_workflow_test', { id, name: 'wrong answer' })).text).toMatch(/has no saved test "wrong answer"/);
+  });
+
+  it('edit_workflow with runTests puts the workflow back when an edit breaks a saved test, and keeps it when they pass', async () => {
+    const id = await activeWebhook();
+    await ok('save_workflow_test', { id, test: { name: 'hook runs', expect: started } });
+    const before = await savedN8nWorkflow(id);
+    const broken = await callDirect('edit_workflow', { id, runTests: true, operations: [{ type: 'renameNode', name: 'Hook', newName: 'Entry' }] });
+    expect(broken.isError).toBe(true);
+    expect(broken.text).toMatch(
+      /The tests step failed: 1 of 1 saved tests failed: "hook runs": "Hook" put out nothing \(it did not run\), not 1\. Workflow \w+ is as it was before this call\./,
+    );
+    const after = await savedN8nWorkflow(id);
+    expect([after.nodes, after.connections]).toEqual([before.nodes, before.connections]);
+    const kept = await ok('edit_workflow', { id, runTests: true, operations: [{ type: 'updateName', name: 'Still runs' }] });
+    expect(kept).toMatchObject({ saved: true, tests: [expect.objectContaining({ name: 'hook runs', passed: true })] });
+  });
+});
