@@ -19,6 +19,18 @@ const limit = z.number().int().min(1).max(200).default(50).describe('At most thi
 /** A version as a listing shows it: no workflow, just what tells it apart. */
 const listed = ({ workflowId, ...record }: VersionRecord) => record;
 
+/**
+ * What n8n itself keeps of a workflow's versions, where its API shows it (n8n 2.x: the published version
+ * and its publish events; no one's name, that is users:read's): listed beside this server's history.
+ */
+function n8nPublishing(workflow: Workflow | null): Record<string, unknown> {
+  const published = workflow?.activeVersion as
+    { versionId?: string; workflowPublishHistory?: { versionId?: string; event?: string; createdAt?: string }[] } | null | undefined;
+  if (!workflow || !published?.versionId) return {};
+  const events = (published.workflowPublishHistory ?? []).map(({ versionId, event, createdAt }) => ({ versionId, event, createdAt }));
+  return { n8n: { liveVersionId: published.versionId, savedVersionId: workflow.versionId, publishHistory: events } };
+}
+
 /** The workflow as n8n has it now, or null when it is not there (deleted). */
 async function current(n8n: N8nClient, workflowId: string): Promise<Workflow | null> {
   try {
@@ -47,14 +59,15 @@ export const VERSION_TOOLS = [
     title: 'List versions of a workflow',
     description:
       'The versions this server kept of a workflow before it changed or deleted it, newest first: when, by whom, what ' +
-      'the change was and why. Without an id: every workflow with kept versions, deleted ones too (their last change is ' +
-      '"delete"), to find one to restore.',
+      'the change was and why; beside them, what n8n 2.x keeps itself (the published version and its publish events). ' +
+      'Without an id: every workflow with kept versions, deleted ones too (their last change is "delete"), to find one to restore.',
     input: z.object({ id: n8nId('workflow').optional().describe('The workflow; omit it to list the workflows'), limit }),
     annotations: READS,
-    async run({ id, limit }, _n8n, ctx) {
+    async run({ id, limit }, n8n, ctx) {
       const store = await history(ctx);
       if (id === undefined) return { workflows: await store.workflows(limit) };
-      return { id, versions: (await store.list(id, limit)).map(listed) };
+      const [versions, now] = await Promise.all([store.list(id, limit), current(n8n, id)]);
+      return { id, versions: versions.map(listed), ...n8nPublishing(now) };
     },
   }),
   n8nTool({

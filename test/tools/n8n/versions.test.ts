@@ -102,6 +102,20 @@ describe('the version history', () => {
     expect(personal((await callDirect('get_workflow', { id }, narrow)).json)).not.toHaveProperty('name');
   });
 
+  it("lists what n8n 2.x keeps itself beside this server's versions: the published version and its publish events", async () => {
+    const id = await savedSampleWorkflow(withN8n());
+    expect(await ok('list_workflow_versions', { id })).not.toHaveProperty('n8n');
+    await ok('activate_workflow', { id });
+    const { versionId } = await savedN8nWorkflow(id);
+    const listed = await ok('list_workflow_versions', { id });
+    expect(listed.n8n).toEqual({
+      liveVersionId: versionId,
+      savedVersionId: versionId,
+      publishHistory: [{ versionId, event: 'activated', createdAt: expect.any(String) }],
+    });
+    expect(JSON.stringify(listed.n8n)).not.toMatch(/userId|authors/);
+  });
+
   it('says which versions there are when asked for one that is not kept', async () => {
     const id = await savedSampleWorkflow(withN8n());
     const [created] = (await ok('list_workflow_versions', { id })).versions;
