@@ -22,7 +22,7 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
 const PUT_BACK_MS = 20_000;
 
 /** The history of the n8n this deployment drives. */
-async function historyFor(ctx: ToolContext) {
+export async function historyFor(ctx: ToolContext) {
   return historyOf(ctx.env, n8nConnection(ctx.env)!.apiBase);
 }
 

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { n8nConnection, type N8nClient } from '../../n8n/client';
+import type { N8nClient } from '../../n8n/client';
 import { n8nId } from '../../n8n/ids';
-import { historyOf } from '../../history/history';
 import { valueAt } from '../../lib/jsonPointer';
 import { ToolError, type ToolContext } from '../tool';
 import { NamedObject } from '../validation/schemas';
 import { n8nTool, READS, REPLACES } from './n8nTool';
 import { messageOf } from './runWithCleanUp';
+import { historyFor } from './safeChange';
 import { runWorkflowTest } from './testWorkflow';
 
 /** What a stored test expects of a run; every part it gives must hold. */
@@ -64,8 +64,6 @@ export interface TestResult {
   execution?: string;
   verdict?: string;
 }
-
-const historyFor = (ctx: ToolContext) => historyOf(ctx.env, n8nConnection(ctx.env)!.apiBase);
 
 /** A workflow's saved test cases, the named ones only when `names` is given (an unknown name is an error that lists the saved ones). */
 async function savedTests(ctx: ToolContext, workflowId: string, names?: readonly string[]): Promise<TestCase[]> {

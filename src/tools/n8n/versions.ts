@@ -1,18 +1,16 @@
 import { z } from 'zod';
-import { N8nApiError, n8nConnection, type N8nClient } from '../../n8n/client';
+import { N8nApiError, type N8nClient } from '../../n8n/client';
 import { n8nId } from '../../n8n/ids';
 import { workflowBody } from '../../n8n/workflowBody';
-import { historyOf } from '../../history/history';
 import type { VersionRecord } from '../../history/HistoryObject';
 import { diffWorkflows } from '../../workflows/diff';
 import { ToolError, type ToolContext } from '../tool';
 import { n8nTool, READS, REPLACES } from './n8nTool';
 import { setWorkflowTags } from './tags';
 import { workflowFor } from './userData';
-import { changeWorkflow, keepVersion } from './safeChange';
+import { changeWorkflow, historyFor, keepVersion } from './safeChange';
 import { workflowPath, type Workflow } from './workflowApi';
 
-const history = (ctx: ToolContext) => historyOf(ctx.env, n8nConnection(ctx.env)!.apiBase);
 const version = z.number().int().min(1).describe('A version number, as list_workflow_versions gives it');
 const limit = z.number().int().min(1).max(200).default(50).describe('At most this many, newest first');
 
@@ -43,9 +41,10 @@ async function current(n8n: N8nClient, workflowId: string): Promise<Workflow | n
 
 /** A version of the history, or an error that says which versions there are. */
 async function kept(ctx: ToolContext, workflowId: string, number: number): Promise<{ record: VersionRecord; workflow: Workflow }> {
-  const found = await (await history(ctx)).get(workflowId, number);
+  const store = await historyFor(ctx);
+  const found = await store.get(workflowId, number);
   if (found) return { record: found.record, workflow: JSON.parse(found.workflow) as Workflow };
-  const versions = (await (await history(ctx)).list(workflowId, 10)).map((v) => v.version);
+  const versions = (await store.list(workflowId, 10)).map((v) => v.version);
   throw new ToolError(
     `Workflow ${workflowId} has no version ${number} in this server's history${versions.length ? `; its newest are ${versions.join(', ')}` : ': this server has kept none of it'}. list_workflow_versions lists them.`,
   );
@@ -64,7 +63,7 @@ export const VERSION_TOOLS = [
     input: z.object({ id: n8nId('workflow').optional().describe('The workflow; omit it to list the workflows'), limit }),
     annotations: READS,
     async run({ id, limit }, n8n, ctx) {
-      const store = await history(ctx);
+      const store = await historyFor(ctx);
       if (id === undefined) return { workflows: await store.workflows(limit) };
       const [versions, now] = await Promise.all([store.list(id, limit), current(n8n, id)]);
       return { id, versions: versions.map(listed), ...n8nPublishing(now) };
