@@ -63,8 +63,12 @@ export function installN8n(): void {
   if (npm.status !== 0) throw new Error(`npm install n8n@${N8N_VERSION} failed (exit ${npm.status})`);
 }
 
-/** Installs n8n if needed, starts it on a free loopback port and returns its URL and a public-API key. */
-export async function startRealN8n(): Promise<RealN8n> {
+/**
+ * Installs n8n if needed, starts it on a free loopback port and returns its URL and a public-API key.
+ * `env` adds to n8n's environment (N8N_ENV_FEAT_WORKFLOWS_DRAFT_PUBLISH_ENABLED: 'true' gives 1.123.81
+ * the draft and publish of n8n 2.x).
+ */
+export async function startRealN8n(env: Record<string, string> = {}): Promise<RealN8n> {
   installN8n();
   const port = await freePort();
   const brokerPort = await freePort();
@@ -104,6 +108,7 @@ export async function startRealN8n(): Promise<RealN8n> {
       EXTERNAL_FRONTEND_HOOKS_URLS: '',
       N8N_LOG_LEVEL: 'warn',
       NODE_ENV: 'production',
+      ...env,
     },
   });
   let output = '';

@@ -18,16 +18,24 @@ export function scopedKey(name: string, scopes: string): string {
   return run.stdout.trim();
 }
 
+/** A server of this project and the n8n it drives, when a test file starts its own (read once its beforeAll has run). */
+export interface OwnInstance {
+  serverUrl: string;
+  serverKey: string;
+  n8nUrl: string;
+  n8nKey: string;
+}
+
 /**
  * The SDK client of a test file, connected to this server (which drives the real n8n) for the file's
- * tests, with the server's own key (every scope) or `key`.
+ * tests, with the server's own key (every scope) or `key`; or to the file's own server (`instance`).
  */
-export function connectedClient(name: string, key?: string) {
+export function connectedClient(name: string, key?: string, instance?: () => OwnInstance) {
   const client = new Client({ name, version: '1.0.0' });
   const connect = () =>
     client.connect(
-      new StreamableHTTPClientTransport(new URL('/mcp', inject('serverUrl')), {
-        requestInit: { headers: { authorization: `Bearer ${key ?? inject('serverKey')}` } },
+      new StreamableHTTPClientTransport(new URL('/mcp', instance?.().serverUrl ?? inject('serverUrl')), {
+        requestInit: { headers: { authorization: `Bearer ${key ?? instance?.().serverKey ?? inject('serverKey')}` } },
       }),
     );
   beforeAll(async () => {
@@ -70,11 +78,11 @@ export function connectedClient(name: string, key?: string) {
   return { client, call, ok, refused };
 }
 
-/** n8n's own API, to read back what the tools did. */
-export async function n8nApi(method: string, path: string, body?: unknown): Promise<Json> {
-  const response = await fetch(`${inject('realN8nUrl')}/api/v1${path}`, {
+/** n8n's own API, to read back what the tools did (on the file's own n8n with `instance`). */
+export async function n8nApi(method: string, path: string, body?: unknown, instance?: OwnInstance): Promise<Json> {
+  const response = await fetch(`${instance?.n8nUrl ?? inject('realN8nUrl')}/api/v1${path}`, {
     method,
-    headers: { 'x-n8n-api-key': inject('realN8nKey'), 'content-type': 'application/json' },
+    headers: { 'x-n8n-api-key': instance?.n8nKey ?? inject('realN8nKey'), 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { connectedClient, n8nApi as n8n } from './client';
+import { greeterWorkflow } from './greeter';
 
 /**
  * Stored tests against the real n8n: a regression an edit introduces is caught by the workflow's saved
@@ -7,38 +8,7 @@ import { connectedClient, n8nApi as n8n } from './client';
  */
 const { ok: call, refused } = connectedClient('e2e-real-n8n-stored-tests');
 
-const greeter = {
-  name: 'Greeter (e2e)',
-  settings: { executionOrder: 'v1' },
-  nodes: [
-    {
-      name: 'Hook',
-      type: 'n8n-nodes-base.webhook',
-      typeVersion: 2,
-      webhookId: 'f0e1d2c3-0000-4000-8000-0000000e2e01',
-      position: [0, 0],
-      parameters: { path: `greet-${Date.now()}`, httpMethod: 'POST', responseMode: 'responseNode', options: {} },
-    },
-    {
-      name: 'Greeting',
-      type: 'n8n-nodes-base.set',
-      typeVersion: 3.4,
-      position: [220, 0],
-      parameters: { assignments: { assignments: [{ id: 'g1', name: 'greeting', value: '=hello {{ $json.body.name }}', type: 'string' }] }, options: {} },
-    },
-    {
-      name: 'Respond',
-      type: 'n8n-nodes-base.respondToWebhook',
-      typeVersion: 1.1,
-      position: [440, 0],
-      parameters: { respondWith: 'firstIncomingItem', options: {} },
-    },
-  ],
-  connections: {
-    Hook: { main: [[{ node: 'Greeting', type: 'main', index: 0 }]] },
-    Greeting: { main: [[{ node: 'Respond', type: 'main', index: 0 }]] },
-  },
-};
+const greeter = greeterWorkflow(`greet-${Date.now()}`);
 const content = async (id: string) => {
   const { name, nodes, connections, settings, active } = await n8n('GET', `/workflows/${id}`);
   return { name, nodes, connections, settings, active };

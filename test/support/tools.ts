@@ -88,14 +88,25 @@ export async function sentToN8n<T>(work: () => Promise<T>): Promise<{ result: T;
   }
 }
 
+/** A request to the contract fake of n8n's public API (`/workflows/…`, with its query), as another client of n8n would send it; its JSON answer. */
+export async function fakeN8nApi(method: string, path: string, body?: unknown): Promise<Record<string, any>> {
+  const response = await fetch(`${inject('n8nUrl')}/api/v1${path}`, {
+    method,
+    headers: { 'x-n8n-api-key': inject('n8nKey'), 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return response.json() as Promise<Record<string, any>>;
+}
+
 /** The contract fake of n8n's levers (test/fakes/n8n/server.ts): GET `requests`, POST `config` or `executions`. */
 export const fakeN8n = (path: string, body?: unknown): Promise<any> =>
   fetch(`${inject('n8nUrl')}/__fake/${path}`, body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) }).then((r) => r.json());
 
 /** A workflow as the contract fake of n8n has it saved now. */
-export async function savedN8nWorkflow(
-  id: string,
-): Promise<{ versionId: string; connections: Record<string, unknown>; nodes: { name: string; type: string; parameters: object }[]; tags: { name: string }[] }> {
-  const response = await fetch(`${inject('n8nUrl')}/api/v1/workflows/${id}`, { headers: { 'x-n8n-api-key': inject('n8nKey') } });
-  return response.json();
-}
+export const savedN8nWorkflow = (id: string) =>
+  fakeN8nApi('GET', `/workflows/${id}`) as Promise<{
+    versionId: string;
+    connections: Record<string, unknown>;
+    nodes: { name: string; type: string; parameters: object }[];
+    tags: { name: string }[];
+  }>;

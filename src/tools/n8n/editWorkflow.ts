@@ -10,6 +10,7 @@ import { refusal, ToolError, type ToolContext } from '../tool';
 import { catalogViewFor } from '../validation/catalogView';
 import { withinLimits } from '../validation/withinLimits';
 import { n8nTool, REPLACES } from './n8nTool';
+import { publishingOf } from './publishing';
 import { changeWorkflow } from './safeChange';
 import { failureLine, runSavedTests, type TestResult } from './storedTests';
 import { setWorkflowTags } from './tags';
@@ -67,7 +68,10 @@ export const editWorkflow = n8nTool({
     runTests: z
       .boolean()
       .default(false)
-      .describe("After saving, run the workflow's saved tests (save_workflow_test); if one fails, put the workflow back as it was"),
+      .describe(
+        "After saving, run the workflow's saved tests (save_workflow_test); if one fails, put the workflow back as it was. " +
+          'Not run when the save is a draft n8n does not run (n8n with drafts): the answer says so',
+      ),
   }),
   annotations: REPLACES,
   async run({ id: workflowId, operations, validateOnly, autofix: fix, expectedVersionId, reason, runTests }, n8n, ctx) {
@@ -116,14 +120,24 @@ export const editWorkflow = n8nTool({
       const saved = await step('save', () => n8n.put<Workflow>(workflowPath(workflowId), { body: workflowBody(edited) }));
       const tagsChanged = outcome.tags.add.length > 0 || outcome.tags.remove.length > 0;
       const tags = tagsChanged ? await step('tags', () => setWorkflowTags(n8n, workflowId, tagNamesAfter(read, outcome.tags))) : undefined;
-      if (outcome.activation) await step(outcome.activation, () => n8n.post(`${workflowPath(workflowId)}/${outcome.activation}`));
-      const tests = runTests ? await step('tests', () => passingTests(n8n, ctx, workflowId)) : undefined;
-      return { saved, tags, tests };
+      // The activation's answer is the workflow as it runs now: which version is live after the edit.
+      const toggled = outcome.activation
+        ? await step(outcome.activation, () => n8n.post<Workflow>(`${workflowPath(workflowId)}/${outcome.activation}`))
+        : undefined;
+      const now = toggled ?? saved;
+      // A draft is not what n8n runs: its tests would judge the published version, not this edit.
+      const draft = publishingOf(now).draft;
+      const tests = runTests
+        ? draft
+          ? { skipped: `${draft} The saved tests were not run.` }
+          : await step('tests', () => passingTests(n8n, ctx, workflowId))
+        : undefined;
+      return { now, tags, tests };
     });
     return {
       saved: true,
       id: workflowId,
-      versionId: result.saved.versionId,
+      ...publishingOf(result.now),
       ...summary,
       ...(result.tags ? { tags: result.tags } : {}),
       ...(result.tests ? { tests: result.tests } : {}),

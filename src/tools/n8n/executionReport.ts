@@ -22,6 +22,8 @@ export interface Execution {
   };
   /** The workflow as it ran (n8n stores it with the execution). */
   workflowData?: { nodes?: unknown[]; connections?: unknown };
+  /** The version of the workflow that ran (n8n 2.x records it; 1.x does not). */
+  workflowVersionId?: string | null;
   [key: string]: unknown;
 }
 

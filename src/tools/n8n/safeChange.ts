@@ -1,8 +1,10 @@
-import { n8nConnection, type N8nClient } from '../../n8n/client';
+import { N8nApiError, n8nConnection, type N8nClient } from '../../n8n/client';
 import { workflowBody } from '../../n8n/workflowBody';
 import type { Change, VersionRecord } from '../../history/HistoryObject';
 import { historyOf, retentionOf } from '../../history/history';
+import { diffWorkflows } from '../../workflows/diff';
 import { ToolError, type ToolContext } from '../tool';
+import { liveVersionOf, publishingOf } from './publishing';
 import { workflowPath, type Workflow } from './workflowApi';
 
 /** A step of a change, named in the answer when n8n refuses it: `save`, `tags`, `activate`… */
@@ -90,12 +92,42 @@ export async function changeWorkflow<T>(
   }
 }
 
-/** Makes n8n's copy of a workflow what `before` was, changing only what differs now: content, tags, active state. */
+/**
+ * Makes n8n's copy of a workflow what `before` was, changing only what differs now: the saved content,
+ * the tags, and the version n8n runs (none when it was inactive; on an n8n with drafts, the version that
+ * was published, which need not be the saved one). n8n 2.x may refuse a save of an active workflow
+ * (403, 409) and keep it as a draft all the same, so what counts is what n8n has afterwards: read back
+ * and compared, and any difference left is an error naming it.
+ */
 async function putBackAsItWas(n8n: N8nClient, before: Workflow): Promise<void> {
   const path = workflowPath(before.id);
   const now = await n8n.get<Workflow>(path);
-  if (now.versionId !== before.versionId) await n8n.put(path, { body: workflowBody(before) });
+  if (now.versionId !== before.versionId && !diffWorkflows(before, now).same) {
+    await n8n.put(path, { body: workflowBody(before) }).catch((error: unknown) => {
+      if (!(error instanceof N8nApiError && (error.status === 403 || error.status === 409))) throw error;
+    });
+  }
   const tagIds = (w: Workflow) => (w.tags ?? []).map((t) => t.id).sort();
   if (JSON.stringify(tagIds(now)) !== JSON.stringify(tagIds(before))) await n8n.put(`${path}/tags`, { body: tagIds(before).map((id) => ({ id })) });
-  if ((now.active === true) !== (before.active === true)) await n8n.post(`${path}/${before.active ? 'activate' : 'deactivate'}`);
+  const wasLive = publishingOf(before).liveVersionId;
+  const saved = await n8n.get<Workflow>(path);
+  if (wasLive === null) {
+    if (saved.active === true) await n8n.post(`${path}/deactivate`);
+  } else if (!runsAsBefore(saved, before)) {
+    await n8n.post(`${path}/activate`, { body: { versionId: wasLive } });
+  }
+  const after = await n8n.get<Workflow>(path);
+  const left = [
+    diffWorkflows(before, after).same ? '' : 'its content',
+    JSON.stringify(tagIds(after)) === JSON.stringify(tagIds(before)) ? '' : 'its tags',
+    (after.active === true) === (before.active === true) && (wasLive === null || runsAsBefore(after, before)) ? '' : 'the version n8n runs',
+  ].filter(Boolean);
+  if (left.length) throw new Error(`n8n's copy still differs in ${left.join(' and ')}`);
+}
+
+/** Whether n8n runs what it ran before: the same published version, or one with the same nodes and connections (n8n 1.x publishes every save anew). */
+function runsAsBefore(now: Workflow, before: Workflow): boolean {
+  if (now.active !== true) return false;
+  if (publishingOf(now).liveVersionId === publishingOf(before).liveVersionId) return true;
+  return diffWorkflows(liveVersionOf(before), liveVersionOf(now)).same;
 }

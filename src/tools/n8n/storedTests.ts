@@ -6,8 +6,10 @@ import { ToolError, type ToolContext } from '../tool';
 import { NamedObject } from '../validation/schemas';
 import { n8nTool, READS, REPLACES } from './n8nTool';
 import { messageOf } from './runWithCleanUp';
+import { publishingOf } from './publishing';
 import { historyFor } from './safeChange';
 import { runWorkflowTest } from './testWorkflow';
+import { workflowPath, type Workflow } from './workflowApi';
 
 /** What a stored test expects of a run; every part it gives must hold. */
 const Expectation = z.object({
@@ -62,6 +64,8 @@ export interface TestResult {
   failures: string[];
   /** The execution the run made, to read with get_execution. */
   execution?: string;
+  /** The version of the workflow that ran: the published one (on an n8n with drafts, maybe not the saved one). */
+  ranVersionId?: string | null;
   verdict?: string;
 }
 
@@ -100,6 +104,7 @@ export async function runSavedTests(n8n: N8nClient, ctx: ToolContext, workflowId
         failures,
         ...(execution.id ? { execution: execution.id } : {}),
         verdict: execution.verdict,
+        ranVersionId: answer.workflow.ranVersionId,
       });
     } catch (error) {
       results.push({ name: test.name, passed: false, failures: [`it could not run: ${messageOf(error)}`] });
@@ -164,7 +169,9 @@ export const STORED_TEST_TOOLS = [
     async run({ id, names }, n8n, ctx) {
       const results = await runSavedTests(n8n, ctx, id, names);
       if (results.length === 0) return { id, passed: true, tests: [], note: 'No test is saved with this workflow: save_workflow_test saves one.' };
-      return { id, passed: results.every((r) => r.passed), tests: results };
+      // The runs ran the published version: a saved draft was not tested, which the answer says.
+      const { draft } = publishingOf(await n8n.get<Workflow>(workflowPath(id)));
+      return { id, passed: results.every((r) => r.passed), tests: results, ...(draft ? { draft } : {}) };
     },
   }),
 ];

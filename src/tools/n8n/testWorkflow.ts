@@ -6,6 +6,7 @@ import { ToolError, type ToolContext } from '../tool';
 import { n8nTool } from './n8nTool';
 import { clip, failureOf, nodeSummaries, runPath, whereItemsStopped, type Execution, type ItemsStopped } from './executionReport';
 import { callTrigger, newestExecutionId, waitForOwnExecution } from './ownExecution';
+import { liveVersionOf, publishingOf } from './publishing';
 import { messageOf, runWithCleanUp } from './runWithCleanUp';
 import { RUN_HEADER, triggerKind, triggerUrl, type TriggerNode } from './trigger';
 import { workflowPath, type Workflow } from './workflowApi';
@@ -25,8 +26,10 @@ export const testWorkflow = n8nTool({
     "choose; wait for the execution of this run (not another caller's) and answer what happened: a verdict, the node " +
     'that failed with its error and the items it was given, or where the items stopped (nodes no item reached, such ' +
     'as a Respond to Webhook); per node its status, items on each output and a sample. A failed execution is a failed ' +
-    'test whatever HTTP status the webhook answered. An inactive workflow is activated for the run and deactivated ' +
-    'after, however the run ends (the answer says so if it could not be). The last step of the loop: search → details ' +
+    'test whatever HTTP status the webhook answered. An active workflow runs the version n8n has published (on an ' +
+    'n8n with drafts not always the saved one: the answer names the version that ran, and the draft if there is one). ' +
+    'An inactive workflow is activated for the run and deactivated after, however the run ends (the answer says so ' +
+    'if it could not be). The last step of the loop: search → details ' +
     '→ write → validate → fix → create or edit → test.',
   input: z.object({
     id: n8nId('workflow'),
@@ -59,9 +62,11 @@ export interface RunRequest {
  */
 export async function runWorkflowTest(n8n: N8nClient, ctx: ToolContext, { workflowId, payload, trigger, waitSeconds }: RunRequest) {
   const workflow = await n8n.get<Workflow>(workflowPath(workflowId));
-  const node = callableTrigger(workflow, trigger);
-  const url = triggerUrl(n8nConnection(ctx.env)!.apiBase.replace(/\/api\/v1$/, ''), node);
   const wasActive = workflow.active === true;
+  // An active workflow runs its published version, which may not be the saved one (n8n with drafts).
+  const { versionId, liveVersionId, draft } = publishingOf(workflow);
+  const node = callableTrigger(wasActive ? liveVersionOf(workflow).nodes : (workflow.nodes ?? []), trigger);
+  const url = triggerUrl(n8nConnection(ctx.env)!.apiBase.replace(/\/api\/v1$/, ''), node);
   await ctx.beginSideEffect();
   const { ran, cleaned: restored } = await runWithCleanUp(
     ctx,
@@ -70,12 +75,16 @@ export async function runWorkflowTest(n8n: N8nClient, ctx: ToolContext, { workfl
     async (signal) => (wasActive ? undefined : deactivate(n8n.withSignal(signal), workflowId, ctx)),
   );
   if ('error' in ran) throw restored === undefined || restored.ok ? ran.error : new ToolError(`${messageOf(ran.error)}. ${restored.warning}`);
-  const { responseBody, ...result } = ran.value;
+  const { responseBody, ranVersionId: recorded, ...result } = ran.value;
+  // Which version ran: as the execution records it (n8n 2.x), else the one n8n had published.
+  const ranVersionId = recorded ?? (wasActive ? liveVersionId : versionId);
   const answer = {
     workflow: {
       id: workflowId,
       name: workflow.name,
       activatedForTheRun: !wasActive,
+      ranVersionId,
+      ...(draft && ranVersionId !== versionId ? { draft } : {}),
       ...(restored && !restored.ok ? { stillActive: true, warning: restored.warning } : {}),
     },
     ...result,
@@ -108,6 +117,7 @@ async function runTest({ n8n, signal, stopBy, workflowId, node, url, payload, wa
   const found = await waitForOwnExecution({ n8n, workflowId, after: newestBefore, until, signal, trigger: node, runId, payload });
   return {
     responseBody: response.body,
+    ranVersionId: found?.execution.workflowVersionId ?? null,
     trigger: { node: node.name, url: response.url, status: response.status, response: clip(response.body) },
     execution: found
       ? report(found.execution, node, found.identifiedBy)
@@ -140,8 +150,8 @@ async function deactivate(n8n: N8nClient, workflowId: string, ctx: ToolContext):
   }
 }
 
-function callableTrigger(workflow: Workflow, name: string | undefined): TriggerNode {
-  const nodes = (workflow.nodes ?? []).filter((n): n is TriggerNode => isPlainObject(n) && typeof n.name === 'string' && typeof n.type === 'string');
+function callableTrigger(workflowNodes: readonly unknown[], name: string | undefined): TriggerNode {
+  const nodes = workflowNodes.filter((n): n is TriggerNode => isPlainObject(n) && typeof n.name === 'string' && typeof n.type === 'string');
   const callable = nodes.filter((n) => !n.disabled && triggerKind(n));
   const chosen = name === undefined ? callable[0] : callable.find((n) => n.name === name);
   if (chosen) return chosen;

@@ -8,6 +8,7 @@ import { ToolError, type ToolContext } from '../tool';
 import { n8nTool, READS, REPLACES } from './n8nTool';
 import { setWorkflowTags } from './tags';
 import { workflowFor } from './userData';
+import { publishingOf } from './publishing';
 import { changeWorkflow, historyFor, keepVersion } from './safeChange';
 import { workflowPath, type Workflow } from './workflowApi';
 
@@ -26,7 +27,8 @@ function n8nPublishing(workflow: Workflow | null): Record<string, unknown> {
     { versionId?: string; workflowPublishHistory?: { versionId?: string; event?: string; createdAt?: string }[] } | null | undefined;
   if (!workflow || !published?.versionId) return {};
   const events = (published.workflowPublishHistory ?? []).map(({ versionId, event, createdAt }) => ({ versionId, event, createdAt }));
-  return { n8n: { liveVersionId: published.versionId, savedVersionId: workflow.versionId, publishHistory: events } };
+  const { versionId, liveVersionId } = publishingOf(workflow);
+  return { n8n: { versionId, liveVersionId, publishHistory: events } };
 }
 
 /** The workflow as n8n has it now, or null when it is not there (deleted). */
@@ -144,7 +146,7 @@ export const VERSION_TOOLS = [
         );
         return saved;
       });
-      return { restored: true, id, version, versionId: result.versionId, active: result.active, kept: before.version };
+      return { restored: true, id, version, active: result.active, ...publishingOf(result), kept: before.version };
     },
   }),
 ];

@@ -16,6 +16,7 @@ import { NamedObject } from '../validation/schemas';
 import { withinLimits } from '../validation/withinLimits';
 import { CREATES, DELETES, n8nTool, page, paging, READS, REPLACES, TOGGLES, type Page } from './n8nTool';
 import { changeWorkflow, keepVersion } from './safeChange';
+import { publishingOf } from './publishing';
 import { workflowFor } from './userData';
 import { workflowPath, type Workflow } from './workflowApi';
 
@@ -29,6 +30,12 @@ const summary = (w: Workflow) => ({
   nodes: w.nodes?.length ?? 0,
   tags: w.tags?.map((t) => t.name) ?? [],
 });
+
+/** A workflow in a listing: its summary, and a flag when the version n8n runs is not the saved one. */
+const listed = (w: Workflow) => ({ ...summary(w), ...(publishingOf(w).draft ? { draft: true } : {}) });
+
+/** A workflow after a change: its summary and which version is saved and which runs. */
+const described = (w: Workflow) => ({ ...summary(w), ...publishingOf(w) });
 
 /** A workflow as get_workflow returns it; any other fields are passed along and filtered for n8n. */
 const workflowInput = z
@@ -120,7 +127,7 @@ export const WORKFLOW_TOOLS = [
     annotations: READS,
     async run({ active, tags, name, projectId, limit, cursor }, n8n) {
       const query = { active, tags, name, projectId, limit, cursor, excludePinnedData: true };
-      return page('workflows', await n8n.get<Page<Workflow>>('/workflows', { query }), summary);
+      return page('workflows', await n8n.get<Page<Workflow>>('/workflows', { query }), listed);
     },
   }),
   n8nTool({
@@ -131,7 +138,11 @@ export const WORKFLOW_TOOLS = [
       'What n8n says of its owners (their e-mail, names) needs the users:read scope too.',
     input: z.object({ id: n8nId('workflow') }),
     annotations: READS,
-    run: async ({ id }, n8n, ctx) => workflowFor(ctx.caller, await n8n.get<Workflow>(workflowPath(id))),
+    async run({ id }, n8n, ctx) {
+      const workflow = await n8n.get<Workflow>(workflowPath(id));
+      const { draft } = publishingOf(workflow);
+      return { ...workflowFor(ctx.caller, workflow), ...(draft ? { draft } : {}) };
+    },
   }),
   n8nTool({
     name: 'create_workflow',
@@ -151,7 +162,7 @@ export const WORKFLOW_TOOLS = [
         await n8n.delete(workflowPath(created.id)).catch(() => {});
         throw error;
       });
-      return { ...summary(created), ...checked.alongside, ...note };
+      return { ...described(created), ...checked.alongside, ...note };
     },
   }),
   n8nTool({
@@ -173,7 +184,7 @@ export const WORKFLOW_TOOLS = [
       const { result, kept } = await changeWorkflow(ctx, n8n, before, 'update', reason ?? 'update_workflow', (step) =>
         step('save', () => n8n.put<Workflow>(workflowPath(workflowId), { body: workflowBody(workflow) })),
       );
-      return { ...summary(result), ...checked.alongside, previousVersion: kept.version };
+      return { ...described(result), ...checked.alongside, previousVersion: kept.version };
     },
   }),
   n8nTool({
@@ -195,8 +206,10 @@ export const WORKFLOW_TOOLS = [
     name: 'activate_workflow',
     title: 'Activate a workflow',
     description:
-      'Activate (publish) a workflow, so its triggers run. A workflow started only by "When Executed by Another Workflow" ' +
-      'is called by other workflows (Execute Workflow node), not activated.',
+      'Activate (publish) a workflow, so its triggers run its saved version. On an n8n with drafts (2.x) saving an ' +
+      'active workflow may leave the published version running (answers then carry `draft`): activating it again ' +
+      'publishes the saved one. The answer names both (versionId, liveVersionId). A workflow started only by "When ' +
+      'Executed by Another Workflow" is called by other workflows (Execute Workflow node), not activated.',
     input: z.object({ id: n8nId('workflow') }),
     annotations: TOGGLES,
     async run({ id }, n8n, ctx) {
@@ -210,7 +223,7 @@ export const WORKFLOW_TOOLS = [
           throw new N8nApiError(error.status, `${error.message}. ${CALLED_NOT_ACTIVATED}`);
         }
       };
-      return summary((await changeWorkflow(ctx, n8n, before, 'activate', 'activate_workflow', (step) => step('activate', activate))).result);
+      return described((await changeWorkflow(ctx, n8n, before, 'activate', 'activate_workflow', (step) => step('activate', activate))).result);
     },
   }),
   n8nTool({
@@ -222,7 +235,7 @@ export const WORKFLOW_TOOLS = [
     async run({ id }, n8n, ctx) {
       const before = await n8n.get<Workflow>(workflowPath(id));
       const deactivate = () => n8n.post<Workflow>(`${workflowPath(id)}/deactivate`);
-      return summary((await changeWorkflow(ctx, n8n, before, 'deactivate', 'deactivate_workflow', (step) => step('deactivate', deactivate))).result);
+      return described((await changeWorkflow(ctx, n8n, before, 'deactivate', 'deactivate_workflow', (step) => step('deactivate', deactivate))).result);
     },
   }),
 ];

@@ -163,7 +163,7 @@ export async function startFakeN8n(apiKey = 'n8n_api_test_key'): Promise<FakeN8n
 
   /**
    * The test's levers, for tests in other processes than the one running the fake: GET violations, requests;
-   * POST config { apiKey?, unlicensed?, missing?, faults?, webhookDelayMs? }; POST executions { workflowId, status, items } → { id }.
+   * POST config { apiKey?, unlicensed?, missing?, faults?, webhookDelayMs?, cannotPublish? }; POST executions { workflowId, status, items } → { id }.
    */
   const control = async (path: string, request: IncomingMessage): Promise<Answer> => {
     if (path === '/__fake/violations') return [200, fake.violations];
@@ -175,9 +175,17 @@ export async function startFakeN8n(apiKey = 'n8n_api_test_key'): Promise<FakeN8n
       if (body.missing !== undefined) fake.missing = new Set(body.missing);
       if (body.faults !== undefined) fake.faults = body.faults;
       if (body.webhookDelayMs !== undefined) fake.webhookDelayMs = body.webhookDelayMs;
+      if (body.cannotPublish !== undefined) fake.state.cannotPublish = body.cannotPublish;
       return [
         200,
-        { apiKey: fake.apiKey, unlicensed: [...fake.unlicensed], missing: [...fake.missing], faults: fake.faults, webhookDelayMs: fake.webhookDelayMs },
+        {
+          apiKey: fake.apiKey,
+          unlicensed: [...fake.unlicensed],
+          missing: [...fake.missing],
+          faults: fake.faults,
+          webhookDelayMs: fake.webhookDelayMs,
+          cannotPublish: fake.state.cannotPublish,
+        },
       ];
     }
     if (path === '/__fake/executions') return [200, { id: fake.state.addExecution(body.workflowId, body.status ?? 'success', body.items ?? 1) }];

@@ -81,6 +81,18 @@ export class FakeN8nState {
   readonly variables = new Map<string, Json>();
   /** The owner's personal project is there from the start, as on n8n. */
   readonly projects = new Map<string, Json>([[PROJECT.id, { ...PROJECT }]]);
+  /**
+   * Every saved version of every workflow, by versionId (n8n 2.x's workflow history): what a publication
+   * puts live, so that an active workflow runs its published version whatever was saved since.
+   */
+  private readonly versions = new Map<string, Json>();
+  /** Publish events (activated, deactivated), oldest first, as n8n 2.x records them per version. */
+  private readonly publishEvents: Json[] = [];
+  /**
+   * Whether the API key lacks `workflow:activate`: n8n 2.x then keeps a save of an active workflow as a
+   * draft and answers 403, leaving the published version live (its documented PUT /workflows/{id}).
+   */
+  cannotPublish = false;
 
   private tag(t: Json) {
     return { id: t.id, name: t.name, createdAt: t.createdAt, updatedAt: t.updatedAt };
@@ -116,23 +128,26 @@ export class FakeN8nState {
     };
   }
 
-  /** The version an activation published: n8n names its authors (as names) and its publish events. */
+  /** The version n8n runs, as its API shows it: the published version's own nodes and its publish events. */
   private publishedVersion(w: Json): Json {
-    const { versionId, id: workflowId, nodes, connections, updatedAt } = w;
+    const version = this.versions.get(w.activeVersionId)!;
     return {
-      versionId,
-      workflowId,
-      nodes,
-      connections,
+      ...version,
       nodeGroups: [],
       authors: `${OWNER.firstName} ${OWNER.lastName}`,
       name: null,
       description: null,
       autosaved: false,
-      createdAt: updatedAt,
-      updatedAt,
-      workflowPublishHistory: [{ id: 1, workflowId, versionId, event: 'activated', userId: OWNER.id, createdAt: updatedAt }],
+      workflowPublishHistory: this.publishEvents.filter((e) => e.versionId === version.versionId),
     };
+  }
+
+  /** Puts a saved version live, as n8n 2.x's publish does, and records the event. */
+  private publish(w: Json, versionId: string | null): void {
+    const previous = w.activeVersionId;
+    Object.assign(w, { active: versionId !== null, activeVersionId: versionId });
+    const [event, version] = versionId === null ? ['deactivated', previous] : ['activated', versionId];
+    this.publishEvents.push({ id: this.publishEvents.length + 1, workflowId: w.id, versionId: version, event, userId: OWNER.id, createdAt: now() });
   }
 
   private writeWorkflow(body: Json, existing?: Json): Json {
@@ -161,6 +176,15 @@ export class FakeN8nState {
     };
   }
 
+  /** Saves a workflow (a new one, or over `existing`), keeping the version in the history. */
+  private save(body: Json, existing?: Json): Json {
+    const workflow = this.writeWorkflow(body, existing);
+    this.workflows.set(workflow.id, workflow);
+    const { versionId, id: workflowId, nodes, connections, updatedAt } = workflow;
+    this.versions.set(versionId, { versionId, workflowId, nodes, connections, createdAt: updatedAt, updatedAt });
+    return workflow;
+  }
+
   /** Operation handlers, by the spec's operation key. */
   readonly handlers: Record<string, (call: Call) => Answer> = {
     'GET /workflows': ({ query }) => {
@@ -180,19 +204,25 @@ export class FakeN8nState {
       );
     },
     'POST /workflows': ({ body }) => {
-      const workflow = this.writeWorkflow(body);
-      this.workflows.set(workflow.id, workflow);
+      const workflow = this.save(body);
       return [200, { ...this.workflow(workflow), parentFolder: null }];
     },
     'GET /workflows/{workflowId}': ({ params }) => {
       const w = this.workflows.get(params.workflowId!);
       return w ? [200, this.workflow(w)] : notFound;
     },
-    'PUT /workflows/{workflowId}': ({ params, body }) => {
+    // n8n 2.41.3: a save of a published workflow is published too, unless publishIfActive=false (a draft).
+    'PUT /workflows/{workflowId}': ({ params, query, body }) => {
       const existing = this.workflows.get(params.workflowId!);
       if (!existing) return notFound;
-      const workflow = this.writeWorkflow(body, existing);
-      this.workflows.set(workflow.id, workflow);
+      const workflow = this.save(body, existing);
+      if (workflow.activeVersionId !== null && query.get('publishIfActive') !== 'false') {
+        if (this.cannotPublish) {
+          const message = 'The workflow was saved as a draft, but the API key lacks the workflow:activate scope to publish it';
+          return [403, { message, reason: 'insufficient_api_key_scope', versionId: workflow.versionId }];
+        }
+        this.publish(workflow, workflow.versionId);
+      }
       return [200, this.workflow(workflow, false)];
     },
     'DELETE /workflows/{workflowId}': ({ params }) => {
@@ -203,7 +233,7 @@ export class FakeN8nState {
       for (const [id, e] of this.executions) if (e.workflowId === w.id) this.executions.delete(id);
       return [200, this.workflow(w)];
     },
-    'POST /workflows/{workflowId}/activate': ({ params }) => this.setActive(params.workflowId!, true),
+    'POST /workflows/{workflowId}/activate': ({ params, body }) => this.setActive(params.workflowId!, true, body?.versionId),
     'POST /workflows/{workflowId}/deactivate': ({ params }) => this.setActive(params.workflowId!, false),
     'GET /workflows/{workflowId}/tags': ({ params }) => {
       const w = this.workflows.get(params.workflowId!);
@@ -387,13 +417,20 @@ export class FakeN8nState {
     ],
   };
 
-  private setActive(id: string, active: boolean): Answer {
+  /** Publishes a version (the saved one unless named) or unpublishes; publishing what is live already changes nothing, as on n8n. */
+  private setActive(id: string, active: boolean, versionId?: string): Answer {
     const w = this.workflows.get(id);
     if (!w) return notFound;
-    if (active && !w.nodes.some((n: Json) => /trigger|webhook/i.test(String(n.type)))) {
+    if (!active) {
+      if (w.activeVersionId !== null) this.publish(w, null);
+      return [200, this.workflow(w)];
+    }
+    const version = this.versions.get(versionId ?? w.versionId);
+    if (!version || version.workflowId !== id) return [404, { message: `Version ${versionId} of workflow ${id} not found` }];
+    if (!version.nodes.some((n: Json) => /trigger|webhook/i.test(String(n.type)))) {
       return [400, { message: 'Workflow has no node to start the workflow - at least one trigger, poller or webhook node is required' }];
     }
-    Object.assign(w, { active, activeVersionId: active ? w.versionId : null, updatedAt: now() });
+    if (w.activeVersionId !== version.versionId) this.publish(w, version.versionId);
     return [200, this.workflow(w)];
   }
 
@@ -405,10 +442,10 @@ export class FakeN8nState {
     return query.get('includeRole') === 'true' ? { ...user, role } : user;
   }
 
-  /** The active workflow whose Webhook node n8n serves at `/webhook/<path>`, if any. */
+  /** The active workflow whose published version has the Webhook node n8n serves at `/webhook/<path>`, if any. */
   webhookWorkflow(path: string): string | undefined {
     const serves = (node: Json) => node.type === 'n8n-nodes-base.webhook' && !node.disabled && String(node.parameters?.path ?? '').replace(/^\/+/, '') === path;
-    return [...this.workflows.values()].find((w) => w.active && w.nodes.some(serves))?.id;
+    return [...this.workflows.values()].find((w) => w.active && this.versions.get(w.activeVersionId)!.nodes.some(serves))?.id;
   }
 
   /** An execution of a workflow, with `items` output items from its one node (for trimming tests); a running one has not stopped. */
@@ -424,10 +461,12 @@ export class FakeN8nState {
    */
   addWebhookExecution(workflowId: string, request: { headers: Json; query: Json; body: unknown; url: string }): string {
     const w = this.workflows.get(workflowId)!;
-    const node = w.nodes.find((n: Json) => n.type === 'n8n-nodes-base.webhook' && !n.disabled);
+    // What runs is the published version, not what was saved since.
+    const { versionId, nodes, connections } = this.versions.get(w.activeVersionId)!;
+    const node = nodes.find((n: Json) => n.type === 'n8n-nodes-base.webhook' && !n.disabled);
     const json = { headers: request.headers, params: {}, query: request.query, body: request.body, webhookUrl: request.url, executionMode: 'production' };
     const id = this.storeExecution(workflowId, 'success', 'webhook', node.name, [{ json, pairedItem: { item: 0 } }]);
-    this.executions.get(id)!.workflowData = { id: workflowId, name: w.name, nodes: w.nodes, connections: w.connections };
+    Object.assign(this.executions.get(id)!, { workflowVersionId: versionId, workflowData: { id: workflowId, name: w.name, versionId, nodes, connections } });
     return id;
   }
 

@@ -87,7 +87,7 @@ describe('the stored-test tools', () => {
     const report = await ok('run_workflow_tests', { id });
     expect(report).toMatchObject({ id, passed: false });
     expect(report.tests).toEqual([
-      { name: 'started', passed: true, failures: [], execution: expect.any(String), verdict: 'success' },
+      { name: 'started', passed: true, failures: [], execution: expect.any(String), verdict: 'success', ranVersionId: expect.any(String) },
       expect.objectContaining({ name: 'wrong answer', passed: false, failures: [`the answer's /message is "Workflow was started", not "Done"`] }),
     ]);
     expect((await ok('run_workflow_tests', { id, names: ['started'] })).passed).toBe(true);

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, inject, it, vi } from 'vitest';
 import { taskStub } from '../../../src/tasks/taskId';
 import { waitFor } from '../../support/sessionStorage';
 import { deliverRun, TASK_OWNER, taskWaitingOn } from '../../support/tasks';
+import { fakeN8n, fakeN8nApi } from '../../support/tools';
 
 /**
  * test_workflow's runs through the queue consumer, in workerd, against the fake n8n (its webhooks
@@ -12,17 +13,6 @@ import { deliverRun, TASK_OWNER, taskWaitingOn } from '../../support/tasks';
 const n8nUrl = inject('n8nUrl');
 const n8nKey = inject('n8nKey');
 const withN8n = { overrides: { N8N_API_URL: n8nUrl, N8N_API_KEY: n8nKey } };
-
-async function n8n(method: string, path: string, body?: unknown) {
-  const response = await fetch(`${n8nUrl}/api/v1${path}`, {
-    method,
-    headers: { 'x-n8n-api-key': n8nKey, 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return response.json() as Promise<Record<string, any>>;
-}
-const fake = (path: string, body?: unknown) =>
-  fetch(`${n8nUrl}/__fake/${path}`, body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) }).then((r) => r.json() as Promise<any>);
 
 /** An inactive workflow that starts with a Webhook at a path of its own. */
 async function inactiveWebhookWorkflow(): Promise<{ id: string; path: string }> {
@@ -35,20 +25,20 @@ async function inactiveWebhookWorkflow(): Promise<{ id: string; path: string }> 
     position: [0, 0],
     parameters: { path, httpMethod: 'POST' },
   };
-  const created = await n8n('POST', '/workflows', { name: path, nodes: [node], connections: {}, settings: {} });
+  const created = await fakeN8nApi('POST', '/workflows', { name: path, nodes: [node], connections: {}, settings: {} });
   return { id: created.id, path };
 }
-const active = async (id: string) => (await n8n('GET', `/workflows/${id}`)).active as boolean;
+const active = async (id: string) => (await fakeN8nApi('GET', `/workflows/${id}`)).active as boolean;
 
 afterEach(async () => {
-  await fake('config', { webhookDelayMs: 0, faults: [] });
+  await fakeN8n('config', { webhookDelayMs: 0, faults: [] });
   vi.restoreAllMocks();
 });
 
 describe('test_workflow puts a workflow it activated back', () => {
   it('when the call’s time runs out while the trigger has not answered: the run stops early enough to deactivate it before the deadline', async () => {
     const { id } = await inactiveWebhookWorkflow();
-    await fake('config', { webhookDelayMs: 30_000 });
+    await fakeN8n('config', { webhookDelayMs: 30_000 });
     // 13 s left: the run stops 10 s before the deadline, leaving those for the deactivation.
     const deadline = Date.now() + 13_000;
     const record = await taskWaitingOn('test_workflow', { id, waitSeconds: 30 }, { deadline });
@@ -61,11 +51,11 @@ describe('test_workflow puts a workflow it activated back', () => {
 
   it('when the call is cancelled mid-run', async () => {
     const { id, path } = await inactiveWebhookWorkflow();
-    await fake('config', { webhookDelayMs: 30_000 });
+    await fakeN8n('config', { webhookDelayMs: 30_000 });
     const record = await taskWaitingOn('test_workflow', { id, waitSeconds: 30 }, { deadline: Date.now() + 60_000 });
     const running = deliverRun(record, withN8n);
     await waitFor(
-      () => fake('requests'),
+      () => fakeN8n('requests'),
       (requests: string[]) => requests.includes(`POST /webhook/${path}`),
     );
     expect(await active(id)).toBe(true);
@@ -76,7 +66,7 @@ describe('test_workflow puts a workflow it activated back', () => {
 
   it('when n8n fails mid-run, answering that the run may have happened', async () => {
     const { id } = await inactiveWebhookWorkflow();
-    await fake('config', { faults: [{ request: 'GET /api/v1/executions', status: 500, times: 1 }] });
+    await fakeN8n('config', { faults: [{ request: 'GET /api/v1/executions', status: 500, times: 1 }] });
     const run = await deliverRun(await taskWaitingOn('test_workflow', { id, waitSeconds: 5 }), withN8n);
     expect(run).toMatchObject({ acked: true, retried: false });
     expect(run.text).toMatch(/n8n failed on GET \/api\/v1\/executions \(500\).*Check with list_executions/);
@@ -85,7 +75,7 @@ describe('test_workflow puts a workflow it activated back', () => {
 
   it('and says so, and logs it without the key, when it cannot deactivate it', async () => {
     const { id } = await inactiveWebhookWorkflow();
-    await fake('config', { faults: [{ request: `POST /api/v1/workflows/${id}/deactivate`, status: 503, times: 1 }] });
+    await fakeN8n('config', { faults: [{ request: `POST /api/v1/workflows/${id}/deactivate`, status: 503, times: 1 }] });
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
     const run = await deliverRun(await taskWaitingOn('test_workflow', { id, waitSeconds: 5 }), withN8n);
     expect(run.task.result?.isError).toBeFalsy();
@@ -103,6 +93,6 @@ describe('test_workflow puts a workflow it activated back', () => {
     const line = logged.mock.calls.map(([text]) => String(text)).find((text) => text.includes('could not deactivate'));
     expect(JSON.parse(line!)).toMatchObject({ level: 'error', tool: 'test_workflow', workflowId: id });
     expect(line).not.toContain(n8nKey);
-    await n8n('POST', `/workflows/${id}/deactivate`);
+    await fakeN8nApi('POST', `/workflows/${id}/deactivate`);
   });
 });

@@ -6,7 +6,7 @@ import { loadCatalog } from '../../support/catalog';
 import { connect, n8nSpecs, node } from '../../support/n8nCatalog';
 import { waitFor } from '../../support/sessionStorage';
 import { deliverRun, TASK_OWNER, taskWaitingOn } from '../../support/tasks';
-import { callDirect } from '../../support/tools';
+import { callDirect, fakeN8n, fakeN8nApi } from '../../support/tools';
 import { everyEntry } from '../../support/n8nPages';
 
 /**
@@ -19,25 +19,18 @@ const n8nUrl = inject('n8nUrl');
 const n8nKey = inject('n8nKey');
 const withN8n = { overrides: { N8N_API_URL: n8nUrl, N8N_API_KEY: n8nKey } };
 
-async function n8n(method: string, path: string) {
-  const response = await fetch(`${n8nUrl}/api/v1${path}`, { method, headers: { 'x-n8n-api-key': n8nKey } });
-  return response.json() as Promise<Record<string, any>>;
-}
-const fake = (path: string, body?: unknown) =>
-  fetch(`${n8nUrl}/__fake/${path}`, body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) }).then((r) => r.json() as Promise<any>);
-
 /** Every entry of one of n8n's lists. */
-const all = (path: string) => everyEntry((p) => n8n('GET', p), path);
+const all = (path: string) => everyEntry((p) => fakeN8nApi('GET', p), path);
 
 /**
- * What the tries left in the fake: throwaway workflows (by their name), and executions of any workflow
- * a try made (every workflow the fake was asked to activate for one, from its request log).
+ * What the tries left in the fake: throwaway workflows (by their name), and executions of a throwaway
+ * workflow or of one that is gone (a try deletes its workflow; the other tests' workflows stay).
  */
 async function leftInN8n() {
-  const workflows = (await all('/workflows')).filter((w) => String(w.name).startsWith(THROWAWAY_PREFIX)).map((w) => w.id as string);
-  const requests: string[] = await fake('requests');
-  const tried = new Set([...workflows, ...requests.flatMap((r) => /^POST \/api\/v1\/workflows\/([^/?]+)\/activate/.exec(r)?.[1] ?? [])]);
-  const executions = (await all('/executions')).filter((e) => tried.has(e.workflowId)).map((e) => String(e.id));
+  const saved = await all('/workflows');
+  const workflows = saved.filter((w) => String(w.name).startsWith(THROWAWAY_PREFIX)).map((w) => w.id as string);
+  const others = new Set(saved.map((w) => w.id as string).filter((id) => !workflows.includes(id)));
+  const executions = (await all('/executions')).filter((e) => !others.has(e.workflowId)).map((e) => String(e.id));
   return { workflows, executions };
 }
 const NOTHING = { workflows: [], executions: [] };
@@ -47,16 +40,16 @@ const noOp = { name: 'Pass', type: 'n8n-nodes-base.noOp', typeVersion: 1, parame
 
 /** Requests sent to the fake by `work` (n8n's API and its webhooks), in order. */
 async function requestsOf(work: () => Promise<unknown>): Promise<string[]> {
-  const before = ((await fake('requests')) as string[]).length;
+  const before = ((await fakeN8n('requests')) as string[]).length;
   await work();
-  return ((await fake('requests')) as string[]).slice(before);
+  return ((await fakeN8n('requests')) as string[]).slice(before);
 }
 
 beforeEach(async () => {
   expect(await leftInN8n()).toEqual(NOTHING);
 });
 afterEach(async () => {
-  await fake('config', { webhookDelayMs: 0, faults: [] });
+  await fakeN8n('config', { webhookDelayMs: 0, faults: [] });
   vi.restoreAllMocks();
 });
 
@@ -118,7 +111,7 @@ describe('try_nodes leaves nothing behind in n8n', () => {
     ['listing its executions', { request: 'GET /api/v1/executions', status: 500 }, /n8n failed on GET .*executions \(500\).*was deleted with its executions/],
     ['reading its execution', { request: 'GET /api/v1/executions/*', status: 500 }, /\(500\).*was deleted with its executions/],
   ])('when %s', async (_, fault, said) => {
-    await fake('config', { faults: [{ ...fault, times: 1 }] });
+    await fakeN8n('config', { faults: [{ ...fault, times: 1 }] });
     const answer = await callDirect('try_nodes', { nodes: [noOp] });
     expect(answer.isError).toBe(true);
     expect(answer.text).toMatch(said);
@@ -126,12 +119,12 @@ describe('try_nodes leaves nothing behind in n8n', () => {
   });
 
   it('when the call is cancelled while the webhook has not answered', async () => {
-    await fake('config', { webhookDelayMs: 30_000 });
+    await fakeN8n('config', { webhookDelayMs: 30_000 });
     const record = await taskWaitingOn('try_nodes', { nodes: [noOp], waitSeconds: 30 }, { deadline: Date.now() + 60_000 });
-    const earlier = ((await fake('requests')) as string[]).length;
+    const earlier = ((await fakeN8n('requests')) as string[]).length;
     const running = deliverRun(record, withN8n);
     await waitFor(
-      () => fake('requests'),
+      () => fakeN8n('requests'),
       (requests: string[]) => requests.slice(earlier).some((r) => r.startsWith('POST /webhook/try-nodes-')),
     );
     expect((await leftInN8n()).workflows).toHaveLength(1);
@@ -141,7 +134,7 @@ describe('try_nodes leaves nothing behind in n8n', () => {
   }, 20_000);
 
   it('when the call’s time runs out: the run stops early enough to clean up before the deadline', async () => {
-    await fake('config', { webhookDelayMs: 30_000 });
+    await fakeN8n('config', { webhookDelayMs: 30_000 });
     // 17 s left: the run stops 15 s before the deadline, leaving those for the clean-up.
     const deadline = Date.now() + 17_000;
     const run = await deliverRun(await taskWaitingOn('try_nodes', { nodes: [noOp], waitSeconds: 30 }, { deadline }), withN8n);
@@ -151,7 +144,7 @@ describe('try_nodes leaves nothing behind in n8n', () => {
   }, 25_000);
 
   it('when deleting its executions or deactivating it fails: n8n deletes them with the workflow', async () => {
-    await fake('config', {
+    await fakeN8n('config', {
       faults: [
         { request: 'DELETE /api/v1/executions/*', status: 503, times: 2 },
         { request: 'POST /api/v1/workflows/*/deactivate', status: 503, times: 2 },
@@ -163,14 +156,14 @@ describe('try_nodes leaves nothing behind in n8n', () => {
   });
 
   it('and a delete that fails once is tried again', async () => {
-    await fake('config', { faults: [{ request: 'DELETE /api/v1/workflows/*', status: 503, times: 1 }] });
+    await fakeN8n('config', { faults: [{ request: 'DELETE /api/v1/workflows/*', status: 503, times: 1 }] });
     const answer = await callDirect('try_nodes', { nodes: [noOp] });
     expect(answer.json.cleanUp).toMatchObject({ deleted: true });
     expect(await leftInN8n()).toEqual(NOTHING);
   });
 
   it('says what is left, by id, and logs it without the key, when n8n will not delete the workflow', async () => {
-    await fake('config', { faults: [{ request: 'DELETE /api/v1/workflows/*', status: 503, times: 2 }] });
+    await fakeN8n('config', { faults: [{ request: 'DELETE /api/v1/workflows/*', status: 503, times: 2 }] });
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
     const answer = await callDirect('try_nodes', { nodes: [noOp] });
     const left = await leftInN8n();
@@ -190,7 +183,7 @@ describe('try_nodes leaves nothing behind in n8n', () => {
     const line = logged.mock.calls.map(([text]) => String(text)).find((text) => text.includes('could not delete the throwaway workflow'));
     expect(JSON.parse(line!)).toMatchObject({ level: 'error', tool: 'try_nodes', left: { workflow } });
     expect(line).not.toContain(n8nKey);
-    await n8n('DELETE', `/workflows/${workflow}`);
+    await fakeN8nApi('DELETE', `/workflows/${workflow}`);
     expect(await leftInN8n()).toEqual(NOTHING);
   });
 });

@@ -110,7 +110,7 @@ describe('the version history', () => {
     const listed = await ok('list_workflow_versions', { id });
     expect(listed.n8n).toEqual({
       liveVersionId: versionId,
-      savedVersionId: versionId,
+      versionId,
       publishHistory: [{ versionId, event: 'activated', createdAt: expect.any(String) }],
     });
     expect(JSON.stringify(listed.n8n)).not.toMatch(/userId|authors/);
