@@ -53,7 +53,9 @@ function filterShape(p: Parameter) {
       conditions: [{ id: '<unique id>', leftValue: '={{ $json.field }}', rightValue: 'value', operator: { type: 'string', operation: 'equals' } }],
       options: { caseSensitive: true, leftValue: '', typeValidation: 'strict', version: newest },
     },
-    operators: 'structured_types.filter: "operator.type" and its "operation"; operations under "alone" take no rightValue',
+    operators:
+      'structured_types.filter: "operator.type" and its "operation"; operations under "alone" take no rightValue and need "singleValue": true ' +
+      'in their operator, e.g. {"type": "boolean", "operation": "true", "singleValue": true}',
     ...(versions.length > 1
       ? { options_version_by_type_version: Object.fromEntries(versions.map(([typeVersion, version]) => [String(typeVersion), version])) }
       : {}),

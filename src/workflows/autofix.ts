@@ -77,6 +77,7 @@ export function autofix(workflow: unknown, catalog: NodeCatalog, options: Autofi
   selfConnections(draft, note);
   connectionPorts(draft, nodes(), catalog, note);
   duplicateConnections(draft, note);
+  filterSingleValues(nodes(), before, note);
   return { fixes, omitted, applied: made, workflow: copy, before, after: validateWorkflow(copy, catalog) };
 }
 
@@ -262,6 +263,39 @@ function optionValues(nodes: Node[], catalog: NodeCatalog, note: Note): void {
       );
     }
   }
+}
+
+/**
+ * A condition whose operation takes no right value ("is true", "exists") without `singleValue: true` on
+ * its operator, as the validation found it: set, as n8n's editor sets it (the right value is then not read).
+ */
+function filterSingleValues(nodes: Node[], before: ValidationResult, note: Note): void {
+  const byName = new Map(nodes.map((n) => [n.name, n]));
+  for (const finding of [...before.errors, ...before.warnings]) {
+    if (finding.code !== 'filter_single_value_missing' || finding.node === null || !finding.path?.endsWith('.operator.singleValue')) continue;
+    const operator = valueAt(byName.get(finding.node), finding.path.slice(0, -'.singleValue'.length));
+    if (!isPlainObject(operator)) continue;
+    note(
+      {
+        kind: 'filter_single_value',
+        node: finding.node,
+        path: finding.path,
+        description: `${finding.path} set to true: "${String(operator.type)}" "${String(operator.operation)}" takes no right value`,
+        confidence: 'high',
+      },
+      () => setOwn(operator, 'singleValue', true),
+    );
+  }
+}
+
+/** The value at a findings path (`parameters.rules.values[0].conditions`) inside a node, if there is one. */
+function valueAt(node: unknown, path: string): unknown {
+  let at = node;
+  for (const [, key, index] of path.matchAll(/([^.[\]]+)|\[(\d+)\]/g)) {
+    if (index !== undefined) at = Array.isArray(at) ? at[Number(index)] : undefined;
+    else at = isPlainObject(at) && Object.hasOwn(at, key!) ? at[key!] : undefined;
+  }
+  return at;
 }
 
 /** Webhook, form and chat triggers without their webhookId, or a Webhook without its path. */

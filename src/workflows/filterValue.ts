@@ -9,7 +9,15 @@ import { clip, describe, type Findings } from './findings';
 import { choiceList, didYouMean } from './nearestName';
 import { isExpression, isPlainObject, type Values } from './values';
 
-export function checkFilterValue(value: Values, path: string, nodeName: string, out: Findings, types: StructuredTypes = N8N_STRUCTURED_TYPES): void {
+export function checkFilterValue(
+  value: Values,
+  path: string,
+  nodeName: string,
+  out: Findings,
+  nodeConvertsTypes = false,
+  types: StructuredTypes = N8N_STRUCTURED_TYPES,
+): void {
+  const strict = !nodeConvertsTypes && !(isPlainObject(value.options) && value.options.typeValidation === 'loose');
   const { combinators, operators } = types.filter;
   const { combinator } = value;
   if (combinator !== undefined && !isExpression(combinator) && !(typeof combinator === 'string' && combinators.includes(combinator))) {
@@ -65,6 +73,7 @@ export function checkFilterValue(value: Values, path: string, nodeName: string, 
       );
       continue;
     }
+    if (!found.right_value && operator.singleValue !== true) checkSingleValue(condition, operator, at, strict, nodeName, out);
     if (found.right_value && !('rightValue' in condition)) {
       out.warning(
         nodeName,
@@ -73,6 +82,34 @@ export function checkFilterValue(value: Values, path: string, nodeName: string, 
         `${at}.rightValue`,
       );
     }
+  }
+}
+
+/**
+ * An operation that takes no right value ("is true", "exists", "is empty") needs `singleValue: true` on
+ * its operator, as n8n's editor sets it: without it n8n still reads `rightValue` as the operator's type,
+ * and with strict type validation an item fails when it is not one ("Wrong type: '' is a string but was
+ * expecting a boolean"). Sure for a boolean (a string or number is never one); else a warning.
+ */
+function checkSingleValue(condition: Values, operator: Values, at: string, strict: boolean, nodeName: string, out: Findings): void {
+  const { rightValue } = condition;
+  const rightType = typeof operator.rightType === 'string' ? operator.rightType : operator.type;
+  const what = `"${String(operator.type)}" "${String(operator.operation)}" takes no right value`;
+  const fix = 'set "singleValue": true on its operator (autofix_workflow does)';
+  if (strict && rightType === 'boolean' && (typeof rightValue === 'string' || typeof rightValue === 'number') && !isExpression(rightValue)) {
+    out.error(
+      nodeName,
+      'filter_single_value_missing',
+      `${clip(at)}: ${what}, but its operator has no "singleValue": true, so n8n checks "rightValue" ${shown(rightValue)} as a boolean and fails every item ("Wrong type"): ${fix}.`,
+      `${at}.operator.singleValue`,
+    );
+  } else {
+    out.warning(
+      nodeName,
+      'filter_single_value_missing',
+      `${clip(at)}: ${what}; its operator has no "singleValue": true (n8n's editor sets it), so n8n still checks "rightValue" as a ${String(rightType)}: ${fix}.`,
+      `${at}.operator.singleValue`,
+    );
   }
 }
 

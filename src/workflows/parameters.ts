@@ -133,7 +133,7 @@ function checkChildren(p: Parameter, value: unknown, level: Level, identity: Nod
   } else if (p.type === 'fixed_collection' && p.options) {
     checkFixedCollection(p, value, path, level, identity, spec, nodeName, out);
   } else if (p.type === 'filter') {
-    checkFilterValue(value, path, nodeName, out);
+    checkFilterValue(value, path, nodeName, out, convertsTypes(level.root));
   } else if (p.type === 'assignment_collection') {
     checkAssignmentValue(value, path, nodeName, out, ignoresConversionErrors(level.root));
   } else if (p.type === 'resource_mapper') {
@@ -248,6 +248,11 @@ function reportUnknown(name: string, known: string[], what: string, path: string
 }
 
 /** Edit Fields' option that makes n8n keep a value it cannot convert to the assignment's type. */
+/** Whether IF, Filter or Switch is set to convert types where required (n8n's looseTypeValidation, a parameter or an option by version). */
+function convertsTypes(root: Values): boolean {
+  return root.looseTypeValidation === true || (isPlainObject(root.options) && root.options.looseTypeValidation === true);
+}
+
 function ignoresConversionErrors(root: Values): boolean {
   return isPlainObject(root.options) && root.options.ignoreConversionErrors === true;
 }

@@ -355,6 +355,26 @@ describe('try_nodes answers what a saved workflow with the same nodes does', () 
     ]);
   });
 
+  it('a boolean "is true" without singleValue: refused before it runs, failed by n8n in a saved workflow, run once autofixed', async () => {
+    const paid = [{ paid: true }, { paid: false }];
+    const isTrue = node('IF', 'if', 2.2, { conditions: condition('={{ $json.paid }}', 'true', '', 'boolean'), options: {} });
+    const refused = await rawCall('try_nodes', { nodes: [isTrue], items: paid });
+    expect(refused.isError).toBe(true);
+    expect(refused.json.errors.map((f: Json) => f.code)).toEqual(['filter_single_value_missing']);
+
+    const saved = await savedRun({ nodes: [isTrue], items: paid, outcome: 'error' });
+    expect(saved.status).toBe('error');
+    expect(saved.data.resultData.runData.IF.at(-1).error.message).toMatch(/^Wrong type: '' is a string but was expecting a boolean/);
+
+    const { workflow } = await call('autofix_workflow', { workflow: { nodes: [isTrue], connections: {} } });
+    const answer = await call('try_nodes', { nodes: workflow.nodes, items: paid });
+    tried.add(answer.cleanUp.workflow);
+    expect(answer.output.outputs.map((o: Json) => [o.name, o.items])).toEqual([
+      ['true', [{ paid: true }]],
+      ['false', [{ paid: false }]],
+    ]);
+  });
+
   it('answers a large output up to its bound, saying how many items it shows', async () => {
     const many = code('Many', 'return Array.from({ length: 2000 }, (_, i) => ({ json: { i, text: "x".repeat(100) } }));');
     const answer = await call('try_nodes', { nodes: [many] });

@@ -131,6 +131,26 @@ describe('autofix', () => {
 });
 
 describe('autofix, with node, parameter and connection names that mean something to JavaScript objects', () => {
+  it("sets singleValue on conditions whose operation takes no right value, in IF and in every Switch rule, as n8n's editor does", () => {
+    const options = { caseSensitive: true, leftValue: '', typeValidation: 'strict', version: 2 };
+    const isTrue = { id: 'c1', leftValue: '={{ $json.paid }}', rightValue: '', operator: { type: 'boolean', operation: 'true' } };
+    const exists = { id: 'c2', leftValue: '={{ $json.id }}', rightValue: '', operator: { type: 'string', operation: 'exists' } };
+    const equals = { id: 'c3', leftValue: '={{ $json.a }}', rightValue: 'b', operator: { type: 'string', operation: 'equals' } };
+    const w = workflow();
+    w.nodes[1]!.parameters = { conditions: { options, combinator: 'and', conditions: [isTrue, equals] } };
+    w.nodes.push(node('Route', 'switch', 3.2, { rules: { values: [{ conditions: { options, combinator: 'and', conditions: [equals, exists] } }] } }));
+    const result = fix(w);
+    expect(result.before.errors.map((f) => f.code)).toContain('filter_single_value_missing');
+    expect(result.fixes.map((f) => `${f.kind}:${f.node}:${f.path}:${f.applied}`)).toEqual([
+      'filter_single_value:Check:parameters.conditions.conditions[0].operator.singleValue:true',
+      'filter_single_value:Route:parameters.rules.values[0].conditions.conditions[1].operator.singleValue:true',
+    ]);
+    const fixed = result.workflow as ReturnType<typeof workflow>;
+    expect(fixed.nodes[1]!.parameters).toMatchObject({ conditions: { conditions: [{ operator: { singleValue: true } }, { operator: equals.operator }] } });
+    expect(JSON.stringify(fixed.nodes[1]!.parameters)).not.toContain('"operation":"equals","singleValue"');
+    expect([...result.after.errors, ...result.after.warnings].map((f) => f.code)).not.toContain('filter_single_value_missing');
+  });
+
   it('takes a node named "__proto__" as a name: connections written "__PROTO__" move to it, and nothing else is written', () => {
     const input = {
       nodes: [{ name: '__proto__', type: 'n8n-nodes-base.noOp', typeVersion: 1, parameters: {} }],

@@ -14,7 +14,8 @@ export const autofixWorkflow = defineTool({
     'the workflow with the sure (high-confidence) ones made: node-type typos with one clear match, typeVersion to the ' +
     'nearest existing one (one the configured n8n runs, when its release is known), the "=" an expression lacks and a "{{" left open, references and choices off by case or a ' +
     'letter, webhookId and path of webhook triggers, connections written with node ids, stale, duplicate and self ' +
-    'connections, AI sub-nodes wired as main, output/input indexes a one-port node lacks. Nothing uncertain is ' +
+    'connections, AI sub-nodes wired as main, output/input indexes a one-port node lacks, "singleValue" on conditions ' +
+    'that take no right value ("is true", "exists"). Nothing uncertain is ' +
     'applied: those are listed for you to decide. Answers the validation before and after. This previews; to fix a ' +
     `saved workflow in n8n, call edit_workflow with its id, "operations": [] and "autofix": true. ${SIZE_LIMITS}`,
   input: z.object({ workflow: WorkflowJson }),
