@@ -3,7 +3,7 @@
  * what it changes and how sure it is, and the workflow with the sure ones made. Pure: (workflow,
  * catalog) → fixes; nothing uncertain is applied, and the input is never changed.
  */
-import { setOwn, type Dict } from '../lib/ownKeys';
+import { own, setOwn, type Dict } from '../lib/ownKeys';
 import { connectionMap, isDict, isTarget, targetLists, targetsOf, type ConnectionMap, type TargetList } from './connectionMap';
 import { expressionParts, looksLikeExpression, referencedNodes, renameReferences, strings } from './expressions';
 import { clip, clipPath, MAX_FINDINGS, quote, type ValidationResult } from './findings';
@@ -293,7 +293,7 @@ function valueAt(node: unknown, path: string): unknown {
   let at = node;
   for (const [, key, index] of path.matchAll(/([^.[\]]+)|\[(\d+)\]/g)) {
     if (index !== undefined) at = Array.isArray(at) ? at[Number(index)] : undefined;
-    else at = isPlainObject(at) && Object.hasOwn(at, key!) ? at[key!] : undefined;
+    else at = isPlainObject(at) ? own(at, key!) : undefined;
   }
   return at;
 }
