@@ -222,6 +222,41 @@ describe('create, edit, activate and test-run a workflow on a real n8n', () => {
     await call('delete_workflow', { id: created.id });
   });
 
+  it('answers a run paused at a Wait node as waiting, where and until when, not as an execution it could not find', async () => {
+    const path = `wait-${Date.now()}`;
+    const created = await call('create_workflow', {
+      workflow: {
+        name: 'Waits (e2e)',
+        nodes: [
+          {
+            name: 'Hook',
+            type: 'n8n-nodes-base.webhook',
+            typeVersion: 2,
+            webhookId: crypto.randomUUID(),
+            position: [0, 0],
+            parameters: { path, httpMethod: 'POST' },
+          },
+          // n8n keeps a wait of 65 s or more as a waiting execution (shorter ones wait inside the running one).
+          {
+            name: 'Wait',
+            type: 'n8n-nodes-base.wait',
+            typeVersion: 1.1,
+            position: [220, 0],
+            parameters: { resume: 'timeInterval', amount: 5, unit: 'minutes' },
+          },
+          { name: 'After', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [440, 0], parameters: {} },
+        ],
+        connections: { Hook: { main: [[{ node: 'Wait', type: 'main', index: 0 }]] }, Wait: { main: [[{ node: 'After', type: 'main', index: 0 }]] } },
+        settings: { executionOrder: 'v1' },
+      },
+    });
+    const run = await call('test_workflow', { id: created.id, payload: { n: 1 }, waitSeconds: 20 });
+    expect(run.execution).toMatchObject({ status: 'waiting', verdict: expect.stringMatching(/^waiting: the run is paused at "Wait" until \d{4}-/) });
+    expect(run.execution).not.toHaveProperty('didNotRun');
+    expect((await n8n('GET', `/executions/${run.execution.id}`)).status).toBe('waiting');
+    await call('delete_workflow', { id: created.id });
+  });
+
   it('says so when a workflow has no trigger it can call', async () => {
     const manual = await call('create_workflow', {
       workflow: {

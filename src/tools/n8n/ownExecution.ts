@@ -4,7 +4,7 @@
  * numbered after the newest one before the call, the first finished one that carries the mark is it.
  * test_workflow and try_nodes both find their run this way.
  */
-import type { N8nClient } from '../../n8n/client';
+import { N8nApiError, type N8nClient } from '../../n8n/client';
 import { own } from '../../lib/ownKeys';
 import { ToolError } from '../tool';
 import type { Execution } from './executionReport';
@@ -20,7 +20,8 @@ interface ExecutionPage {
 }
 
 const executionNumber = (id: string | number) => Number(id);
-const isFinished = (e: Execution) => e.status !== 'running' && e.status !== 'new' && e.status !== 'waiting' && Boolean(e.stoppedAt);
+/** Done, or paused at a Wait node (n8n keeps a wait of a minute or more as a `waiting` execution): either is what the run came to. */
+const isSettled = (e: Execution) => e.status === 'waiting' || isFinishedRun(e);
 
 /** The number of the workflow's newest execution, 0 when it has none. */
 export async function newestExecutionId(n8n: N8nClient, workflowId: string): Promise<number> {
@@ -73,9 +74,9 @@ export interface OwnRun {
 }
 
 /**
- * This run's execution, once finished: among the workflow's executions newer than `after`, the one
- * whose trigger item carries the run's mark (each finished one is read once). A trigger that keeps no
- * mark (a form) gets the oldest finished one, said in `identifiedBy`. Null when none has by `until`, or
+ * This run's execution, once finished or waiting: among the workflow's executions newer than `after`,
+ * the one whose trigger item carries the run's mark (each settled one is read once). A trigger that keeps
+ * no mark (a form) gets the oldest settled one, said in `identifiedBy`. Null when none has by `until`, or
  * once `signal` is aborted.
  */
 export async function waitForOwnExecution({
@@ -89,15 +90,20 @@ export async function waitForOwnExecution({
   payload,
 }: OwnRun): Promise<{ execution: Execution; identifiedBy: 'mark' | 'order' } | null> {
   const read = new Set<string>();
+  const waiting = waitingExecutions(n8n, workflowId, after);
   while (Date.now() < until && !signal.aborted) {
     try {
-      for (const candidate of await newerExecutions(n8n, workflowId, after)) {
-        const id = String(candidate.id);
-        if (read.has(id) || !isFinished(candidate)) continue;
-        const execution = await n8n.get<Execution>(`/executions/${id}`, { query: { includeData: true } });
-        read.add(id);
-        const ours = isMarkedRun(trigger, triggerItem(execution, trigger.name), runId, payload);
-        if (ours !== false) return { execution, identifiedBy: ours === undefined ? 'order' : 'mark' };
+      const listed = await newerExecutions(n8n, workflowId, after);
+      // The waiting ones the list leaves out are looked for only when no listed one is this run's.
+      for (const candidates of [() => Promise.resolve(listed), () => waiting(listed)]) {
+        for (const candidate of await candidates()) {
+          const id = String(candidate.id);
+          if (read.has(id) || !isSettled(candidate)) continue;
+          const execution = await n8n.get<Execution>(`/executions/${id}`, { query: { includeData: true } });
+          read.add(id);
+          const ours = isMarkedRun(trigger, triggerItem(execution, trigger.name), runId, payload);
+          if (ours !== false) return { execution, identifiedBy: ours === undefined ? 'order' : 'mark' };
+        }
       }
     } catch (error) {
       if (signal.aborted) return null;
@@ -107,6 +113,41 @@ export async function waitForOwnExecution({
   }
   return null;
 }
+
+/** Execution ids read one by one per poll, looking for waiting executions n8n's list leaves out. */
+const PROBES_PER_POLL = 10;
+
+/**
+ * The workflow's waiting executions numbered above `after` that n8n's list leaves out: n8n 1.x keeps a
+ * run paused at a Wait node among its active executions, which its list excludes (even asked for
+ * `status=waiting`), though reading it by id answers it. So ids past `after` are read one by one (ids
+ * count up across all workflows), skipping those listed, up to the first that is not there yet.
+ */
+function waitingExecutions(n8n: N8nClient, workflowId: string, after: number): (listed: Execution[]) => Promise<Execution[]> {
+  const done = new Set<number>();
+  return async (listed) => {
+    // A listed execution that has not finished may leave the list when it starts waiting: only finished ones are done with.
+    const listedNow = new Set(listed.map((e) => executionNumber(e.id)));
+    for (const e of listed) if (isFinishedRun(e)) done.add(executionNumber(e.id));
+    const found: Execution[] = [];
+    let probes = 0;
+    for (let n = after + 1; probes < PROBES_PER_POLL; n++) {
+      if (done.has(n) || listedNow.has(n)) continue;
+      probes++;
+      const execution = await n8n.get<Execution>(`/executions/${n}`).catch((error: unknown) => {
+        if (error instanceof N8nApiError && error.status === 404) return null;
+        throw error;
+      });
+      if (execution === null) break;
+      // Another workflow's, or finished (then listed, or pruned): never this run's waiting one.
+      if (execution.workflowId !== workflowId || isFinishedRun(execution)) done.add(n);
+      else if (execution.status === 'waiting') (done.add(n), found.push(execution));
+    }
+    return found;
+  };
+}
+
+const isFinishedRun = (e: Execution) => e.status !== 'running' && e.status !== 'new' && e.status !== 'waiting' && Boolean(e.stoppedAt);
 
 /**
  * The workflow's executions numbered above `after`, oldest first, page by page; with `status`, only

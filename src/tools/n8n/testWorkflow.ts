@@ -23,7 +23,8 @@ export const testWorkflow = n8nTool({
   title: 'Test-run a workflow',
   description:
     'Run a workflow that starts with a Webhook, Form or Chat trigger through the URL n8n gives it, with a payload you ' +
-    "choose; wait for the execution of this run (not another caller's) and answer what happened: a verdict, the node " +
+    "choose; wait for the execution of this run (not another caller's) to finish or to pause at a Wait node, and " +
+    'answer what happened: a verdict, the node ' +
     'that failed with its error and the items it was given, or where the items stopped (nodes no item reached, such ' +
     'as a Respond to Webhook); per node its status, items on each output and a sample. A failed execution is a failed ' +
     'test whatever HTTP status the webhook answered. An active workflow runs the version n8n has published (on an ' +
@@ -163,6 +164,13 @@ function callableTrigger(workflowNodes: readonly unknown[], name: string | undef
   );
 }
 
+/** A run paused at a Wait node, in words: where, until when, and that it goes on by itself. */
+function waitingText(execution: Execution): string {
+  const at = execution.data?.resultData?.lastNodeExecuted;
+  const until = typeof execution.waitTill === 'string' ? `until ${execution.waitTill}` : 'until it is resumed (its resume URL or form)';
+  return `waiting: the run is paused${at ? ` at "${at}"` : ''} ${until}; n8n goes on with it then, and get_execution reads it afterwards`;
+}
+
 /** Where the last items went, in words: "the last node that put out items was "Keep", on output 1, which is connected to nothing". */
 function lastItemsText(last: ItemsStopped['lastWithItems']): string {
   if (!last) return 'no node put out any items';
@@ -179,12 +187,15 @@ function report(execution: Execution, trigger: TriggerNode, identifiedBy: 'mark'
   const samples = { trigger: trigger.name, hideHeaders: [RUN_HEADER] };
   const status = execution.status ?? (execution.finished ? 'success' : 'error');
   const failed = failureOf(execution, samples);
-  const stopped = failed ? undefined : whereItemsStopped(execution, trigger.name);
+  // A run paused at a Wait node has not reached the nodes after it yet: that is not where its items stopped.
+  const stopped = failed || status === 'waiting' ? undefined : whereItemsStopped(execution, trigger.name);
   const verdict = failed
     ? `failed: "${failed.node}" stopped the run: ${failed.error}`
-    : stopped?.didNotRun.length
-      ? `${status}, but no item reached ${stopped.didNotRun.map((n) => `"${n}"`).join(', ')}: ${lastItemsText(stopped.lastWithItems)}`
-      : status;
+    : status === 'waiting'
+      ? waitingText(execution)
+      : stopped?.didNotRun.length
+        ? `${status}, but no item reached ${stopped.didNotRun.map((n) => `"${n}"`).join(', ')}: ${lastItemsText(stopped.lastWithItems)}`
+        : status;
   return {
     id: String(execution.id),
     status,
