@@ -101,6 +101,33 @@ describe('a test run is its own', () => {
     }
   }, 300_000);
 
+  it('answers 10 overlapping runs of an inactive workflow, each with its own execution, and leaves it inactive', async () => {
+    const hook = runsWorkflow.nodes[0]!;
+    const inactive = {
+      ...runsWorkflow,
+      name: 'Test runs, inactive (e2e)',
+      nodes: [{ ...hook, webhookId: crypto.randomUUID(), parameters: { ...hook.parameters, path: `${path}-inactive` } }, ...runsWorkflow.nodes.slice(1)],
+    };
+    const { id: inactiveId } = await call('create_workflow', { workflow: inactive });
+    try {
+      // Started 150 ms apart: runs that begin while others end, as an agent's repeated tries do.
+      const runs = await Promise.all(
+        Array.from({ length: 10 }, async (_, k) => {
+          await new Promise((resolve) => setTimeout(resolve, k * 150));
+          return connected.call('test_workflow', { id: inactiveId, payload: { n: k + 1, need: 'yes' } });
+        }),
+      );
+      const own = await Promise.all(
+        runs.map(async (run, k) => !run.isError && run.json.execution.status === 'success' && (await stored(run.json.execution.id)).body.n === k + 1),
+      );
+      expect(runs.filter((run) => run.isError).map((run) => run.text)).toEqual([]);
+      expect(own.filter(Boolean)).toHaveLength(10);
+      expect((await n8n('GET', `/workflows/${inactiveId}`)).active).toBe(false);
+    } finally {
+      await call('delete_workflow', { id: inactiveId });
+    }
+  }, 300_000);
+
   it('reports a failed run as failed, naming the node, the error n8n stored and the items it was given', async () => {
     const run = await call('test_workflow', { id, payload: { n: 2 } });
     const { execution, runData } = await stored(run.execution.id);
