@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { OUTPUT_CHARS, THROWAWAY_PREFIX } from '../../src/tools/n8n/tryNodes';
 import { connectedClient, n8nApi as n8n, type Json } from './client';
 import { everyEntry } from '../support/n8nPages';
+import { webhookTrigger } from '../support/workflows';
 
 // The tool's module imports waitUntil from the Workers runtime, which Node lacks; only its constants are read here.
 vi.mock('cloudflare:workers', () => ({ waitUntil: () => {} }));
@@ -429,17 +430,7 @@ describe('nothing of a try is left in n8n', () => {
     const path = `contract-${crypto.randomUUID()}`;
     const { id } = await n8n('POST', '/workflows', {
       name: `${THROWAWAY_PREFIX}contract`,
-      nodes: [
-        {
-          name: 'Hook',
-          type: 'n8n-nodes-base.webhook',
-          typeVersion: 2,
-          webhookId: crypto.randomUUID(),
-          position: [0, 0],
-          parameters: { path, httpMethod: 'POST' },
-        },
-        { ...code('Slow', 'await new Promise((resolve) => setTimeout(resolve, 3000)); return $input.all();'), position: [200, 0] },
-      ],
+      nodes: [webhookTrigger(path), { ...code('Slow', 'await new Promise((resolve) => setTimeout(resolve, 3000)); return $input.all();'), position: [200, 0] }],
       connections: { Hook: { main: [link('Slow')] } },
       settings: { executionOrder: 'v1', saveDataSuccessExecution: 'all' },
     });

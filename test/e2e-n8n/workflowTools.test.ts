@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { connectedClient, n8nApi as n8n, scopedKey, type Json } from './client';
+import { webhookTrigger } from '../support/workflows';
 
 /**
  * The workflow tools through the real SDK client, against `npm run dev` driving a real n8n 1.123.81:
@@ -228,14 +229,7 @@ describe('create, edit, activate and test-run a workflow on a real n8n', () => {
       workflow: {
         name: 'Waits (e2e)',
         nodes: [
-          {
-            name: 'Hook',
-            type: 'n8n-nodes-base.webhook',
-            typeVersion: 2,
-            webhookId: crypto.randomUUID(),
-            position: [0, 0],
-            parameters: { path, httpMethod: 'POST' },
-          },
+          webhookTrigger(path),
           // n8n keeps a wait of 65 s or more as a waiting execution (shorter ones wait inside the running one).
           {
             name: 'Wait',

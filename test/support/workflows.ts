@@ -9,3 +9,13 @@ export const FAULTY_WORKFLOW = {
   ],
   connections: { Start: { main: [[{ node: 'Check', type: 'main', index: 0 }]] }, Check: { main: [[], [], [{ node: 'Start', type: 'main', index: 0 }]] } },
 };
+
+/** A Webhook trigger (POST at `path`, n8n's default answer "Workflow was started") with a webhookId of its own. */
+export const webhookTrigger = (path: string, name = 'Hook', parameters: Record<string, unknown> = {}) => ({
+  name,
+  type: 'n8n-nodes-base.webhook',
+  typeVersion: 2,
+  webhookId: crypto.randomUUID(),
+  position: [0, 0],
+  parameters: { path, httpMethod: 'POST', ...parameters },
+});

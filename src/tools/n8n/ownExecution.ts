@@ -1,7 +1,7 @@
 /**
  * Finding the execution a call started, among every other run of the same workflow: the call marks its
  * request (trigger.ts: a Webhook's RUN_HEADER, a Chat's session id), and of the workflow's executions
- * numbered after the newest one before the call, the first finished one that carries the mark is it.
+ * numbered after n8n's newest one before the call, the first finished (or waiting) one that carries the mark is it.
  * test_workflow and try_nodes both find their run this way.
  */
 import { N8nApiError, type N8nClient } from '../../n8n/client';
@@ -23,9 +23,13 @@ const executionNumber = (id: string | number) => Number(id);
 /** Done, or paused at a Wait node (n8n keeps a wait of a minute or more as a `waiting` execution): either is what the run came to. */
 const isSettled = (e: Execution) => e.status === 'waiting' || isFinishedRun(e);
 
-/** The number of the workflow's newest execution, 0 when it has none. */
-export async function newestExecutionId(n8n: N8nClient, workflowId: string): Promise<number> {
-  const page = await n8n.get<ExecutionPage>('/executions', { query: { workflowId, limit: 1 } });
+/**
+ * The number of n8n's newest execution (of any workflow), 0 when it has none: a run started after it
+ * is numbered above it (ids count up across workflows), which bounds both the listing and the reading
+ * of ids one by one (waitingExecutions) — holes left by deleted executions lie below it.
+ */
+export async function newestExecutionId(n8n: N8nClient): Promise<number> {
+  const page = await n8n.get<ExecutionPage>('/executions', { query: { limit: 1 } });
   const newest = page.data[0];
   return newest === undefined ? 0 : executionNumber(newest.id);
 }
@@ -62,7 +66,7 @@ const triggerItem = (execution: Execution, trigger: string): unknown =>
 export interface OwnRun {
   n8n: N8nClient;
   workflowId: string;
-  /** The number of the workflow's newest execution before the call (newestExecutionId). */
+  /** The number of n8n's newest execution before the call (newestExecutionId). */
   after: number;
   /** Epoch ms after which to stop looking. */
   until: number;
@@ -116,12 +120,14 @@ export async function waitForOwnExecution({
 
 /** Execution ids read one by one per poll, looking for waiting executions n8n's list leaves out. */
 const PROBES_PER_POLL = 10;
+/** Ids not there in a row after which the ones above are taken as not made yet. */
+const MISSING_IN_A_ROW = 3;
 
 /**
  * The workflow's waiting executions numbered above `after` that n8n's list leaves out: n8n 1.x keeps a
  * run paused at a Wait node among its active executions, which its list excludes (even asked for
  * `status=waiting`), though reading it by id answers it. So ids past `after` are read one by one (ids
- * count up across all workflows), skipping those listed, up to the first that is not there yet.
+ * count up across all workflows), skipping those listed, up to a few in a row that are not there.
  */
 function waitingExecutions(n8n: N8nClient, workflowId: string, after: number): (listed: Execution[]) => Promise<Execution[]> {
   const done = new Set<number>();
@@ -131,17 +137,23 @@ function waitingExecutions(n8n: N8nClient, workflowId: string, after: number): (
     for (const e of listed) if (isFinishedRun(e)) done.add(executionNumber(e.id));
     const found: Execution[] = [];
     let probes = 0;
-    for (let n = after + 1; probes < PROBES_PER_POLL; n++) {
+    let missing = 0;
+    for (let n = after + 1; probes < PROBES_PER_POLL && missing < MISSING_IN_A_ROW; n++) {
       if (done.has(n) || listedNow.has(n)) continue;
       probes++;
       const execution = await n8n.get<Execution>(`/executions/${n}`).catch((error: unknown) => {
         if (error instanceof N8nApiError && error.status === 404) return null;
         throw error;
       });
-      if (execution === null) break;
+      // Not there: not made yet, or made and deleted since (another caller's try_nodes): a few in a row end the look.
+      missing = execution === null ? missing + 1 : 0;
+      if (execution === null) continue;
       // Another workflow's, or finished (then listed, or pruned): never this run's waiting one.
       if (execution.workflowId !== workflowId || isFinishedRun(execution)) done.add(n);
-      else if (execution.status === 'waiting') (done.add(n), found.push(execution));
+      else if (execution.status === 'waiting') {
+        done.add(n);
+        found.push(execution);
+      }
     }
     return found;
   };

@@ -111,7 +111,7 @@ async function runTest({ n8n, signal, stopBy, workflowId, node, url, payload, wa
   if (!wasActive) await n8n.post(`${workflowPath(workflowId)}/activate`);
   const runId = crypto.randomUUID();
   // Executions are numbered in order: this run's is newer than the newest before the call, whoever else runs the workflow.
-  const newestBefore = await newestExecutionId(n8n, workflowId);
+  const newestBefore = await newestExecutionId(n8n);
   const since = Date.now();
   const response = await callTrigger(url, node, payload, runId, signal);
   const until = Math.min(stopBy, Date.now() + waitMs);

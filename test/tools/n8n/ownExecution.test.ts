@@ -2,6 +2,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { N8nClient } from '../../../src/n8n/client';
 import { callTrigger, executionIdsOf, newestExecutionId, waitForOwnExecution } from '../../../src/tools/n8n/ownExecution';
 import type { TriggerNode } from '../../../src/tools/n8n/trigger';
+import { webhookTrigger } from '../../support/workflows';
 
 /**
  * Finding the execution a call started, against the contract fake of n8n (each call of an active
@@ -17,14 +18,7 @@ const fake = (path: string, body?: unknown) =>
 /** An active workflow whose Webhook (POST) n8n serves at a path of its own. */
 async function activeWebhook(): Promise<{ id: string; trigger: TriggerNode; url: URL }> {
   const path = `own-${crypto.randomUUID()}`;
-  const trigger = {
-    name: 'Hook',
-    type: 'n8n-nodes-base.webhook',
-    typeVersion: 2,
-    webhookId: crypto.randomUUID(),
-    position: [0, 0],
-    parameters: { path, httpMethod: 'POST' },
-  };
+  const trigger = webhookTrigger(path);
   const { id } = await client.post<{ id: string }>('/workflows', { body: { name: path, nodes: [trigger], connections: {}, settings: {} } });
   await client.post(`/workflows/${id}/activate`);
   return { id, trigger, url: new URL(`${n8nUrl}/webhook/${path}`) };
@@ -36,11 +30,11 @@ const never = new AbortController().signal;
 describe('the execution a call started', () => {
   it('is the one whose trigger item carries the call’s mark, among the runs of the same workflow', async () => {
     const { id, trigger, url } = await activeWebhook();
-    expect(await newestExecutionId(client, id)).toBe(0);
+    const start = await newestExecutionId(client);
     const before = await callTrigger(url, trigger, { n: 0 }, 'an earlier run', never);
     expect(before).toEqual({ url: url.pathname, status: 200, body: { message: 'Workflow was started' } });
-    const after = await newestExecutionId(client, id);
-    expect(after).toBeGreaterThan(0);
+    const after = await newestExecutionId(client);
+    expect(after).toBeGreaterThan(start);
     const runIds = ['run-1', 'run-2', 'run-3'];
     for (const [n, runId] of runIds.entries()) await callTrigger(url, trigger, { n }, runId, never);
     const base = { n8n: client, workflowId: id, after, until: soon(), signal: never, trigger, payload: {} };

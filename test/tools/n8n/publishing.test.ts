@@ -3,6 +3,7 @@ import { liveVersionOf, publishingOf } from '../../../src/tools/n8n/publishing';
 import { loadCatalog, seedSpecs } from '../../support/catalog';
 import { n8nSpecs } from '../../support/n8nCatalog';
 import { callDirect, fakeN8n, fakeN8nApi } from '../../support/tools';
+import { webhookTrigger } from '../../support/workflows';
 
 const node = (name: string) => ({ name, type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [0, 0], parameters: {} });
 const saved = { id: 'w1', name: 'W', nodes: [node('Saved')], connections: { Saved: { main: [[]] } } };
@@ -59,14 +60,7 @@ describe("n8n 2.x's draft and publish, through the tools", () => {
     expect(answer.isError, answer.text).toBe(false);
     return answer.json;
   };
-  const hook = (path: string) => ({
-    name: 'Hook',
-    type: 'n8n-nodes-base.webhook',
-    typeVersion: 2,
-    webhookId: crypto.randomUUID(),
-    position: [0, 0],
-    parameters: { path, httpMethod: 'POST', options: {} },
-  });
+  const hook = (path: string) => webhookTrigger(path, 'Hook', { options: {} });
   /** An active webhook workflow, published at `path`; its id and the published versionId. */
   async function published(path = `live-${crypto.randomUUID()}`) {
     const { id } = await ok('create_workflow', { workflow: { name: path, nodes: [hook(path)], connections: {}, settings: {} }, force: true });

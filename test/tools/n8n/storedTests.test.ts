@@ -3,6 +3,7 @@ import { judgeRun, type RunOutcome } from '../../../src/tools/n8n/storedTests';
 import { loadCatalog, seedSpecs } from '../../support/catalog';
 import { n8nSpecs } from '../../support/n8nCatalog';
 import { callDirect, savedN8nWorkflow } from '../../support/tools';
+import { webhookTrigger } from '../../support/workflows';
 
 /** Stored tests: what they judge (pure), and the tools against the contract fake of n8n (its webhooks answer "Workflow was started"). */
 const noFailure = { noFailedNode: true };
@@ -51,14 +52,7 @@ describe('judgeRun', () => {
 /** An active workflow whose Webhook ("Hook") the fake serves at a path of its own. */
 async function activeWebhook(): Promise<string> {
   const path = `stored-${crypto.randomUUID()}`;
-  const hook = {
-    name: 'Hook',
-    type: 'n8n-nodes-base.webhook',
-    typeVersion: 2,
-    webhookId: crypto.randomUUID(),
-    position: [0, 0],
-    parameters: { path, httpMethod: 'POST' },
-  };
+  const hook = webhookTrigger(path);
   const api = (method: string, p: string, body?: unknown) =>
     fetch(`${inject('n8nUrl')}/api/v1${p}`, {
       method,

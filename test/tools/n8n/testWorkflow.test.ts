@@ -4,6 +4,7 @@ import { taskStub } from '../../../src/tasks/taskId';
 import { waitFor } from '../../support/sessionStorage';
 import { deliverRun, TASK_OWNER, taskWaitingOn } from '../../support/tasks';
 import { fakeN8n, fakeN8nApi } from '../../support/tools';
+import { webhookTrigger } from '../../support/workflows';
 
 /**
  * test_workflow's runs through the queue consumer, in workerd, against the fake n8n (its webhooks
@@ -17,14 +18,7 @@ const withN8n = { overrides: { N8N_API_URL: n8nUrl, N8N_API_KEY: n8nKey } };
 /** An inactive workflow that starts with a Webhook at a path of its own. */
 async function inactiveWebhookWorkflow(): Promise<{ id: string; path: string }> {
   const path = `run-${crypto.randomUUID()}`;
-  const node = {
-    name: 'Webhook',
-    type: 'n8n-nodes-base.webhook',
-    typeVersion: 2,
-    webhookId: crypto.randomUUID(),
-    position: [0, 0],
-    parameters: { path, httpMethod: 'POST' },
-  };
+  const node = webhookTrigger(path, 'Webhook');
   const created = await fakeN8nApi('POST', '/workflows', { name: path, nodes: [node], connections: {}, settings: {} });
   return { id: created.id, path };
 }
