@@ -247,12 +247,12 @@ function reportUnknown(name: string, known: string[], what: string, path: string
   }
 }
 
-/** Edit Fields' option that makes n8n keep a value it cannot convert to the assignment's type. */
 /** Whether IF, Filter or Switch is set to convert types where required (n8n's looseTypeValidation, a parameter or an option by version). */
 function convertsTypes(root: Values): boolean {
   return root.looseTypeValidation === true || (isPlainObject(root.options) && root.options.looseTypeValidation === true);
 }
 
+/** Edit Fields' option that makes n8n keep a value it cannot convert to the assignment's type. */
 function ignoresConversionErrors(root: Values): boolean {
   return isPlainObject(root.options) && root.options.ignoreConversionErrors === true;
 }

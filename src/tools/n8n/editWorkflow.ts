@@ -158,7 +158,7 @@ async function refuseIfChanged(n8n: N8nClient, workflowId: string, read: Workflo
 
 /** The workflow's saved tests, run; an error naming each that failed when any did (the edit is then put back). */
 async function passingTests(n8n: N8nClient, ctx: ToolContext, workflowId: string): Promise<TestResult[]> {
-  const results = await runSavedTests(n8n, ctx, workflowId);
+  const { results } = await runSavedTests(n8n, ctx, workflowId);
   const failed = results.filter((r) => !r.passed);
   if (failed.length) throw new ToolError(`${failed.length} of ${results.length} saved tests failed: ${failed.map(failureLine).join('; ')}`);
   return results;

@@ -19,8 +19,8 @@ interface ExecutionPage {
   nextCursor?: string | null;
 }
 
-const executionNumber = (id: string | number) => Number(id);
-/** Done, or paused at a Wait node (n8n keeps a wait of a minute or more as a `waiting` execution): either is what the run came to. */
+const executionNumber = (id: string | number) =>
+  Number(id); /** Done, or paused at a Wait node (n8n keeps a wait of a minute or more as a `waiting` execution): either is what the run came to. */
 const isSettled = (e: Execution) => e.status === 'waiting' || isFinishedRun(e);
 
 /**
@@ -95,20 +95,24 @@ export async function waitForOwnExecution({
 }: OwnRun): Promise<{ execution: Execution; identifiedBy: 'mark' | 'order' } | null> {
   const read = new Set<string>();
   const waiting = waitingExecutions(n8n, workflowId, after);
+  /** The run's execution among these candidates (each settled one read once), or null. */
+  const ours = async (candidates: Execution[]) => {
+    for (const candidate of candidates) {
+      const id = String(candidate.id);
+      if (read.has(id) || !isSettled(candidate)) continue;
+      const execution = await n8n.get<Execution>(`/executions/${id}`, { query: { includeData: true } });
+      read.add(id);
+      const marked = isMarkedRun(trigger, triggerItem(execution, trigger.name), runId, payload);
+      if (marked !== false) return { execution, identifiedBy: marked === undefined ? ('order' as const) : ('mark' as const) };
+    }
+    return null;
+  };
   while (Date.now() < until && !signal.aborted) {
     try {
       const listed = await newerExecutions(n8n, workflowId, after);
       // The waiting ones the list leaves out are looked for only when no listed one is this run's.
-      for (const candidates of [() => Promise.resolve(listed), () => waiting(listed)]) {
-        for (const candidate of await candidates()) {
-          const id = String(candidate.id);
-          if (read.has(id) || !isSettled(candidate)) continue;
-          const execution = await n8n.get<Execution>(`/executions/${id}`, { query: { includeData: true } });
-          read.add(id);
-          const ours = isMarkedRun(trigger, triggerItem(execution, trigger.name), runId, payload);
-          if (ours !== false) return { execution, identifiedBy: ours === undefined ? 'order' : 'mark' };
-        }
-      }
+      const found = (await ours(listed)) ?? (await ours(await waiting(listed)));
+      if (found) return found;
     } catch (error) {
       if (signal.aborted) return null;
       throw error;

@@ -102,7 +102,8 @@ export async function changeWorkflow<T>(
 async function putBackAsItWas(n8n: N8nClient, before: Workflow): Promise<void> {
   const path = workflowPath(before.id);
   const now = await n8n.get<Workflow>(path);
-  if (now.versionId !== before.versionId && !diffWorkflows(before, now).same) {
+  const contentChanged = now.versionId !== before.versionId && !diffWorkflows(before, now).same;
+  if (contentChanged) {
     await n8n.put(path, { body: workflowBody(before) }).catch((error: unknown) => {
       if (!(error instanceof N8nApiError && (error.status === 403 || error.status === 409))) throw error;
     });
@@ -110,7 +111,8 @@ async function putBackAsItWas(n8n: N8nClient, before: Workflow): Promise<void> {
   const tagIds = (w: Workflow) => (w.tags ?? []).map((t) => t.id).sort();
   if (JSON.stringify(tagIds(now)) !== JSON.stringify(tagIds(before))) await n8n.put(`${path}/tags`, { body: tagIds(before).map((id) => ({ id })) });
   const wasLive = publishingOf(before).liveVersionId;
-  const saved = await n8n.get<Workflow>(path);
+  // A save may have published (n8n 2.x): what runs is read again after one.
+  const saved = contentChanged ? await n8n.get<Workflow>(path) : now;
   if (wasLive === null) {
     if (saved.active === true) await n8n.post(`${path}/deactivate`);
   } else if (!runsAsBefore(saved, before)) {

@@ -6,10 +6,8 @@ import { ToolError, type ToolContext } from '../tool';
 import { NamedObject } from '../validation/schemas';
 import { n8nTool, READS, REPLACES } from './n8nTool';
 import { messageOf } from './runWithCleanUp';
-import { publishingOf } from './publishing';
 import { historyFor } from './safeChange';
 import { runWorkflowTest } from './testWorkflow';
-import { workflowPath, type Workflow } from './workflowApi';
 
 /** What a stored test expects of a run; every part it gives must hold. */
 const Expectation = z.object({
@@ -85,9 +83,16 @@ async function savedTests(ctx: ToolContext, workflowId: string, names?: readonly
 /**
  * Runs a workflow's saved tests one after the other, each as test_workflow runs the workflow, and
  * judges each run. A test that cannot run (no time left, the trigger refused) fails with the reason.
+ * `draft` says, as a run said it, that the saved version is a draft the runs did not run.
  */
-export async function runSavedTests(n8n: N8nClient, ctx: ToolContext, workflowId: string, names?: readonly string[]): Promise<TestResult[]> {
+export async function runSavedTests(
+  n8n: N8nClient,
+  ctx: ToolContext,
+  workflowId: string,
+  names?: readonly string[],
+): Promise<{ results: TestResult[]; draft?: string }> {
   const results: TestResult[] = [];
+  let draft: string | undefined;
   for (const test of await savedTests(ctx, workflowId, names)) {
     try {
       const { answer, responseBody } = await runWorkflowTest(n8n, ctx, {
@@ -96,6 +101,7 @@ export async function runSavedTests(n8n: N8nClient, ctx: ToolContext, workflowId
         trigger: test.trigger,
         waitSeconds: test.waitSeconds,
       });
+      draft ??= answer.workflow.draft;
       const execution = answer.execution as RunOutcome['execution'] & { id?: string };
       const failures = judgeRun(test.expect, { status: answer.trigger.status, body: responseBody, execution });
       results.push({
@@ -110,7 +116,7 @@ export async function runSavedTests(n8n: N8nClient, ctx: ToolContext, workflowId
       results.push({ name: test.name, passed: false, failures: [`it could not run: ${messageOf(error)}`] });
     }
   }
-  return results;
+  return { results, ...(draft ? { draft } : {}) };
 }
 
 /** One line for a failed test: its name and what did not hold. */
@@ -167,10 +173,9 @@ export const STORED_TEST_TOOLS = [
     alsoNeeds: ['executions:read'],
     timeoutMs: 120_000,
     async run({ id, names }, n8n, ctx) {
-      const results = await runSavedTests(n8n, ctx, id, names);
+      const { results, draft } = await runSavedTests(n8n, ctx, id, names);
       if (results.length === 0) return { id, passed: true, tests: [], note: 'No test is saved with this workflow: save_workflow_test saves one.' };
       // The runs ran the published version: a saved draft was not tested, which the answer says.
-      const { draft } = publishingOf(await n8n.get<Workflow>(workflowPath(id)));
       return { id, passed: results.every((r) => r.passed), tests: results, ...(draft ? { draft } : {}) };
     },
   }),
