@@ -14,6 +14,12 @@ export interface Env {
   HISTORY_VERSIONS?: string;
   /** Days a version is kept in the history (default 90). */
   HISTORY_DAYS?: string;
+  /** Megabytes of stored (compressed) versions the history of one n8n keeps at most (default 512). */
+  HISTORY_MB?: string;
+  /** Megabytes of stored versions kept for one caller's changes at most (default 128). */
+  HISTORY_CALLER_MB?: string;
+  /** Runs (test_workflow, run_workflow_tests, try_nodes, edit_workflow with runTests) one caller may have going at once (default 3). */
+  RUNS_PER_CALLER?: string;
   /** The node catalog (src/catalog/keys.ts). */
   SPECS: KVNamespace;
   /** Producer of queued tool calls (src/queues). */
@@ -53,6 +59,13 @@ export interface Env {
   ALLOW_ANONYMOUS?: string;
   /** "true" lets the landing page's node catalog explorer answer visitors without a key, with nodes:read only. */
   PUBLIC_CATALOG?: string;
+  /**
+   * Comma-separated node classes a caller with the class's scope may use (host, code, credentials; "none":
+   * no class); default "code,credentials" (src/auth/nodePolicy.ts).
+   */
+  ALLOWED_NODE_CLASSES?: string;
+  /** Comma-separated `<node type or package.*>=<host|code|credentials|none>`: node types moved into or out of the classes. */
+  NODE_CLASS_OVERRIDES?: string;
   /** Secret: lets the operator approve OAuth clients on the consent page without an API key. */
   OPERATOR_PASSWORD?: string;
   /** "warn": log only failed requests and tool runs; unset or "info": a line for every request too. */

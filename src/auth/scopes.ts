@@ -1,15 +1,20 @@
 /**
  * What a credential may do. `nodes:read` covers the knowledge tools and the node-spec resources; the
- * n8n tools need `<resource>:read` or `<resource>:write`; `*` is everything.
+ * n8n tools need `<resource>:read` or `<resource>:write`; `workflows:code`, `workflows:host` and
+ * `credentials:use` let a caller put nodes of those classes into n8n or run them (src/auth/nodePolicy.ts);
+ * `*` is everything.
  */
 export const SCOPES = [
   'nodes:read',
   'workflows:read',
   'workflows:write',
+  'workflows:code',
+  'workflows:host',
   'executions:read',
   'executions:write',
   'credentials:read',
   'credentials:write',
+  'credentials:use',
   'tags:read',
   'tags:write',
   'users:read',

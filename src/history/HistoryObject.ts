@@ -1,5 +1,6 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { Env } from '../env';
+import { busyOf, Leases, type Busy } from './leases';
 
 /** What a change did to a workflow; the version kept is the one it replaced (a creation keeps the one it made). */
 export type Change = 'create' | 'update' | 'edit' | 'activate' | 'deactivate' | 'delete' | 'restore';
@@ -34,12 +35,22 @@ export interface StoredTest {
   at: string;
 }
 
-export interface Retention {
+/** What the history keeps at most (src/history/history.ts reads them from the deployment's variables). */
+export interface HistoryLimits {
   /** Versions kept per workflow, newest first. */
   versions: number;
   /** Versions older than this many days are dropped. */
   days: number;
+  /** Bytes of stored (compressed) versions the instance's history holds at most. */
+  instanceBytes: number;
+  /** Bytes of stored versions kept for one caller's changes at most. */
+  callerBytes: number;
 }
+
+/** A test case's definition is at most this long; a workflow has at most MAX_TESTS_PER_WORKFLOW, an instance MAX_TESTS. */
+export const MAX_TEST_BYTES = 32_768;
+export const MAX_TESTS_PER_WORKFLOW = 20;
+const MAX_TESTS = 2_000;
 
 /**
  * A stored value of a SQLite-backed Durable Object is at most 2 MB; a workflow's JSON is kept gzipped
@@ -49,15 +60,33 @@ export const MAX_KEPT_BYTES = 1_900_000;
 
 const DAY_MS = 86_400_000;
 
+/** The workflows that take the most room, and how much: what an error names to prune. */
+interface Largest {
+  workflowId: string;
+  name: string;
+  versions: number;
+  bytes: number;
+}
+
+const mb = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`;
+const largestText = (largest: Largest[]) =>
+  largest.map((w) => `workflow ${w.workflowId} "${w.name}" (${mb(w.bytes)} in ${w.versions} version${w.versions === 1 ? '' : 's'})`).join(', ');
+
 /**
- * The version history of one n8n instance's workflows, as this server changed them, and the test cases
- * saved with them (src/history/history.ts names one object per instance). In the object's SQLite storage: a change and the version it kept are
- * one row, written in one statement, so a version is kept whole or not at all, and a workflow deleted
- * from n8n keeps its history here. Versions are pruned on every write, by count per workflow and by age.
+ * The state this server keeps of one n8n instance (src/history/history.ts names one object per
+ * instance): the versions of its workflows this server changed, the test cases saved with them, and
+ * the leases that order the calls on it (one change of a workflow at a time, a cap on each caller's
+ * runs, a test run's claim on the active state it set). In the object's SQLite storage: a change and
+ * the version it kept are one row, written in one statement, so a version is kept whole or not at all,
+ * and a workflow deleted from n8n keeps its history here. Versions are pruned on every write, by count
+ * per workflow and by age; what it holds is bounded per instance and per caller.
  */
 export class HistoryObject extends DurableObject<Env> {
+  private readonly leases: Leases;
+
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
+    this.leases = new Leases(ctx.storage.sql);
     this.ctx.storage.sql.exec(`
       CREATE TABLE IF NOT EXISTS versions (
         version INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -87,13 +116,17 @@ export class HistoryObject extends DurableObject<Env> {
 
   /**
    * Keeps a version of a workflow (its JSON as n8n had it), or says why it cannot (an answer, not a
-   * throw: the caller stops its change on it, and an error crossing RPC would lose its kind).
+   * throw: the caller stops its change on it, and an error crossing RPC would lose its kind): too large
+   * for one stored value, or past what the instance's history or the caller may hold.
    */
-  async keep(entry: NewVersion, workflowJson: string, retention: Retention): Promise<{ kept: VersionRecord } | { refused: string }> {
+  async keep(entry: NewVersion, workflowJson: string, limits: HistoryLimits): Promise<{ kept: VersionRecord } | { refused: string }> {
+    this.prune(limits);
     const body = await gzip(workflowJson);
     if (body.byteLength > MAX_KEPT_BYTES) {
       return { refused: `the workflow is too large to keep a version of (${body.byteLength} bytes compressed; the limit is ${MAX_KEPT_BYTES})` };
     }
+    const over = this.overQuota(entry.by, body.byteLength, limits);
+    if (over) return { refused: over };
     const at = Date.now();
     const row = this.ctx.storage.sql
       .exec<{ version: number }>(
@@ -112,8 +145,51 @@ export class HistoryObject extends DurableObject<Env> {
         body,
       )
       .one();
-    this.prune(entry.workflowId, retention);
+    this.pruneWorkflow(entry.workflowId, limits.versions);
     return { kept: { ...entry, version: row.version, at: new Date(at).toISOString(), bytes: workflowJson.length } };
+  }
+
+  /** Why keeping `bytes` more for `by` would pass a quota, naming what to prune; null when it would not. */
+  private overQuota(by: string, bytes: number, limits: HistoryLimits): string | null {
+    const total = (where: string, ...values: SqlStorageValue[]) =>
+      this.ctx.storage.sql.exec<{ bytes: number | null }>(`SELECT SUM(length(body)) AS bytes FROM versions ${where}`, ...values).one().bytes ?? 0;
+    const callers = total('WHERE by = ?', by);
+    if (callers + bytes > limits.callerBytes) {
+      return (
+        `the versions kept for this caller's changes take ${mb(callers)} of the ${mb(limits.callerBytes)} one caller may keep here (HISTORY_CALLER_MB). ` +
+        `prune_workflow_versions deletes this caller's versions of a workflow; the largest: ${largestText(this.largest(by))}. Versions older than HISTORY_DAYS go by themselves`
+      );
+    }
+    const all = total('');
+    if (all + bytes > limits.instanceBytes) {
+      return (
+        `this n8n's history holds ${mb(all)}, its limit (HISTORY_MB): the operator raises HISTORY_MB or lowers HISTORY_VERSIONS or HISTORY_DAYS, ` +
+        `and each caller can prune its own versions with prune_workflow_versions; the largest: ${largestText(this.largest(null))}`
+      );
+    }
+    return null;
+  }
+
+  /** The five workflows whose versions (a caller's, or everyone's) take the most room. */
+  private largest(by: string | null): Largest[] {
+    return this.ctx.storage.sql
+      .exec<{ workflow_id: string; name: string; versions: number; bytes: number }>(
+        `SELECT workflow_id, (SELECT name FROM versions l WHERE l.workflow_id = v.workflow_id ORDER BY version DESC LIMIT 1) AS name,
+                COUNT(*) AS versions, SUM(length(body)) AS bytes
+         FROM versions v ${by === null ? '' : 'WHERE by = ?'} GROUP BY workflow_id ORDER BY bytes DESC LIMIT 5`,
+        ...(by === null ? [] : [by]),
+      )
+      .toArray()
+      .map((r) => ({ workflowId: r.workflow_id, name: r.name, versions: r.versions, bytes: r.bytes }));
+  }
+
+  /** Deletes the versions of a workflow kept for `by`'s changes (another caller's are theirs to undo with); how many. */
+  async pruneVersions(workflowId: string, by: string): Promise<{ deleted: number; bytes: number }> {
+    const { bytes } = this.ctx.storage.sql
+      .exec<{ bytes: number | null }>('SELECT SUM(length(body)) AS bytes FROM versions WHERE workflow_id = ? AND by = ?', workflowId, by)
+      .one();
+    const deleted = this.ctx.storage.sql.exec('DELETE FROM versions WHERE workflow_id = ? AND by = ?', workflowId, by).rowsWritten;
+    return { deleted, bytes: bytes ?? 0 };
   }
 
   /** Drops a version kept for a change that did not happen (n8n refused it and the workflow was put back). */
@@ -150,8 +226,27 @@ export class HistoryObject extends DurableObject<Env> {
     return row ? { record: recordOf(row), workflow: await gunzip(row.body) } : null;
   }
 
-  /** Saves a workflow's test case under its name, replacing one of the same name. */
-  async saveTest(workflowId: string, name: string, definition: string, by: string): Promise<void> {
+  /**
+   * Saves a workflow's test case under its name, replacing one of the same name; or says why it
+   * cannot (too large, too many for the workflow or the instance).
+   */
+  async saveTest(workflowId: string, name: string, definition: string, by: string): Promise<{ saved: true } | { refused: string }> {
+    if (definition.length > MAX_TEST_BYTES) {
+      return {
+        refused: `the test is ${definition.length.toLocaleString('en-US')} characters of JSON; a test holds at most ${MAX_TEST_BYTES.toLocaleString('en-US')} (a smaller payload, fewer expectations)`,
+      };
+    }
+    const count = (where: string, ...values: SqlStorageValue[]) =>
+      this.ctx.storage.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM tests ${where}`, ...values).one().n;
+    const replaces = count('WHERE workflow_id = ? AND name = ?', workflowId, name) > 0;
+    if (!replaces && count('WHERE workflow_id = ?', workflowId) >= MAX_TESTS_PER_WORKFLOW) {
+      return {
+        refused: `workflow ${workflowId} has ${MAX_TESTS_PER_WORKFLOW} saved tests, as many as a workflow keeps: delete_workflow_test deletes one, or save this one under the name of one it replaces`,
+      };
+    }
+    if (!replaces && count('') >= MAX_TESTS) {
+      return { refused: `this n8n's workflows have ${MAX_TESTS.toLocaleString('en-US')} saved tests, as many as are kept: delete_workflow_test deletes some` };
+    }
     this.ctx.storage.sql.exec(
       'INSERT INTO tests (workflow_id, name, definition, by, at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (workflow_id, name) DO UPDATE SET definition = excluded.definition, by = excluded.by, at = excluded.at',
       workflowId,
@@ -160,6 +255,12 @@ export class HistoryObject extends DurableObject<Env> {
       by,
       Date.now(),
     );
+    return { saved: true };
+  }
+
+  /** Deletes every test case of a workflow (it was deleted); how many. */
+  async deleteTests(workflowId: string): Promise<number> {
+    return this.ctx.storage.sql.exec('DELETE FROM tests WHERE workflow_id = ?', workflowId).rowsWritten;
   }
 
   /** A workflow's saved test cases, by name: their definitions, who saved each and when. */
@@ -178,14 +279,78 @@ export class HistoryObject extends DurableObject<Env> {
     return this.ctx.storage.sql.exec('DELETE FROM tests WHERE workflow_id = ? AND name = ?', workflowId, name).rowsWritten > 0;
   }
 
-  private prune(workflowId: string, { versions, days }: Retention): void {
+  /**
+   * Takes a workflow's turn to be changed, for `holder` (a call) until `until`, waiting up to
+   * `waitUntil` for the call that has it; or who has it still (another change, a test run's activation).
+   */
+  async takeTurn(
+    workflowId: string,
+    holder: string,
+    owner: string,
+    what: string,
+    until: number,
+    waitUntil: number,
+  ): Promise<{ held: 'new' | 'again' } | { busy: Busy }> {
+    const outcome = await this.leases.acquire({ name: `workflow:${workflowId}`, holder, owner, what, since: Date.now(), until }, waitUntil);
+    return 'taken' in outcome ? { held: outcome.taken } : { busy: busyOf(outcome.inTheWay) };
+  }
+
+  /** Ends a call's turn on a workflow. */
+  async endTurn(workflowId: string, holder: string): Promise<void> {
+    this.leases.release(`workflow:${workflowId}`, holder);
+  }
+
+  /**
+   * A test run activates a workflow for itself (`activating`), or finds it active for other test runs
+   * and runs in their activation: either way it holds a claim on the active state, and the last run to
+   * end deactivates it, unless someone set the active state meanwhile. Whether it holds one: a run
+   * that finds the workflow active for no test run leaves it alone.
+   */
+  async claimActivation(workflowId: string, holder: string, owner: string, until: number, activating: boolean): Promise<boolean> {
+    const prefix = `activation:${workflowId}:`;
+    if (!activating && this.leases.named(prefix).length === 0) return false;
+    this.leases.take({ name: `${prefix}${holder}`, holder, owner, what: 'a test run it was activated for', since: Date.now(), until });
+    return true;
+  }
+
+  /** Ends a test run's claim: whether it stood (no one set the active state since), and how many test runs still hold one. */
+  async endActivationClaim(workflowId: string, holder: string): Promise<{ stood: boolean; others: number }> {
+    const prefix = `activation:${workflowId}:`;
+    const stood = this.leases.release(`${prefix}${holder}`, holder);
+    return { stood, others: this.leases.named(prefix).length };
+  }
+
+  /** Someone set a workflow's active state: the test runs it was activated for leave it as it is now. */
+  async dropActivationClaim(workflowId: string): Promise<void> {
+    this.leases.dropAll(`activation:${workflowId}:`);
+  }
+
+  /** Begins a run of `owner`'s (a test, a try) unless it has `max` going: then which. */
+  async beginRun(holder: string, owner: string, what: string, until: number, max: number): Promise<{ began: true } | { busy: Busy[] }> {
+    const going = this.leases.named('run:', owner).filter((lease) => lease.holder !== holder);
+    if (going.length >= max) return { busy: going.map(busyOf) };
+    this.leases.take({ name: `run:${holder}`, holder, owner, what, since: Date.now(), until });
+    return { began: true };
+  }
+
+  async endRun(holder: string): Promise<void> {
+    this.leases.release(`run:${holder}`, holder);
+  }
+
+  /** Drops versions past their age, and leases past their time. */
+  private prune({ days }: HistoryLimits): void {
+    this.ctx.storage.sql.exec('DELETE FROM versions WHERE at < ?', Date.now() - days * DAY_MS);
+    this.leases.prune();
+  }
+
+  /** Keeps a workflow's newest `versions` versions. */
+  private pruneWorkflow(workflowId: string, versions: number): void {
     this.ctx.storage.sql.exec(
       'DELETE FROM versions WHERE workflow_id = ? AND version NOT IN (SELECT version FROM versions WHERE workflow_id = ? ORDER BY version DESC LIMIT ?)',
       workflowId,
       workflowId,
       versions,
     );
-    this.ctx.storage.sql.exec('DELETE FROM versions WHERE at < ?', Date.now() - days * DAY_MS);
   }
 }
 

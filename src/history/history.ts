@@ -1,16 +1,22 @@
 import type { Env } from '../env';
-import type { HistoryObject, Retention } from './HistoryObject';
+import { n8nConnection } from '../n8n/client';
+import type { HistoryLimits, HistoryObject } from './HistoryObject';
 
-/** Versions kept per workflow and for how long, unless HISTORY_VERSIONS / HISTORY_DAYS say otherwise. */
-export const DEFAULT_RETENTION: Retention = { versions: 50, days: 90 };
+/** What the history keeps unless HISTORY_VERSIONS, HISTORY_DAYS, HISTORY_MB and HISTORY_CALLER_MB say otherwise. */
+export const DEFAULT_LIMITS: HistoryLimits = { versions: 50, days: 90, instanceBytes: 512 * 1_048_576, callerBytes: 128 * 1_048_576 };
 
-/** HISTORY_VERSIONS and HISTORY_DAYS, each a positive whole number; anything else is the default. */
-export function retentionOf(env: Env): Retention {
+/** The history's limits from the deployment's variables, each a positive whole number; anything else is the default. */
+export function limitsOf(env: Env): HistoryLimits {
   const positive = (text: string | undefined, fallback: number) => {
     const n = Number(text);
     return Number.isInteger(n) && n > 0 ? n : fallback;
   };
-  return { versions: positive(env.HISTORY_VERSIONS, DEFAULT_RETENTION.versions), days: positive(env.HISTORY_DAYS, DEFAULT_RETENTION.days) };
+  return {
+    versions: positive(env.HISTORY_VERSIONS, DEFAULT_LIMITS.versions),
+    days: positive(env.HISTORY_DAYS, DEFAULT_LIMITS.days),
+    instanceBytes: positive(env.HISTORY_MB, DEFAULT_LIMITS.instanceBytes / 1_048_576) * 1_048_576,
+    callerBytes: positive(env.HISTORY_CALLER_MB, DEFAULT_LIMITS.callerBytes / 1_048_576) * 1_048_576,
+  };
 }
 
 /**
@@ -22,4 +28,9 @@ export async function historyOf(env: Env, apiBase: string): Promise<DurableObjec
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(apiBase.replace(/\/+$/, '')));
   const name = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
   return env.HISTORY.get(env.HISTORY.idFromName(`n8n:${name}`));
+}
+
+/** The history object of the n8n this deployment drives (N8N_API_URL); only called where that n8n is configured. */
+export function historyFor(env: Env): Promise<DurableObjectStub<HistoryObject>> {
+  return historyOf(env, n8nConnection(env)!.apiBase);
 }

@@ -59,28 +59,92 @@ export class N8nApiError extends ToolError {
   }
 }
 
+/** The node gate refused a request (src/tools/n8n/nodeGate.ts): it was not sent, and changed nothing. */
+export class GateRefusal extends ToolError {
+  override name = 'GateRefusal';
+}
+
 /** n8n could not be reached, failed (5xx), was too busy (429) or too slow: it may pass (TransientError). */
 class N8nUnavailableError extends TransientError {
   override name = 'N8nUnavailableError';
 }
+
+/** A request that puts nodes into n8n or runs them: what the gate sees before it is sent. */
+export type GatedRequest =
+  | { kind: 'create'; workflow: unknown }
+  | { kind: 'replace'; id: string; workflow: unknown }
+  | { kind: 'activate'; id: string; versionId?: string }
+  | { kind: 'run'; id: string };
+
+/**
+ * What a client asks before every request that puts nodes into n8n or runs them (src/tools/n8n/nodeGate.ts):
+ * the client cannot be made without one, so no tool can send such a request around it.
+ */
+export interface WorkflowGate {
+  /** Each workflow the call reads from n8n, in order (the first read of each is what the call found). */
+  read(workflow: unknown): void;
+  /** Throws a ToolError naming what is refused; `n8n` reads what the check needs. */
+  check(request: GatedRequest, n8n: N8nClient): Promise<void>;
+}
+
+/** Requests that change n8n without putting a node into it or running one: everything else that is not a GET is gated, or not sent. */
+const UNGATED_CHANGES = [
+  /^DELETE \/workflows\/[^/]+$/,
+  /^POST \/workflows\/[^/]+\/deactivate$/,
+  /^PUT \/workflows\/[^/]+\/tags$/,
+  /^DELETE \/executions\/[^/]+$/,
+  /^(?:POST|PUT|PATCH|DELETE) \/(?:tags|credentials|users|variables|projects|audit)(?:\/|$)/,
+];
+
+/** What the gate is to see of a request: its kind, or null for a read or an ungated change; throws for a change it does not know. */
+function gatedRequest(method: string, path: string, body: unknown): GatedRequest | null {
+  if (method === 'GET' || UNGATED_CHANGES.some((pattern) => pattern.test(`${method} ${path}`))) return null;
+  if (method === 'POST' && path === '/workflows') return { kind: 'create', workflow: body };
+  const [, id, action] = /^\/workflows\/([^/]+)(?:\/(activate))?$/.exec(path) ?? [];
+  if (id !== undefined) {
+    const workflowId = decodeURIComponent(id);
+    if (method === 'PUT' && action === undefined) return { kind: 'replace', id: workflowId, workflow: body };
+    if (method === 'POST' && action === 'activate') {
+      const versionId = isObject(body) && typeof body.versionId === 'string' ? body.versionId : undefined;
+      return { kind: 'activate', id: workflowId, ...(versionId ? { versionId } : {}) };
+    }
+  }
+  // A request this client has never been taught is not sent: it could put nodes into n8n or run them.
+  throw new Error(`${method} ${path} is not a request the n8n client knows to be safe from the node gate: not sent`);
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** n8n's public REST API (`/api/v1`, `X-N8N-API-KEY`), as the n8n tools use it. */
 export class N8nClient {
   private changing: Promise<void> | undefined;
 
   /**
-   * `signal` bounds every request; `beforeChange`, when given, runs once before the first request that
-   * is not a GET (ToolContext.beginSideEffect), and the request waits for it.
+   * `gate` sees every request that puts nodes into n8n or runs them before it is sent; `signal` bounds
+   * every request; `beforeChange`, when given, runs once before the first request that is not a GET
+   * (ToolContext.beginSideEffect), and the request waits for it.
    */
   constructor(
     private readonly connection: N8nConnection,
+    private readonly gate: WorkflowGate,
     private readonly signal?: AbortSignal,
     private readonly beforeChange?: () => Promise<void>,
   ) {}
 
   /** The same client under another signal (clean-up that must outlive the call's own). */
   withSignal(signal: AbortSignal): N8nClient {
-    return new N8nClient(this.connection, signal, this.beforeChange);
+    return new N8nClient(this.connection, this.gate, signal, this.beforeChange);
+  }
+
+  /**
+   * Calls a workflow's trigger (its webhook, form or chat URL, on n8n's origin) once the gate has seen
+   * the run: what runs is the workflow's nodes. A redirect is answered, not followed.
+   */
+  async trigger(workflowId: string, url: URL, init: RequestInit): Promise<Response> {
+    if (url.origin !== new URL(this.connection.apiBase).origin) throw new Error(`${url.origin} is not the n8n this server drives: not called`);
+    await this.gate.check({ kind: 'run', id: workflowId }, this);
+    if (this.beforeChange) await (this.changing ??= this.beforeChange());
+    return fetch(url, { ...init, redirect: 'manual' });
   }
 
   get<T>(path: string, request?: N8nRequest) {
@@ -103,6 +167,8 @@ export class N8nClient {
     if (url.pathname !== new URL(this.connection.apiBase).pathname + path) throw new Error(`n8n path ${path} resolves to ${url.pathname}: not sent`);
     for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
     if (url.href.length > MAX_URL_LENGTH) throw tooLong(url);
+    const gated = gatedRequest(method, path, body);
+    if (gated) await this.gate.check(gated, this);
     if (method !== 'GET' && this.beforeChange) await (this.changing ??= this.beforeChange());
     // A timer cleared once the answer is read: an isolate holds one per request in flight, not one per
     // request of the last 30 s (workerd allows 10,000 at a time).
@@ -131,11 +197,14 @@ export class N8nClient {
     }
     if (!response.ok) throw errorFor(response.status, method, url.pathname, text);
     if (!text) return undefined as T;
+    let answer: T;
     try {
-      return JSON.parse(text) as T;
+      answer = JSON.parse(text) as T;
     } catch {
       throw new Error(`n8n answered ${method} ${url.pathname} with something that is not JSON`);
     }
+    if (method === 'GET' && /^\/workflows\/[^/]+$/.test(path)) this.gate.read(answer);
+    return answer;
   }
 }
 

@@ -1,3 +1,4 @@
+import type { NodeClassSummary } from '../auth/nodePolicy';
 import type { CatalogManifest } from '../catalog/build';
 import { html, type Html } from '../http/html';
 import { N8N_TOOLS } from '../tools/n8n';
@@ -18,6 +19,8 @@ export interface LandingInfo {
   publicCatalog: boolean;
   guides: ClientGuide[];
   tools: ToolView[];
+  /** The node classes and whether this deployment lets callers use each (src/auth/nodePolicy.ts). */
+  nodeClasses: NodeClassSummary[];
 }
 
 /**
@@ -120,7 +123,18 @@ function toolsSection(info: LandingInfo): Html {
   <h2 id="tools-title">Tools</h2>
   <p id="tools-summary">${info.tools.length} tools${info.n8nConfigured ? '' : ` (the ${N8N_TOOLS.length} n8n tools appear once an n8n instance is configured)`}. Each needs the scope shown; enter a key above to see which yours can use. <span id="tools-usable"></span></p>
   <ul class="tools">${info.tools.map(tool)}</ul>
+  ${info.n8nConfigured ? nodeClassesList(info.nodeClasses) : ''}
 </section>`;
+}
+
+/** What a workflow put into n8n through this server may do, class by class: allowed here or not, and the scope a key needs. */
+function nodeClassesList(classes: NodeClassSummary[]): Html {
+  return html`<h3 id="node-classes">What workflows may do on your n8n</h3>
+  <p>Nodes that reach beyond their items are put into n8n, or run, only for a key with the scope of their class, and only in the classes this deployment allows (<code>ALLOWED_NODE_CLASSES</code>).</p>
+  <ul class="node-classes">${classes.map(
+    (c) =>
+      html`<li data-class="${c.class}"><strong>${c.class}</strong>: ${c.lets}. ${c.allowed ? html`Allowed here, with the scope <code>${c.scope}</code>.` : html`Not allowed here, to any key.`}</li>`,
+  )}</ul>`;
 }
 
 function tool(t: ToolView): Html {

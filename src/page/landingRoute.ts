@@ -1,4 +1,5 @@
 import type { IRequest } from 'itty-router';
+import { nodePolicyOf, policySummary } from '../auth/nodePolicy';
 import { Catalog } from '../catalog/catalog';
 import { SERVER_NAME, SERVER_TITLE, SERVER_VERSION } from '../config';
 import type { Env } from '../env';
@@ -30,6 +31,7 @@ export async function landing(request: IRequest, env: Env): Promise<Response> {
     publicCatalog: env.PUBLIC_CATALOG === 'true',
     guides: connectGuides(origin),
     tools: toolsFor(env).map(toolView),
+    nodeClasses: policySummary(nodePolicyOf(env)),
   });
   const head = html`<link rel="icon" href="data:,"><link rel="stylesheet" href="/assets/page.css"><script type="module" src="/assets/page.js"></script>`;
   return htmlResponse({ title: `${SERVER_TITLE} — MCP server`, body, head, csp: CSP });

@@ -215,6 +215,8 @@ function consumerContext(
 ): ToolContext {
   return {
     env,
+    // A retried call is the same call: what it holds is still its own.
+    callId: call.callId,
     caller: call.caller,
     ...(call.sessionId === undefined ? {} : { sessionId: call.sessionId }),
     signal: AbortSignal.any([AbortSignal.timeout(Math.max(1, call.deadline - Date.now())), cancelled]),

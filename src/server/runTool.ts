@@ -79,6 +79,7 @@ export function toolContext(env: Env, tool: ToolDefinition, sessionId: string | 
   const { progressToken, caller } = call;
   return {
     env,
+    callId: crypto.randomUUID(),
     caller,
     ...(sessionId === undefined ? {} : { sessionId }),
     signal: call.signal,

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { MODERN_PROTOCOL_VERSION, SERVER_NAME, SERVER_VERSION, TRANSPORTS } from '../config';
 import { instanceRelease } from '../n8n/release';
 import { newestRelease } from '../n8n/releaseTable';
+import { classRefusal, nodePolicyOf, policySummary } from '../auth/nodePolicy';
 import { defineTool } from './tool';
 
 export const serverInfo = defineTool({
@@ -10,7 +11,8 @@ export const serverInfo = defineTool({
   title: 'Server information',
   description:
     'Name and version of this MCP server, the transports it serves and the MCP protocol versions it speaks, the n8n ' +
-    'release its node catalog is, and the release of the n8n it drives (node details and validation follow that one). ' +
+    'release its node catalog is, the release of the n8n it drives (node details and validation follow that one), and ' +
+    'which node classes (the n8n host, code, stored credentials) this deployment and your credential may put into n8n. ' +
     'Use it to check the connection works.',
   input: z.object({}),
   output: z.object({
@@ -22,11 +24,25 @@ export const serverInfo = defineTool({
       catalog: z.string().describe('The n8n release whose nodes the catalog describes'),
       instance: z.string().optional().describe('The release of the configured n8n, or why it is unknown; absent when none is configured'),
     }),
+    nodeClasses: z
+      .array(
+        z.object({
+          class: z.string(),
+          lets: z.string().describe('What nodes of the class let a workflow do'),
+          allowed: z.boolean().describe('Whether this deployment lets callers with the scope use the class'),
+          scope: z.string().describe('The scope a caller needs to put such nodes into n8n or run them'),
+          yours: z.boolean().describe('Whether this credential may'),
+        }),
+      )
+      .describe(
+        'Nodes that reach beyond their items (the n8n host, code, stored credentials): what this deployment and this credential may put into n8n or run',
+      ),
   }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   execution: 'direct',
-  async run(_input, { env }) {
+  async run(_input, { env, caller }) {
     const instance = await instanceRelease(env);
+    const policy = nodePolicyOf(env);
     return {
       name: SERVER_NAME,
       version: SERVER_VERSION,
@@ -36,6 +52,7 @@ export const serverInfo = defineTool({
         catalog: newestRelease(),
         ...(instance ? { instance: instance.known ? instance.release : `unknown: ${instance.reason}` } : {}),
       },
+      nodeClasses: policySummary(policy).map((c) => ({ ...c, yours: classRefusal(caller, policy, c.class) === null })),
     };
   },
 });

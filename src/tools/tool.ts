@@ -9,6 +9,8 @@ export type ExecutionPolicy = 'direct' | 'queued';
 
 export interface ToolContext {
   env: Env;
+  /** This call's id, unique: what the call holds while it runs (a workflow's turn, a run's slot) is held under it. */
+  callId: string;
   /** Who called, as the Worker authenticated them: what a tool may show depends on their scopes too. */
   caller: Principal;
   /** The 2025-era session the call belongs to; a 2026-07-28 request has none. */

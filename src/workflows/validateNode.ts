@@ -24,7 +24,7 @@ export interface WorkflowNode {
 }
 
 /** Type-name prefixes of n8n's own packages: a type under them that the catalog lacks is an error. */
-const N8N_PREFIXES = ['n8n-nodes-base.', '@n8n/n8n-nodes-langchain.'];
+export const N8N_PREFIXES = ['n8n-nodes-base.', '@n8n/n8n-nodes-langchain.'];
 
 /**
  * Reads a node out of untrusted JSON, or says why it cannot be read (null when it has no name or type

@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { CLASSED_TYPES } from '../../src/workflows/nodeClasses';
 import { withKey } from './auth';
 
 /** A parameter's choices, bare (enum_values) or with what each does (choices). */
@@ -57,6 +58,13 @@ describe('node knowledge tools', () => {
     );
     expect(choiceValues(details[0].parameters.find((p: { name: string }) => p.name === 'resume'))).toContain('webhook');
     expect(details[1]).toEqual({ node_type: 'FLOW_NODE', subtype: 'GOTO', error: 'Node specification not found' });
+  });
+
+  it('knows every node type the node classes name by type (src/workflows/nodeClasses.ts): a misspelt one would class nothing', async () => {
+    for (const subtype of CLASSED_TYPES) {
+      const found = json(await client.callTool({ name: 'get_node_types', arguments: { name: subtype } }));
+      expect(Object.values(found).flat(), subtype).toContain(subtype);
+    }
   });
 
   it('reads a node-spec:// resource', async () => {

@@ -1,7 +1,14 @@
 import { env } from 'cloudflare:workers';
 import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { MAX_KEPT_BYTES, type HistoryObject, type NewVersion, type VersionRecord } from '../../src/history/HistoryObject';
+import {
+  MAX_KEPT_BYTES,
+  MAX_TEST_BYTES,
+  MAX_TESTS_PER_WORKFLOW,
+  type HistoryObject,
+  type NewVersion,
+  type VersionRecord,
+} from '../../src/history/HistoryObject';
 
 /** A history object of its own for each test. */
 const fresh = () => env.HISTORY.get(env.HISTORY.newUniqueId());
@@ -15,7 +22,7 @@ const entry = (workflowId: string, change: NewVersion['change'] = 'update', name
   change,
   reason: `${change} for a test`,
 });
-const keepAll = { versions: 50, days: 90 };
+const keepAll = { versions: 50, days: 90, instanceBytes: 1e9, callerBytes: 1e9 };
 const kept = async (outcome: Promise<{ kept: VersionRecord } | { refused: string }>) => {
   const answer = await outcome;
   if (!('kept' in answer)) throw new Error(answer.refused);
@@ -41,8 +48,8 @@ describe('HistoryObject', () => {
 
   it('keeps at most HISTORY_VERSIONS versions of a workflow, dropping the oldest', async () => {
     const history = fresh();
-    for (let i = 0; i < 5; i++) await history.keep(entry('w1'), `{"i":${i}}`, { versions: 3, days: 90 });
-    await history.keep(entry('w2'), '{}', { versions: 3, days: 90 });
+    for (let i = 0; i < 5; i++) await history.keep(entry('w1'), `{"i":${i}}`, { ...keepAll, versions: 3 });
+    await history.keep(entry('w2'), '{}', { ...keepAll, versions: 3 });
     const listed = await history.list('w1', 10);
     expect(listed).toHaveLength(3);
     expect(await Promise.all(listed.map(async (v) => (await history.get('w1', v.version))!.workflow))).toEqual(['{"i":4}', '{"i":3}', '{"i":2}']);
@@ -54,7 +61,7 @@ describe('HistoryObject', () => {
     await runInDurableObject(history, async (_instance: HistoryObject, state) => {
       state.storage.sql.exec('UPDATE versions SET at = ? WHERE version = ?', Date.now() - 3 * 86_400_000, old.version);
     });
-    await history.keep(entry('w1'), '{"new":true}', { versions: 50, days: 2 });
+    await history.keep(entry('w1'), '{"new":true}', { ...keepAll, days: 2 });
     expect((await history.list('w1', 10)).map((v) => v.version)).not.toContain(old.version);
   });
 
@@ -106,5 +113,99 @@ describe('HistoryObject: the tests saved with workflows', () => {
     expect(await history.deleteTest('w1', 'orders')).toBe(false);
     expect((await history.tests('w1')).map((t) => t.name)).toEqual(['answers']);
     expect((await history.tests('w2')).map((t) => t.definition)).toEqual(['{"v":4}']);
+  });
+});
+
+describe('HistoryObject: what it holds is bounded', () => {
+  it("refuses a version past what one caller may keep, naming that caller's largest workflows and how to prune them; another caller still keeps", async () => {
+    const history = fresh();
+    const small = { ...keepAll, callerBytes: 400 };
+    const text = (n: number) => JSON.stringify({ noise: [...crypto.getRandomValues(new Uint8Array(n))].join(',') });
+    await kept(history.keep({ ...entry('w1'), by: 'key_a' }, text(200), small));
+    const refused = await history.keep({ ...entry('w2'), by: 'key_a' }, text(200), small);
+    expect(refused).toEqual({
+      refused: expect.stringMatching(
+        /^the versions kept for this caller's changes take .* MB of the .* MB one caller may keep here \(HISTORY_CALLER_MB\)\. prune_workflow_versions deletes .*workflow w1 "Orders"/,
+      ),
+    });
+    await kept(history.keep({ ...entry('w2'), by: 'key_b' }, text(200), small));
+  });
+
+  it('refuses a version past what the instance keeps, naming HISTORY_MB and the largest workflows', async () => {
+    const history = fresh();
+    const tight = { ...keepAll, instanceBytes: 400 };
+    const text = () => JSON.stringify({ noise: [...crypto.getRandomValues(new Uint8Array(200))].join(',') });
+    await kept(history.keep({ ...entry('w1'), by: 'key_a' }, text(), tight));
+    expect(await history.keep({ ...entry('w2'), by: 'key_b' }, text(), tight)).toEqual({
+      refused: expect.stringMatching(/^this n8n's history holds .* MB, its limit \(HISTORY_MB\): the operator raises HISTORY_MB .*workflow w1/),
+    });
+  });
+
+  it("prunes a caller's own versions of a workflow, never another's", async () => {
+    const history = fresh();
+    await kept(history.keep({ ...entry('w1'), by: 'key_a' }, '{"a":1}', keepAll));
+    await kept(history.keep({ ...entry('w1'), by: 'key_b' }, '{"b":1}', keepAll));
+    await kept(history.keep({ ...entry('w1'), by: 'key_a' }, '{"a":2}', keepAll));
+    expect(await history.pruneVersions('w1', 'key_a')).toEqual({ deleted: 2, bytes: expect.any(Number) });
+    expect((await history.list('w1', 10)).map((v) => v.by)).toEqual(['key_b']);
+  });
+
+  it('refuses a test too large, or one more than a workflow keeps (replacing one stays possible), and deletes a workflow’s tests', async () => {
+    const history = fresh();
+    expect(await history.saveTest('w1', 'big', 'x'.repeat(MAX_TEST_BYTES + 1), 'key_a')).toEqual({ refused: expect.stringContaining('holds at most 32,768') });
+    for (let i = 0; i < MAX_TESTS_PER_WORKFLOW; i++) expect(await history.saveTest('w1', `t${i}`, '{}', 'key_a')).toEqual({ saved: true });
+    expect(await history.saveTest('w1', 'one more', '{}', 'key_a')).toEqual({ refused: expect.stringContaining('as many as a workflow keeps') });
+    expect(await history.saveTest('w1', 't0', '{"again":true}', 'key_a')).toEqual({ saved: true });
+    expect(await history.deleteTests('w1')).toBe(MAX_TESTS_PER_WORKFLOW);
+    expect(await history.tests('w1')).toEqual([]);
+  });
+});
+
+describe('HistoryObject: turns, runs and test activations', () => {
+  const soon = (ms: number) => Date.now() + ms;
+
+  it('gives a workflow’s turn to one call at a time: the next waits and gets it when the first ends; a call that has it gets it again', async () => {
+    const history = fresh();
+    expect(await history.takeTurn('w1', 'call-a', 'key_a', 'edit_workflow', soon(30_000), soon(0))).toEqual({ held: 'new' });
+    expect(await history.takeTurn('w1', 'call-a', 'key_a', 'test_workflow', soon(30_000), soon(0))).toEqual({ held: 'again' });
+    const waiting = history.takeTurn('w1', 'call-b', 'key_b', 'update_workflow', soon(30_000), soon(10_000));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await history.endTurn('w1', 'call-a');
+    expect(await waiting).toEqual({ held: 'new' });
+    // Another workflow's turn is its own.
+    expect(await history.takeTurn('w2', 'call-c', 'key_a', 'edit_workflow', soon(30_000), soon(0))).toEqual({ held: 'new' });
+  });
+
+  it('says who has the turn when it does not come in time, and gives it when the holder’s time runs out', async () => {
+    const history = fresh();
+    await history.takeTurn('w1', 'call-a', 'key_a', 'edit_workflow', soon(600), soon(0));
+    expect(await history.takeTurn('w1', 'call-b', 'key_b', 'update_workflow', soon(30_000), soon(100))).toEqual({
+      busy: { owner: 'key_a', what: 'edit_workflow', since: expect.any(String), until: expect.any(String) },
+    });
+    expect(await history.takeTurn('w1', 'call-b', 'key_b', 'update_workflow', soon(30_000), soon(5_000))).toEqual({ held: 'new' });
+  });
+
+  it("caps the runs one caller has going, naming them; another caller's are its own", async () => {
+    const history = fresh();
+    expect(await history.beginRun('r1', 'key_a', 'try_nodes', soon(30_000), 2)).toEqual({ began: true });
+    expect(await history.beginRun('r2', 'key_a', 'test_workflow on workflow 7', soon(30_000), 2)).toEqual({ began: true });
+    expect(await history.beginRun('r3', 'key_a', 'try_nodes', soon(30_000), 2)).toEqual({
+      busy: [expect.objectContaining({ what: 'try_nodes' }), expect.objectContaining({ what: 'test_workflow on workflow 7' })],
+    });
+    expect(await history.beginRun('r4', 'key_b', 'try_nodes', soon(30_000), 2)).toEqual({ began: true });
+    await history.endRun('r1');
+    expect(await history.beginRun('r3', 'key_a', 'try_nodes', soon(30_000), 2)).toEqual({ began: true });
+  });
+
+  it('lets the last test run of an activation end it, and none once someone set the active state', async () => {
+    const history = fresh();
+    expect(await history.claimActivation('w1', 'run-1', 'key_a', soon(30_000), false)).toBe(false);
+    expect(await history.claimActivation('w1', 'run-1', 'key_a', soon(30_000), true)).toBe(true);
+    expect(await history.claimActivation('w1', 'run-2', 'key_b', soon(30_000), false)).toBe(true);
+    expect(await history.endActivationClaim('w1', 'run-1')).toEqual({ stood: true, others: 1 });
+    expect(await history.endActivationClaim('w1', 'run-2')).toEqual({ stood: true, others: 0 });
+    await history.claimActivation('w1', 'run-3', 'key_a', soon(30_000), true);
+    await history.dropActivationClaim('w1');
+    expect(await history.endActivationClaim('w1', 'run-3')).toEqual({ stood: false, others: 0 });
   });
 });

@@ -1,12 +1,17 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RETENTION, historyOf, retentionOf } from '../../src/history/history';
+import { DEFAULT_LIMITS, historyOf, limitsOf } from '../../src/history/history';
 
-describe('retentionOf', () => {
-  it('reads HISTORY_VERSIONS and HISTORY_DAYS as positive whole numbers, else the defaults', () => {
-    expect(retentionOf({ ...env, HISTORY_VERSIONS: '3', HISTORY_DAYS: '7' })).toEqual({ versions: 3, days: 7 });
+describe('limitsOf', () => {
+  it('reads HISTORY_VERSIONS, HISTORY_DAYS, HISTORY_MB and HISTORY_CALLER_MB as positive whole numbers, else the defaults', () => {
+    expect(limitsOf({ ...env, HISTORY_VERSIONS: '3', HISTORY_DAYS: '7', HISTORY_MB: '10', HISTORY_CALLER_MB: '2' })).toEqual({
+      versions: 3,
+      days: 7,
+      instanceBytes: 10 * 1_048_576,
+      callerBytes: 2 * 1_048_576,
+    });
     for (const bad of ['0', '-2', '1.5', 'ten', '']) {
-      expect(retentionOf({ ...env, HISTORY_VERSIONS: bad, HISTORY_DAYS: bad })).toEqual(DEFAULT_RETENTION);
+      expect(limitsOf({ ...env, HISTORY_VERSIONS: bad, HISTORY_DAYS: bad, HISTORY_MB: bad, HISTORY_CALLER_MB: bad })).toEqual(DEFAULT_LIMITS);
     }
   });
 });
@@ -24,7 +29,7 @@ describe('historyOf', () => {
       reason: 'test',
     });
     const a = await historyOf(env, 'https://one.example.com/api/v1');
-    await a.keep(workflow('shared'), '{}', DEFAULT_RETENTION);
+    await a.keep(workflow('shared'), '{}', DEFAULT_LIMITS);
     expect(await (await historyOf(env, 'https://one.example.com/api/v1/')).list('wshared', 10)).toHaveLength(1);
     expect(await (await historyOf(env, 'https://two.example.com/api/v1')).list('wshared', 10)).toEqual([]);
   });

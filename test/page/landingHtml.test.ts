@@ -1,5 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import { nodePolicyOf, policySummary } from '../../src/auth/nodePolicy';
 import { TRANSPORTS } from '../../src/config';
 import { connectGuides } from '../../src/page/connect';
 import { landingPage, type LandingInfo } from '../../src/page/landingHtml';
@@ -36,6 +37,7 @@ const info = (changes: Partial<LandingInfo> = {}): LandingInfo => ({
   publicCatalog: false,
   guides: connectGuides(ORIGIN),
   tools: [toolView(searchNodes), bare, twoScopes],
+  nodeClasses: policySummary(nodePolicyOf(env)),
   ...changes,
 });
 
@@ -111,6 +113,17 @@ describe('landingPage: the tools', () => {
     expect(bareTool).toContain('No input parameters.');
     expect(two).toContain('destructiveHint: true');
     expect(two).toMatch(/id\s+string\s+required/);
+  });
+
+  it('says, with an n8n, which node classes this deployment lets keys use, and with which scope', async () => {
+    expect(await textOf({}, '.node-classes li')).toEqual([]);
+    expect(await textOf({ n8nConfigured: true }, '.node-classes li')).toEqual([
+      expect.stringMatching(/^host: run commands on the n8n host.*\. Not allowed here, to any key\.$/),
+      expect.stringMatching(/^code: run code the caller wrote.*\. Allowed here, with the scope workflows:code\.$/),
+      expect.stringMatching(/^credentials: use credentials stored in n8n.*\. Allowed here, with the scope credentials:use\.$/),
+    ]);
+    const everything = policySummary(nodePolicyOf({ ...env, ALLOWED_NODE_CLASSES: 'host,code,credentials' }));
+    expect((await textOf({ n8nConfigured: true, nodeClasses: everything }, '.node-classes li'))[0]).toMatch(/Allowed here, with the scope workflows:host\.$/);
   });
 
   it('counts the tools, and without an n8n says how many more an n8n brings', async () => {

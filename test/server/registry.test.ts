@@ -13,10 +13,10 @@ describe('the tool registry', () => {
     expect(names).not.toContain('list_workflows');
   });
 
-  it('serves the 42 n8n tools (seed 003’s 31, edit_workflow, test_workflow, try_nodes, four of the version history, four of the stored tests), queued, once N8N_API_URL and N8N_API_KEY are set', () => {
+  it('serves the 43 n8n tools (seed 003’s 31, edit_workflow, test_workflow, try_nodes, five of the version history, four of the stored tests), queued, once N8N_API_URL and N8N_API_KEY are set', () => {
     const configured = toolsFor({ ...env, N8N_API_URL: 'https://n8n.example', N8N_API_KEY: 'k' });
     const n8n = configured.filter((t) => t.annotations.openWorldHint);
-    expect(n8n).toHaveLength(42);
+    expect(n8n).toHaveLength(43);
     expect(new Set(n8n.map((t) => t.execution))).toEqual(new Set(['queued']));
     expect(toolsFor({ ...env, N8N_API_URL: 'https://n8n.example' }).some((t) => t.name === 'list_workflows')).toBe(false);
   });

@@ -30,6 +30,7 @@ function observed(): { env: Env; points: AnalyticsEngineDataPoint[] } {
 
 const context = (toolEnv: Env, overrides: Partial<ToolContext> = {}): ToolContext => ({
   env: toolEnv,
+  callId: crypto.randomUUID(),
   caller,
   signal: new AbortController().signal,
   deadline: Date.now() + 10_000,

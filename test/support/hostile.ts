@@ -184,6 +184,7 @@ export const productionTools = (toolEnv: Env) => toolsFor(toolEnv).filter((tool)
  */
 export const directContext = (toolEnv: Env): ToolContext => ({
   env: toolEnv,
+  callId: crypto.randomUUID(),
   caller: { id: 'key_hostile', subject: 'key_hostile', scopes: ['*'] },
   signal: new AbortController().signal,
   deadline: Date.now() + 30_000,

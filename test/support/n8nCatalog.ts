@@ -6,7 +6,7 @@ import flowFixture from '../fixtures/n8n/flowNodes.json';
 
 /**
  * Real n8n node descriptions (n8n-nodes-base / nodes-langchain 2.41), imported as the build imports them;
- * flowNodes.json adds the nodes data-flow, webhook-answer and sub-workflow rules need (Code, Respond to
+ * flowNodes.json adds the nodes data-flow, webhook-answer, sub-workflow and node-class rules need (Code, Respond to
  * Webhook, Filter, Form and Chat Trigger, Execute Workflow and its trigger, Summarize, Wait, Limit…).
  */
 export const n8nSpecs = importNodes(

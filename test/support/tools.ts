@@ -51,12 +51,12 @@ export async function callInSession(name: string, args: Record<string, unknown>)
 export async function callDirect(
   name: string,
   args: Record<string, unknown>,
-  { env: toolEnv = withN8n(), scopes }: { env?: Env; scopes?: string[] } = {},
+  { env: toolEnv = withN8n(), scopes, subject }: { env?: Env; scopes?: string[]; subject?: string } = {},
 ): Promise<ToolAnswer> {
   const tool = toolsFor(toolEnv).find((t) => t.name === name);
   if (!tool) throw new Error(`no tool ${name} on this deployment`);
   const context = directContext(toolEnv);
-  const caller: Principal = scopes ? { ...context.caller, scopes } : context.caller;
+  const caller: Principal = { ...context.caller, ...(scopes ? { scopes } : {}), ...(subject ? { id: subject, subject } : {}) };
   return answerOf(await invokeTool(tool, tool.input.parse(args), { ...context, caller }, 'direct'));
 }
 

@@ -14,7 +14,25 @@ describe('server_info', () => {
       transports: ['streamable-http (/mcp)', 'sse (/sse, /mcp/sse)', 'sse-query (/mcp/sse?method=…)'],
       protocolVersions: ['2026-07-28', ...SUPPORTED_PROTOCOL_VERSIONS],
       n8n: { catalog: newestRelease() },
+      nodeClasses: expect.any(Array),
     });
+  });
+
+  it('says which node classes this deployment allows, and which this credential may use', async () => {
+    const classes = (scopes: string[], vars = {}) =>
+      callDirect('server_info', {}, { env: { ...env, ...vars }, scopes }).then((a) =>
+        (a.json.nodeClasses as { class: string; allowed: boolean; scope: string; yours: boolean }[]).map((c) => [c.class, c.allowed, c.scope, c.yours]),
+      );
+    expect(await classes(['*'])).toEqual([
+      ['host', false, 'workflows:host', false],
+      ['code', true, 'workflows:code', true],
+      ['credentials', true, 'credentials:use', true],
+    ]);
+    expect(await classes(['workflows:write', 'credentials:use'], { ALLOWED_NODE_CLASSES: 'host,credentials' })).toEqual([
+      ['host', true, 'workflows:host', false],
+      ['code', false, 'workflows:code', false],
+      ['credentials', true, 'credentials:use', true],
+    ]);
   });
 
   it("adds the configured n8n's release, or why it is unknown", async () => {

@@ -11,9 +11,11 @@ import { catalogViewFor } from '../validation/catalogView';
 import { withinLimits } from '../validation/withinLimits';
 import { n8nTool, REPLACES } from './n8nTool';
 import { publishingOf } from './publishing';
-import { changeWorkflow } from './safeChange';
+import { allows } from '../../auth/scopes';
+import { changeWorkflow, previousVersion, refuseIfNotFrom } from './safeChange';
 import { failureLine, runSavedTests, type TestResult } from './storedTests';
-import { setWorkflowTags } from './tags';
+import { missingTags } from './tags';
+import { asRun } from './turns';
 import { workflowPath, type Workflow } from './workflowApi';
 import { NamedObject } from '../validation/schemas';
 
@@ -75,83 +77,104 @@ export const editWorkflow = n8nTool({
   }),
   annotations: REPLACES,
   async run({ id: workflowId, operations, validateOnly, autofix: fix, expectedVersionId, reason, runTests }, n8n, ctx) {
-    const read = await n8n.get<Workflow>(workflowPath(workflowId));
-    if (expectedVersionId !== undefined && read.versionId !== expectedVersionId) {
-      throw new ToolError(
-        `Workflow ${workflowId} has changed since you read it (versionId ${read.versionId}, not ${expectedVersionId}): read it again, then edit. Nothing was saved.`,
-      );
-    }
     const ops = operations as Operation[];
-    withinLimits(workflowOverLimit(read, `Workflow ${workflowId}`), 'Nothing was changed.');
     withinLimits(valueOverLimit(ops, 'operations'), 'Nothing was changed.');
-    const outcome = applyOperations(read, ops);
-    if (!outcome.ok) {
-      throw new ToolError(`Operation ${outcome.index} (${outcome.operation.type}) failed: ${outcome.message}. Nothing was saved.`);
+    if (validateOnly) {
+      const read = await n8n.get<Workflow>(workflowPath(workflowId));
+      await refuseIfNotFrom(ctx, read, expectedVersionId);
+      const planned = await planEdit(read, ops, fix, ctx);
+      if (!planned.plan) return planned.refusal;
+      return { saved: false, preview: true, id: workflowId, ...planned.plan.summary, workflow: workflowBody(planned.plan.edited) };
     }
-    withinLimits(workflowOverLimit(outcome.workflow, 'The edited workflow'), 'Nothing was saved.');
-    const catalog = await catalogViewFor(ctx.env, [...(read.nodes ?? []), ...outcome.workflow.nodes]);
-    const fixes = fix ? autofix(outcome.workflow, catalog) : undefined;
-    const edited = (fixes?.workflow ?? outcome.workflow) as Workflow;
-    const { after, introduced, culprit } = judgeEdit(read, ops, edited, catalog, fix);
-    if (!introduced.valid) {
-      return refusal({
+    const why = reason ?? `edit_workflow: ${ops.map((o) => o.type).join(', ') || 'no operations'}${fix ? ', autofix' : ''}`;
+    const options = { doing: why, setsActiveState: ops.some((o) => o.type === 'activate' || o.type === 'deactivate') };
+    const edit = () =>
+      changeWorkflow(ctx, n8n, workflowId, 'edit', why, options, async (change) => {
+        const read = change.before;
+        await refuseIfNotFrom(ctx, read, expectedVersionId);
+        const planned = await planEdit(read, ops, fix, ctx);
+        if (!planned.plan) return { refusal: planned.refusal };
+        const { edited, outcome, summary } = planned.plan;
+        await refuseNewTags(n8n, ctx, outcome.tags.add);
+        const saved = await change.save(workflowBody(edited));
+        const tagsChanged = outcome.tags.add.length > 0 || outcome.tags.remove.length > 0;
+        const tags = tagsChanged ? await change.setTags(tagNamesAfter(read, outcome.tags)) : undefined;
+        // The activation's answer is the workflow as it runs now: which version is live after the edit.
+        const toggled = outcome.activation ? await change[outcome.activation]() : undefined;
+        const now = toggled ?? saved;
+        // A draft is not what n8n runs: its tests would judge the published version, not this edit.
+        const draft = publishingOf(now).draft;
+        const tests = runTests
+          ? draft
+            ? { skipped: `${draft} The saved tests were not run.` }
+            : await change.step('tests', () => passingTests(n8n, ctx, workflowId))
+          : undefined;
+        return {
+          saved: {
+            saved: true,
+            id: workflowId,
+            ...publishingOf(now),
+            ...summary,
+            ...(tags ? { tags } : {}),
+            ...(tests ? { tests } : {}),
+          },
+        };
+      });
+    const { result, kept } = runTests ? await asRun(ctx, `edit_workflow with its tests on workflow ${workflowId}`, edit) : await edit();
+    return result.saved ? { ...result.saved, ...previousVersion(kept) } : result.refusal;
+  },
+});
+
+/**
+ * The edit of a workflow as read: the operations applied to a copy, autofixed if asked, and judged;
+ * a refusal (an operation that fails, errors the edit brings in) or the workflow to save with what
+ * the answer says of it.
+ */
+async function planEdit(read: Workflow, ops: Operation[], fix: boolean, ctx: ToolContext) {
+  withinLimits(workflowOverLimit(read, `Workflow ${read.id}`), 'Nothing was changed.');
+  const outcome = applyOperations(read, ops);
+  if (!outcome.ok) {
+    throw new ToolError(`Operation ${outcome.index} (${outcome.operation.type}) failed: ${outcome.message}. Nothing was saved.`);
+  }
+  withinLimits(workflowOverLimit(outcome.workflow, 'The edited workflow'), 'Nothing was saved.');
+  const catalog = await catalogViewFor(ctx.env, [...(read.nodes ?? []), ...outcome.workflow.nodes]);
+  const fixes = fix ? autofix(outcome.workflow, catalog) : undefined;
+  const edited = (fixes?.workflow ?? outcome.workflow) as Workflow;
+  const { after, introduced, culprit } = judgeEdit(read, ops, edited, catalog, fix);
+  if (!introduced.valid) {
+    return {
+      plan: undefined,
+      refusal: refusal({
         saved: false,
         reason: `The edit would leave errors the workflow did not have${culprit === null ? '' : `, from operation ${culprit} (${ops[culprit]!.type})`}. Nothing was saved.`,
         ...(culprit === null ? {} : { operation: { index: culprit, type: ops[culprit]!.type } }),
         errors: introduced.errors,
         ...(introduced.omitted ? { omitted: { errors: introduced.omitted.errors } } : {}),
-      });
-    }
-    const summary = {
-      operations: ops.length,
-      ...(fixes ? { fixes: fixes.fixes.filter((f) => f.applied).map((f) => f.description) } : {}),
-      valid: after.valid,
-      errors: after.errors,
-      warnings: after.warnings,
-      ...(after.omitted ? { omitted: after.omitted } : {}),
-      ...(outcome.replacedLists.length ? { replacedLists: outcome.replacedLists } : {}),
-      ...(outcome.tags.add.length || outcome.tags.remove.length ? { tags: outcome.tags } : {}),
-      ...(outcome.activation ? { activation: outcome.activation } : {}),
+      }),
     };
-    if (validateOnly) return { saved: false, preview: true, id: workflowId, ...summary, workflow: workflowBody(edited) };
-    await refuseIfChanged(n8n, workflowId, read);
-    const why = reason ?? `edit_workflow: ${ops.map((o) => o.type).join(', ') || 'no operations'}${fix ? ', autofix' : ''}`;
-    const { result, kept } = await changeWorkflow(ctx, n8n, read, 'edit', why, async (step) => {
-      const saved = await step('save', () => n8n.put<Workflow>(workflowPath(workflowId), { body: workflowBody(edited) }));
-      const tagsChanged = outcome.tags.add.length > 0 || outcome.tags.remove.length > 0;
-      const tags = tagsChanged ? await step('tags', () => setWorkflowTags(n8n, workflowId, tagNamesAfter(read, outcome.tags))) : undefined;
-      // The activation's answer is the workflow as it runs now: which version is live after the edit.
-      const toggled = outcome.activation
-        ? await step(outcome.activation, () => n8n.post<Workflow>(`${workflowPath(workflowId)}/${outcome.activation}`))
-        : undefined;
-      const now = toggled ?? saved;
-      // A draft is not what n8n runs: its tests would judge the published version, not this edit.
-      const draft = publishingOf(now).draft;
-      const tests = runTests
-        ? draft
-          ? { skipped: `${draft} The saved tests were not run.` }
-          : await step('tests', () => passingTests(n8n, ctx, workflowId))
-        : undefined;
-      return { now, tags, tests };
-    });
-    return {
-      saved: true,
-      id: workflowId,
-      ...publishingOf(result.now),
-      ...summary,
-      ...(result.tags ? { tags: result.tags } : {}),
-      ...(result.tests ? { tests: result.tests } : {}),
-      previousVersion: kept.version,
-    };
-  },
-});
+  }
+  const summary = {
+    operations: ops.length,
+    ...(fixes ? { fixes: fixes.fixes.filter((f) => f.applied).map((f) => f.description) } : {}),
+    valid: after.valid,
+    errors: after.errors,
+    warnings: after.warnings,
+    ...(after.omitted ? { omitted: after.omitted } : {}),
+    ...(outcome.replacedLists.length ? { replacedLists: outcome.replacedLists } : {}),
+    ...(outcome.tags.add.length || outcome.tags.remove.length ? { tags: outcome.tags } : {}),
+    ...(outcome.activation ? { activation: outcome.activation } : {}),
+  };
+  return { plan: { edited, outcome, summary }, refusal: undefined };
+}
 
-/** Saves only over the version that was read: n8n's public API has no conditional update, so this checks just before. */
-async function refuseIfChanged(n8n: N8nClient, workflowId: string, read: Workflow): Promise<void> {
-  const now = await n8n.get<Workflow>(workflowPath(workflowId));
-  if (now.versionId !== read.versionId || now.updatedAt !== read.updatedAt) {
+/** A tag the edit adds that n8n does not have yet is created, which needs tags:write: refused before anything is saved without it. */
+async function refuseNewTags(n8n: N8nClient, ctx: ToolContext, added: readonly string[]): Promise<void> {
+  if (added.length === 0 || allows(ctx.caller.scopes, 'tags:write')) return;
+  const missing = await missingTags(n8n, added);
+  if (missing.length) {
     throw new ToolError(
-      `Workflow ${workflowId} was changed in n8n while this edit was made (versionId ${read.versionId} → ${now.versionId}): nothing was saved. Read it again and repeat the edit.`,
+      `The tag${missing.length > 1 ? 's' : ''} ${missing.map((t) => `"${t}"`).join(', ')} ${missing.length > 1 ? 'do' : 'does'} not exist in n8n, and creating a tag needs the scope "tags:write", which this credential does not have. ` +
+        'Nothing was changed: add a tag that exists (list_tags), or ask for tags:write.',
     );
   }
 }

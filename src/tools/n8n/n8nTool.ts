@@ -2,6 +2,7 @@ import type { ToolAnnotations } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { N8nClient, n8nConnection } from '../../n8n/client';
 import { defineTool, ToolError, type ToolContext, type ToolDefinition } from '../tool';
+import { nodeGate } from './nodeGate';
 
 /** What MCP's annotations should say of each kind of n8n call (all of them reach an outside service). */
 export const READS: ToolAnnotations = { readOnlyHint: true, idempotentHint: true, openWorldHint: true };
@@ -25,8 +26,8 @@ interface N8nToolDefinition<In extends z.ZodObject> extends Omit<ToolDefinition<
 
 /**
  * An n8n management tool: queued by default (it calls an external service), given a client for the
- * deployment's n8n with the call's deadline as its signal; a tool that is not read-only says so
- * before its first request that changes n8n (ToolContext.beginSideEffect).
+ * deployment's n8n with the call's deadline as its signal and the caller's node gate; a tool that is
+ * not read-only says so before its first request that changes n8n (ToolContext.beginSideEffect).
  */
 export function n8nTool<In extends z.ZodObject>(tool: N8nToolDefinition<In>): ToolDefinition {
   return defineTool<In>({
@@ -35,7 +36,8 @@ export function n8nTool<In extends z.ZodObject>(tool: N8nToolDefinition<In>): To
     run(args, ctx) {
       const connection = n8nConnection(ctx.env);
       if (!connection) throw new ToolError('n8n is not configured on this server (N8N_API_URL and N8N_API_KEY).');
-      return tool.run(args, new N8nClient(connection, ctx.signal, tool.annotations.readOnlyHint ? undefined : ctx.beginSideEffect), ctx);
+      const client = new N8nClient(connection, nodeGate(ctx.caller, ctx.env), ctx.signal, tool.annotations.readOnlyHint ? undefined : ctx.beginSideEffect);
+      return tool.run(args, client, ctx);
     },
   });
 }

@@ -34,16 +34,25 @@ export async function newestExecutionId(n8n: N8nClient): Promise<number> {
   return newest === undefined ? 0 : executionNumber(newest.id);
 }
 
+/** Which trigger of which workflow a run calls, at what URL, with what, marked how. */
+export interface TriggerCall {
+  workflowId: string;
+  url: URL;
+  node: TriggerNode;
+  payload: Record<string, unknown>;
+  runId: string;
+}
+
 /**
- * Calls the trigger at `url` with `payload`, marked with `runId` (triggerRequest): its HTTP status and
- * body, whole (an answer clips it). A redirect is answered, not followed (where a workflow sends its caller is not a
- * place this server fetches).
+ * Calls the trigger at `url` with `payload`, marked with `runId` (triggerRequest), through the client
+ * (whose gate sees the run first): its HTTP status and body, whole (an answer clips it). A redirect is
+ * answered, not followed (where a workflow sends its caller is not a place this server fetches).
  */
-export async function callTrigger(url: URL, node: TriggerNode, payload: Record<string, unknown>, runId: string, signal: AbortSignal) {
+export async function callTrigger(n8n: N8nClient, { workflowId, url, node, payload, runId }: TriggerCall, signal: AbortSignal) {
   let response: Response;
   let body: string;
   try {
-    response = await fetch(url, { ...triggerRequest(url, node, payload, runId), redirect: 'manual', signal });
+    response = await n8n.trigger(workflowId, url, { ...triggerRequest(url, node, payload, runId), signal });
     body = await response.text();
   } catch (error) {
     if (signal.aborted)

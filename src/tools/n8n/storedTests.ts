@@ -1,12 +1,14 @@
 import { z } from 'zod';
-import type { N8nClient } from '../../n8n/client';
+import { N8nApiError, type N8nClient } from '../../n8n/client';
 import { n8nId } from '../../n8n/ids';
 import { valueAt } from '../../lib/jsonPointer';
 import { ToolError, type ToolContext } from '../tool';
 import { NamedObject } from '../validation/schemas';
 import { n8nTool, READS, REPLACES } from './n8nTool';
 import { messageOf } from './runWithCleanUp';
-import { historyFor } from './safeChange';
+import { historyFor } from '../../history/history';
+import { asRun } from './turns';
+import { workflowPath, type Workflow } from './workflowApi';
 import { runWorkflowTest } from './testWorkflow';
 
 /** What a stored test expects of a run; every part it gives must hold. */
@@ -69,7 +71,7 @@ export interface TestResult {
 
 /** A workflow's saved test cases, the named ones only when `names` is given (an unknown name is an error that lists the saved ones). */
 async function savedTests(ctx: ToolContext, workflowId: string, names?: readonly string[]): Promise<TestCase[]> {
-  const saved = (await (await historyFor(ctx)).tests(workflowId)).map((t) => TestCase.parse(JSON.parse(t.definition)));
+  const saved = (await (await historyFor(ctx.env)).tests(workflowId)).map((t) => TestCase.parse(JSON.parse(t.definition)));
   if (!names) return saved;
   const missing = names.filter((n) => !saved.some((t) => t.name === n));
   if (missing.length) {
@@ -132,8 +134,15 @@ export const STORED_TEST_TOOLS = [
       'edit_workflow with runTests runs them after saving and puts the workflow back if one fails.',
     input: z.object({ id: n8nId('workflow'), test: TestCase }),
     annotations: REPLACES,
-    async run({ id, test }, _n8n, ctx) {
-      await (await historyFor(ctx)).saveTest(id, test.name, JSON.stringify(test), ctx.caller.subject);
+    async run({ id, test }, n8n, ctx) {
+      // A test is kept only with a workflow that exists (and goes when delete_workflow deletes it).
+      await n8n.get<Workflow>(workflowPath(id)).catch((error: unknown) => {
+        throw error instanceof N8nApiError && error.status === 404
+          ? new ToolError(`n8n has no workflow ${id}: a test is saved with a workflow that exists. Nothing was saved.`)
+          : error;
+      });
+      const outcome = await (await historyFor(ctx.env)).saveTest(id, test.name, JSON.stringify(test), ctx.caller.subject);
+      if ('refused' in outcome) throw new ToolError(`The test was not saved: ${outcome.refused}.`);
       return { saved: true, id, test };
     },
   }),
@@ -144,7 +153,7 @@ export const STORED_TEST_TOOLS = [
     input: z.object({ id: n8nId('workflow') }),
     annotations: READS,
     async run({ id }, _n8n, ctx) {
-      const tests = await (await historyFor(ctx)).tests(id);
+      const tests = await (await historyFor(ctx.env)).tests(id);
       return { id, tests: tests.map((t) => ({ ...(JSON.parse(t.definition) as object), savedBy: t.by, savedAt: t.at })) };
     },
   }),
@@ -155,7 +164,7 @@ export const STORED_TEST_TOOLS = [
     input: z.object({ id: n8nId('workflow'), name: z.string().min(1).max(100) }),
     annotations: REPLACES,
     async run({ id, name }, _n8n, ctx) {
-      if (!(await (await historyFor(ctx)).deleteTest(id, name)))
+      if (!(await (await historyFor(ctx.env)).deleteTest(id, name)))
         throw new ToolError(`Workflow ${id} has no saved test "${name}" (list_workflow_tests lists them).`);
       return { deleted: true, id, name };
     },
@@ -173,7 +182,7 @@ export const STORED_TEST_TOOLS = [
     alsoNeeds: ['executions:read'],
     timeoutMs: 120_000,
     async run({ id, names }, n8n, ctx) {
-      const { results, draft } = await runSavedTests(n8n, ctx, id, names);
+      const { results, draft } = await asRun(ctx, `run_workflow_tests on workflow ${id}`, () => runSavedTests(n8n, ctx, id, names));
       if (results.length === 0) return { id, passed: true, tests: [], note: 'No test is saved with this workflow: save_workflow_test saves one.' };
       // The runs ran the published version: a saved draft was not tested, which the answer says.
       return { id, passed: results.every((r) => r.passed), tests: results, ...(draft ? { draft } : {}) };

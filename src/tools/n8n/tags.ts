@@ -70,8 +70,8 @@ export const TAG_TOOLS = [
   }),
 ];
 
-/** Sets a workflow's tags by name (n8n sets them as one list of tag ids); tags that do not exist yet are created. */
-export async function setWorkflowTags(n8n: N8nClient, workflowId: string, names: readonly string[]): Promise<string[]> {
+/** Every tag of n8n, by name: its id. */
+async function tagIds(n8n: N8nClient): Promise<Map<string, string>> {
   const known = new Map<string, string>();
   let cursor: string | undefined;
   do {
@@ -79,6 +79,18 @@ export async function setWorkflowTags(n8n: N8nClient, workflowId: string, names:
     for (const tag of page.data) known.set(tag.name, tag.id);
     cursor = page.nextCursor ?? undefined;
   } while (cursor);
+  return known;
+}
+
+/** The names among `names` n8n has no tag of. */
+export async function missingTags(n8n: N8nClient, names: readonly string[]): Promise<string[]> {
+  const known = await tagIds(n8n);
+  return names.filter((name) => !known.has(name));
+}
+
+/** Sets a workflow's tags by name (n8n sets them as one list of tag ids); tags that do not exist yet are created. */
+export async function setWorkflowTags(n8n: N8nClient, workflowId: string, names: readonly string[]): Promise<string[]> {
+  const known = await tagIds(n8n);
   const ids: { id: string }[] = [];
   for (const name of names) {
     const tagId = known.get(name) ?? (await n8n.post<{ id: string }>('/tags', { body: { name } })).id;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { n8nConnection, type N8nClient } from '../../n8n/client';
+import { GateRefusal, n8nConnection, type N8nClient } from '../../n8n/client';
 import { n8nId } from '../../n8n/ids';
 import { isPlainObject } from '../../workflows/values';
 import { ToolError, type ToolContext } from '../tool';
@@ -7,7 +7,9 @@ import { n8nTool } from './n8nTool';
 import { clip, failureOf, nodeSummaries, runPath, whereItemsStopped, type Execution, type ItemsStopped } from './executionReport';
 import { callTrigger, newestExecutionId, waitForOwnExecution } from './ownExecution';
 import { liveVersionOf, publishingOf } from './publishing';
+import { historyFor } from '../../history/history';
 import { messageOf, runWithCleanUp } from './runWithCleanUp';
+import { asRun, inTurn, TURN_GRACE_MS } from './turns';
 import { RUN_HEADER, triggerKind, triggerUrl, type TriggerNode } from './trigger';
 import { workflowPath, type Workflow } from './workflowApi';
 import { NamedObject } from '../validation/schemas';
@@ -29,8 +31,8 @@ export const testWorkflow = n8nTool({
     'as a Respond to Webhook); per node its status, items on each output and a sample. A failed execution is a failed ' +
     'test whatever HTTP status the webhook answered. An active workflow runs the version n8n has published (on an ' +
     'n8n with drafts not always the saved one: the answer names the version that ran, and the draft if there is one). ' +
-    'An inactive workflow is activated for the run and deactivated after, however the run ends (the answer says so ' +
-    'if it could not be). The last step of the loop: search → details ' +
+    'An inactive workflow is activated for the run and deactivated after, however the run ends, unless someone set its ' +
+    'active state or changed it meanwhile (the answer says so when it is left active). The last step of the loop: search → details ' +
     '→ write → validate → fix → create or edit → test.',
   input: z.object({
     id: n8nId('workflow'),
@@ -44,7 +46,11 @@ export const testWorkflow = n8nTool({
   alsoNeeds: ['executions:read'],
   timeoutMs: 120_000,
   async run({ id: workflowId, payload, trigger, waitSeconds }, n8n, ctx) {
-    return (await runWorkflowTest(n8n, ctx, { workflowId, payload: payload ?? {}, trigger, waitSeconds })).answer;
+    return asRun(
+      ctx,
+      `test_workflow on workflow ${workflowId}`,
+      async () => (await runWorkflowTest(n8n, ctx, { workflowId, payload: payload ?? {}, trigger, waitSeconds })).answer,
+    );
   },
 });
 
@@ -69,11 +75,16 @@ export async function runWorkflowTest(n8n: N8nClient, ctx: ToolContext, { workfl
   const node = callableTrigger(wasActive ? liveVersionOf(workflow).nodes : (workflow.nodes ?? []), trigger);
   const url = triggerUrl(n8nConnection(ctx.env)!.apiBase.replace(/\/api\/v1$/, ''), node);
   await ctx.beginSideEffect();
+  const activation: Activation = { claimed: false };
   const { ran, cleaned: restored } = await runWithCleanUp(
     ctx,
     RESTORE_MS,
-    ({ signal, stopBy }) => runTest({ n8n: n8n.withSignal(signal), signal, stopBy, workflowId, node, url, payload, waitMs: waitSeconds * 1000 }, wasActive),
-    async (signal) => (wasActive ? undefined : deactivate(n8n.withSignal(signal), workflowId, ctx)),
+    async ({ signal, stopBy }) => {
+      const run = n8n.withSignal(signal);
+      await activateForTheRun(run, ctx, workflowId, activation);
+      return runTest({ n8n: run, signal, stopBy, workflowId, node, url, payload, waitMs: waitSeconds * 1000 });
+    },
+    async (signal) => (activation.claimed ? deactivateAfterTheRun(n8n.withSignal(signal), ctx, workflowId, activation) : undefined),
   );
   if ('error' in ran) throw restored === undefined || restored.ok ? ran.error : new ToolError(`${messageOf(ran.error)}. ${restored.warning}`);
   const { responseBody, ranVersionId: recorded, ...result } = ran.value;
@@ -83,7 +94,7 @@ export async function runWorkflowTest(n8n: N8nClient, ctx: ToolContext, { workfl
     workflow: {
       id: workflowId,
       name: workflow.name,
-      activatedForTheRun: !wasActive,
+      activatedForTheRun: activation.claimed,
       ranVersionId,
       ...(draft && ranVersionId !== versionId ? { draft } : {}),
       ...(restored && !restored.ok ? { stillActive: true, warning: restored.warning } : {}),
@@ -93,48 +104,64 @@ export async function runWorkflowTest(n8n: N8nClient, ctx: ToolContext, { workfl
   return { answer, responseBody };
 }
 
-interface TestRun {
-  /** The client and signal of the run: aborted when the call is cancelled, or at `stopBy`. */
-  n8n: N8nClient;
-  signal: AbortSignal;
-  stopBy: number;
-  workflowId: string;
-  node: TriggerNode;
-  url: URL;
-  payload: Record<string, unknown>;
-  /** How long to wait for the execution to finish once the trigger has answered. */
-  waitMs: number;
-}
-
-/** Activates the workflow if it was not active (inside the run: an activation whose answer was lost is put back too), calls the trigger, waits for the execution. */
-async function runTest({ n8n, signal, stopBy, workflowId, node, url, payload, waitMs }: TestRun, wasActive: boolean) {
-  if (!wasActive) await n8n.post(`${workflowPath(workflowId)}/activate`);
-  const runId = crypto.randomUUID();
-  // Executions are numbered in order: this run's is newer than the newest before the call, whoever else runs the workflow.
-  const newestBefore = await newestExecutionId(n8n);
-  const since = Date.now();
-  const response = await callTrigger(url, node, payload, runId, signal);
-  const until = Math.min(stopBy, Date.now() + waitMs);
-  const found = await waitForOwnExecution({ n8n, workflowId, after: newestBefore, until, signal, trigger: node, runId, payload });
-  return {
-    responseBody: response.body,
-    ranVersionId: found?.execution.workflowVersionId ?? null,
-    trigger: { node: node.name, url: response.url, status: response.status, response: clip(response.body) },
-    execution: found
-      ? report(found.execution, node, found.identifiedBy)
-      : { status: 'not found', note: `no execution of this run of workflow ${workflowId} finished within ${Math.round((until - since) / 1000)} s` },
-  };
+/** What a run knows of the activation it made (or joined): whether it holds a claim on it, and the version n8n had then. */
+interface Activation {
+  claimed: boolean;
+  versionId?: string;
 }
 
 /**
- * Puts a workflow activated for a test run back (`n8n` carries the clean-up's own signal). A failure is
- * logged (the workflow, never the key) and said in the answer: the workflow's production triggers stay
- * live until someone deactivates it.
+ * Activates an inactive workflow for a run, in the workflow's turn, claiming the active state (in the
+ * instance's history) before the request is sent, so that an activation whose answer is lost is put
+ * back too. A workflow found active is another's doing: the run joins the claim of the test runs it
+ * was activated for (the last of them puts it back), or, activated by someone else, leaves it alone.
  */
-async function deactivate(n8n: N8nClient, workflowId: string, ctx: ToolContext): Promise<{ ok: true } | { ok: false; warning: string }> {
+async function activateForTheRun(n8n: N8nClient, ctx: ToolContext, workflowId: string, activation: Activation): Promise<void> {
+  const history = await historyFor(ctx.env);
+  await inTurn(ctx, workflowId, 'test_workflow: activating it for a run', async () => {
+    const now = await n8n.get<Workflow>(workflowPath(workflowId));
+    const activating = now.active !== true;
+    activation.claimed = await history.claimActivation(workflowId, ctx.callId, ctx.caller.subject, ctx.deadline + TURN_GRACE_MS, activating);
+    activation.versionId = now.versionId;
+    if (!activating) return;
+    try {
+      activation.versionId = (await n8n.post<Workflow>(`${workflowPath(workflowId)}/activate`)).versionId;
+    } catch (error) {
+      // Refused by the gate: not sent, nothing to put back.
+      if (error instanceof GateRefusal) {
+        await history.endActivationClaim(workflowId, ctx.callId);
+        activation.claimed = false;
+      }
+      throw error;
+    }
+  });
+}
+
+/**
+ * Puts a workflow activated for test runs back, in its turn, when the last of those runs ends (`n8n`
+ * carries the clean-up's own signal); not when someone set its active state or changed it in n8n
+ * meanwhile: the answer says so. A failure is logged (the workflow, never the key) and said in the
+ * answer: the workflow's production triggers stay live until someone deactivates it.
+ */
+async function deactivateAfterTheRun(
+  n8n: N8nClient,
+  ctx: ToolContext,
+  workflowId: string,
+  activation: Activation,
+): Promise<{ ok: true } | { ok: false; warning: string }> {
   try {
-    await n8n.post(`${workflowPath(workflowId)}/deactivate`);
-    return { ok: true };
+    return await inTurn(ctx, workflowId, 'test_workflow: deactivating it after a run', async () => {
+      const { stood, others } = await (await historyFor(ctx.env)).endActivationClaim(workflowId, ctx.callId);
+      if (!stood) return left(workflowId, 'its active state was set by another call during the run (activate_workflow, deactivate_workflow or an edit)');
+      if (others > 0) return { ok: true as const };
+      const now = await n8n.get<Workflow>(workflowPath(workflowId));
+      if (now.active !== true) return { ok: true as const };
+      if (activation.versionId !== undefined && now.versionId !== activation.versionId) {
+        return left(workflowId, `it was changed in n8n during the run (versionId ${activation.versionId} → ${now.versionId})`);
+      }
+      await n8n.post(`${workflowPath(workflowId)}/deactivate`);
+      return { ok: true as const };
+    });
   } catch (error) {
     const warning = `Workflow ${workflowId} was activated for the test run and could not be deactivated again (${messageOf(error)}): it is active now and its production triggers are live. Deactivate it with deactivate_workflow.`;
     console.error(
@@ -149,6 +176,44 @@ async function deactivate(n8n: N8nClient, workflowId: string, ctx: ToolContext):
     await ctx.log('error', warning).catch(() => {});
     return { ok: false, warning };
   }
+}
+
+/** A workflow activated for a run that is left active, and why. */
+const left = (workflowId: string, why: string) => ({
+  ok: false as const,
+  warning: `Workflow ${workflowId} was activated for the test run and is left active: ${why}. Deactivate it with deactivate_workflow if it should not be active.`,
+});
+
+interface TestRun {
+  /** The client and signal of the run: aborted when the call is cancelled, or at `stopBy`. */
+  n8n: N8nClient;
+  signal: AbortSignal;
+  stopBy: number;
+  workflowId: string;
+  node: TriggerNode;
+  url: URL;
+  payload: Record<string, unknown>;
+  /** How long to wait for the execution to finish once the trigger has answered. */
+  waitMs: number;
+}
+
+/** Calls the trigger and waits for the execution of this run. */
+async function runTest({ n8n, signal, stopBy, workflowId, node, url, payload, waitMs }: TestRun) {
+  const runId = crypto.randomUUID();
+  // Executions are numbered in order: this run's is newer than the newest before the call, whoever else runs the workflow.
+  const newestBefore = await newestExecutionId(n8n);
+  const since = Date.now();
+  const response = await callTrigger(n8n, { workflowId, url, node, payload, runId }, signal);
+  const until = Math.min(stopBy, Date.now() + waitMs);
+  const found = await waitForOwnExecution({ n8n, workflowId, after: newestBefore, until, signal, trigger: node, runId, payload });
+  return {
+    responseBody: response.body,
+    ranVersionId: found?.execution.workflowVersionId ?? null,
+    trigger: { node: node.name, url: response.url, status: response.status, response: clip(response.body) },
+    execution: found
+      ? report(found.execution, node, found.identifiedBy)
+      : { status: 'not found', note: `no execution of this run of workflow ${workflowId} finished within ${Math.round((until - since) / 1000)} s` },
+  };
 }
 
 function callableTrigger(workflowNodes: readonly unknown[], name: string | undefined): TriggerNode {

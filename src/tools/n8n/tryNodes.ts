@@ -20,6 +20,7 @@ import { callTrigger, executionIdsOf, waitForOwnExecution } from './ownExecution
 import { messageOf, runWithCleanUp } from './runWithCleanUp';
 import { triggerUrl, type TriggerNode } from './trigger';
 import { workflowPath, type Workflow } from './workflowApi';
+import { asRun } from './turns';
 import { judged, NOT_VALIDATED } from './workflows';
 
 /** The throwaway workflow's own nodes: the Webhook called with the items, and the node that makes them n8n items. */
@@ -83,75 +84,78 @@ export const tryNodes = n8nTool({
   // The nodes do what they do (an HTTP Request sends), again each time.
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   timeoutMs: 120_000,
-  async run({ nodes, connections, items, waitSeconds }, n8n, ctx) {
-    const runId = crypto.randomUUID();
-    const workflow = throwawayWorkflow(runId, nodes, connections, waitSeconds);
-    const judgement = await judged(workflow, ctx.env, n8n);
-    const validation = judgement ? ownFindings(judgement.result) : undefined;
-    const cannot = judgement ? cannotRun(nodes, connections, judgement.catalog, validation!) : [];
-    if (validation && (!validation.valid || cannot.length)) {
-      // A node that cannot be tried at all is to be left out or attached: its findings, and those of connections to it, are moot.
-      const moot = cannot.filter((c) => !c.credentials).map((c) => c.node);
-      const errors = validation.errors.filter(
-        (f) => !moot.includes(f.node!) && !(f.path?.startsWith('connections.') && moot.some((n) => f.message.includes(`"${n}"`))),
-      );
-      return refusal({
-        ran: false,
-        reason: cannot.length
-          ? `n8n cannot run these nodes as given: each entry of cannotRun says why and what to do${errors.length ? ', and errors lists what else to fix' : ''}. Nothing was sent to n8n.`
-          : 'The nodes have errors: fix them (validate_node and get_node_details say what is right) and try again. Nothing was sent to n8n.',
-        ...(cannot.length ? { cannotRun: cannot.map(({ node, why }) => ({ node, why })) } : {}),
-        ...(errors.length ? { errors } : {}),
-        // Missing credentials are said in cannotRun.
-        ...withWarnings(validation.warnings.filter((f) => f.code !== 'missing_credentials')),
-      });
-    }
-    const trigger = workflow.nodes[0] as TriggerNode;
-    const url = triggerUrl(n8nConnection(ctx.env)!.apiBase.replace(/\/api\/v1$/, ''), trigger);
-    const outputNode = lastMainNode(nodes, judgement?.catalog);
-    const made: Made = { name: workflow.name, createSent: false, activateSent: false, executions: new Set() };
-    await ctx.beginSideEffect();
-    const { ran, cleaned } = await runWithCleanUp(
-      ctx,
-      CLEAN_UP_MS,
-      async ({ signal, stopBy }) => {
-        const run = n8n.withSignal(signal);
-        made.createSent = true;
-        made.workflowId = (await run.post<Workflow>('/workflows', { body: workflowBody(workflow) })).id;
-        // Marked before it is sent: an activation whose answer was lost is put back too.
-        made.activateSent = true;
-        await run.post(`${workflowPath(made.workflowId)}/activate`).catch((error: unknown) => {
-          throw notActivated(error);
-        });
-        const payload = { items };
-        const response = await callTrigger(url, trigger, payload, runId, signal);
-        if (response.status === 404)
-          throw new ToolError(`n8n did not run the throwaway workflow: its webhook answered 404 (${JSON.stringify(clip(response.body))})`);
-        const until = Math.min(stopBy, Date.now() + waitSeconds * 1000 + STORE_GRACE_MS);
-        const found = await waitForOwnExecution({ n8n: run, workflowId: made.workflowId, after: 0, until, signal, trigger, runId, payload });
-        if (!found) {
-          throw new ToolError(
-            `n8n stored no finished execution of the run in time (its webhook answered ${response.status}${signal.aborted ? '; the call was cancelled or out of time' : ''}).`,
-          );
-        }
-        made.executions.add(String(found.execution.id));
-        return report(found.execution, nodes, outputNode, judgement?.catalog, waitSeconds);
-      },
-      (signal) => cleanUp(n8n.withSignal(signal), made, ctx),
-    );
-    if ('error' in ran) {
-      const { error } = ran;
-      // A fault is answered as one; what n8n or this tool said goes with what became of the throwaway workflow.
-      if (!(error instanceof ToolError) && !(error instanceof TransientError)) throw error;
-      throw new ToolError(`${messageOf(error).replace(/\.$/, '')}. ${cleaned.said}`);
-    }
-    return {
-      ...ran.value,
-      ...(validation ? withWarnings(validation.warnings) : NOT_VALIDATED),
-      cleanUp: cleaned.answer,
-    };
-  },
+  run: ({ nodes, connections, items, waitSeconds }, n8n, ctx) => asRun(ctx, 'try_nodes', () => tryThem(n8n, ctx, nodes, connections, items, waitSeconds)),
 });
+
+/** The run of try_nodes: validated, then made, run, read and cleaned up in n8n. */
+async function tryThem(n8n: N8nClient, ctx: ToolContext, nodes: TryNode[], connections: unknown, items: Record<string, unknown>[], waitSeconds: number) {
+  const runId = crypto.randomUUID();
+  const workflow = throwawayWorkflow(runId, nodes, connections, waitSeconds);
+  const judgement = await judged(workflow, ctx.env, n8n);
+  const validation = judgement ? ownFindings(judgement.result) : undefined;
+  const cannot = judgement ? cannotRun(nodes, connections, judgement.catalog, validation!) : [];
+  if (validation && (!validation.valid || cannot.length)) {
+    // A node that cannot be tried at all is to be left out or attached: its findings, and those of connections to it, are moot.
+    const moot = cannot.filter((c) => !c.credentials).map((c) => c.node);
+    const errors = validation.errors.filter(
+      (f) => !moot.includes(f.node!) && !(f.path?.startsWith('connections.') && moot.some((n) => f.message.includes(`"${n}"`))),
+    );
+    return refusal({
+      ran: false,
+      reason: cannot.length
+        ? `n8n cannot run these nodes as given: each entry of cannotRun says why and what to do${errors.length ? ', and errors lists what else to fix' : ''}. Nothing was sent to n8n.`
+        : 'The nodes have errors: fix them (validate_node and get_node_details say what is right) and try again. Nothing was sent to n8n.',
+      ...(cannot.length ? { cannotRun: cannot.map(({ node, why }) => ({ node, why })) } : {}),
+      ...(errors.length ? { errors } : {}),
+      // Missing credentials are said in cannotRun.
+      ...withWarnings(validation.warnings.filter((f) => f.code !== 'missing_credentials')),
+    });
+  }
+  const trigger = workflow.nodes[0] as TriggerNode;
+  const url = triggerUrl(n8nConnection(ctx.env)!.apiBase.replace(/\/api\/v1$/, ''), trigger);
+  const outputNode = lastMainNode(nodes, judgement?.catalog);
+  const made: Made = { name: workflow.name, createSent: false, activateSent: false, executions: new Set() };
+  await ctx.beginSideEffect();
+  const { ran, cleaned } = await runWithCleanUp(
+    ctx,
+    CLEAN_UP_MS,
+    async ({ signal, stopBy }) => {
+      const run = n8n.withSignal(signal);
+      made.createSent = true;
+      made.workflowId = (await run.post<Workflow>('/workflows', { body: workflowBody(workflow) })).id;
+      // Marked before it is sent: an activation whose answer was lost is put back too.
+      made.activateSent = true;
+      await run.post(`${workflowPath(made.workflowId)}/activate`).catch((error: unknown) => {
+        throw notActivated(error);
+      });
+      const payload = { items };
+      const response = await callTrigger(run, { workflowId: made.workflowId, url, node: trigger, payload, runId }, signal);
+      if (response.status === 404)
+        throw new ToolError(`n8n did not run the throwaway workflow: its webhook answered 404 (${JSON.stringify(clip(response.body))})`);
+      const until = Math.min(stopBy, Date.now() + waitSeconds * 1000 + STORE_GRACE_MS);
+      const found = await waitForOwnExecution({ n8n: run, workflowId: made.workflowId, after: 0, until, signal, trigger, runId, payload });
+      if (!found) {
+        throw new ToolError(
+          `n8n stored no finished execution of the run in time (its webhook answered ${response.status}${signal.aborted ? '; the call was cancelled or out of time' : ''}).`,
+        );
+      }
+      made.executions.add(String(found.execution.id));
+      return report(found.execution, nodes, outputNode, judgement?.catalog, waitSeconds);
+    },
+    (signal) => cleanUp(n8n.withSignal(signal), made, ctx),
+  );
+  if ('error' in ran) {
+    const { error } = ran;
+    // A fault is answered as one; what n8n or this tool said goes with what became of the throwaway workflow.
+    if (!(error instanceof ToolError) && !(error instanceof TransientError)) throw error;
+    throw new ToolError(`${messageOf(error).replace(/\.$/, '')}. ${cleaned.said}`);
+  }
+  return {
+    ...ran.value,
+    ...(validation ? withWarnings(validation.warnings) : NOT_VALIDATED),
+    cleanUp: cleaned.answer,
+  };
+}
 
 /** The throwaway workflow: Webhook (POST, answers when the run is done) → Split Out of `body.items` → the nodes. */
 function throwawayWorkflow(runId: string, nodes: TryNode[], connections: unknown, waitSeconds: number) {

@@ -5,11 +5,13 @@ import { workflowBody } from '../../n8n/workflowBody';
 import type { VersionRecord } from '../../history/HistoryObject';
 import { diffWorkflows } from '../../workflows/diff';
 import { ToolError, type ToolContext } from '../tool';
-import { n8nTool, READS, REPLACES } from './n8nTool';
-import { setWorkflowTags } from './tags';
+import { DELETES, n8nTool, READS, REPLACES } from './n8nTool';
+import { allows } from '../../auth/scopes';
+import { missingTags } from './tags';
 import { workflowFor } from './userData';
 import { publishingOf } from './publishing';
-import { changeWorkflow, historyFor, keepVersion } from './safeChange';
+import { historyFor } from '../../history/history';
+import { changeWorkflow, keepVersion, UNCHANGED } from './safeChange';
 import { workflowPath, type Workflow } from './workflowApi';
 
 const version = z.number().int().min(1).describe('A version number, as list_workflow_versions gives it');
@@ -43,7 +45,7 @@ async function current(n8n: N8nClient, workflowId: string): Promise<Workflow | n
 
 /** A version of the history, or an error that says which versions there are. */
 async function kept(ctx: ToolContext, workflowId: string, number: number): Promise<{ record: VersionRecord; workflow: Workflow }> {
-  const store = await historyFor(ctx);
+  const store = await historyFor(ctx.env);
   const found = await store.get(workflowId, number);
   if (found) return { record: found.record, workflow: JSON.parse(found.workflow) as Workflow };
   const versions = (await store.list(workflowId, 10)).map((v) => v.version);
@@ -65,7 +67,7 @@ export const VERSION_TOOLS = [
     input: z.object({ id: n8nId('workflow').optional().describe('The workflow; omit it to list the workflows'), limit }),
     annotations: READS,
     async run({ id, limit }, n8n, ctx) {
-      const store = await historyFor(ctx);
+      const store = await historyFor(ctx.env);
       if (id === undefined) return { workflows: await store.workflows(limit) };
       const [versions, now] = await Promise.all([store.list(id, limit), current(n8n, id)]);
       return { id, versions: versions.map(listed), ...n8nPublishing(now) };
@@ -135,18 +137,40 @@ export const VERSION_TOOLS = [
           kept: record.version,
         };
       }
-      const { result, kept: before } = await changeWorkflow(ctx, n8n, now, 'restore', why, async (step) => {
-        const saved = await step('save', () => n8n.put<Workflow>(workflowPath(id), { body: workflowBody(workflow) }));
-        await step('tags', () =>
-          setWorkflowTags(
-            n8n,
-            id,
-            (workflow.tags ?? []).map((t) => t.name),
-          ),
-        );
-        return saved;
+      const { result, kept: before } = await changeWorkflow(ctx, n8n, id, 'restore', why, { doing: why }, async (change) => {
+        // Tags deleted since are created again only by a caller who may create tags; the others are left out, and said.
+        const names = (workflow.tags ?? []).map((t) => t.name);
+        const missing = allows(ctx.caller.scopes, 'tags:write') ? [] : await missingTags(n8n, names);
+        const saved = await change.save(workflowBody(workflow));
+        await change.setTags(names.filter((n) => !missing.includes(n)));
+        return { saved, missing };
       });
-      return { restored: true, id, version, active: result.active, ...publishingOf(result), kept: before.version };
+      const notRestored = result.missing.length
+        ? { tagsNotRestored: `${result.missing.map((t) => `"${t}"`).join(', ')}: deleted from n8n since, and creating a tag needs the scope "tags:write"` }
+        : {};
+      return {
+        restored: true,
+        id,
+        version,
+        active: result.saved.active,
+        ...publishingOf(result.saved),
+        ...(before ? { kept: before.version } : { unchanged: UNCHANGED }),
+        ...notRestored,
+      };
+    },
+  }),
+  n8nTool({
+    name: 'prune_workflow_versions',
+    title: 'Prune your versions of a workflow',
+    description:
+      "Delete the versions of a workflow that were kept for this caller's own changes, to make room in the history (each " +
+      'caller may keep HISTORY_CALLER_MB of versions; an error that names this tool says which workflows take the most). ' +
+      "Other callers' versions stay: they undo their changes with them. The workflow in n8n is not touched.",
+    input: z.object({ id: n8nId('workflow') }),
+    annotations: DELETES,
+    async run({ id }, _n8n, ctx) {
+      const { deleted, bytes } = await (await historyFor(ctx.env)).pruneVersions(id, ctx.caller.subject);
+      return { id, deleted, freedBytes: bytes };
     },
   }),
 ];

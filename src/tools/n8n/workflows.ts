@@ -15,7 +15,8 @@ import { withInstance } from '../validation/catalogView';
 import { NamedObject } from '../validation/schemas';
 import { withinLimits } from '../validation/withinLimits';
 import { CREATES, DELETES, n8nTool, page, paging, READS, REPLACES, TOGGLES, type Page } from './n8nTool';
-import { changeWorkflow, keepVersion } from './safeChange';
+import { historyFor } from '../../history/history';
+import { changeWorkflow, keepVersion, previousVersion, refuseIfNotFrom } from './safeChange';
 import { publishingOf } from './publishing';
 import { workflowFor } from './userData';
 import { workflowPath, type Workflow } from './workflowApi';
@@ -33,6 +34,9 @@ const summary = (w: Workflow) => ({
 
 /** A workflow in a listing: its summary, and a flag when the version n8n runs is not the saved one. */
 const listed = (w: Workflow) => ({ ...summary(w), ...(publishingOf(w).draft ? { draft: true } : {}) });
+
+/** What a change that would change nothing answers: nothing was sent to n8n, no version kept. */
+const UNCHANGED = (state: string) => `It was ${state} already: nothing was changed, and no version was kept.`;
 
 /** A workflow after a change: its summary and which version is saved and which runs. */
 const described = (w: Workflow) => ({ ...summary(w), ...publishingOf(w) });
@@ -180,11 +184,20 @@ export const WORKFLOW_TOOLS = [
       if (!isN8nId(workflowId)) throw new ToolError(`workflow.id: "${workflowId}" is not a workflow id (1 to 36 letters and digits, as n8n makes them)`);
       const checked = await validated(workflow, force, ctx.env, n8n);
       if ('refused' in checked) return checked.refused;
-      const before = await n8n.get<Workflow>(workflowPath(workflowId));
-      const { result, kept } = await changeWorkflow(ctx, n8n, before, 'update', reason ?? 'update_workflow', (step) =>
-        step('save', () => n8n.put<Workflow>(workflowPath(workflowId), { body: workflowBody(workflow) })),
+      const { result, kept } = await changeWorkflow(
+        ctx,
+        n8n,
+        workflowId,
+        'update',
+        reason ?? 'update_workflow',
+        { doing: 'update_workflow' },
+        async (change) => {
+          // A copy read before another change would undo it: refused, with what changed since.
+          await refuseIfNotFrom(ctx, change.before, typeof workflow.versionId === 'string' ? workflow.versionId : undefined);
+          return change.save(workflowBody(workflow));
+        },
       );
-      return { ...described(result), ...checked.alongside, previousVersion: kept.version };
+      return { ...described(result), ...checked.alongside, ...previousVersion(kept) };
     },
   }),
   n8nTool({
@@ -195,11 +208,20 @@ export const WORKFLOW_TOOLS = [
     input: z.object({ id: n8nId('workflow'), reason }),
     annotations: DELETES,
     async run({ id, reason }, n8n, ctx) {
-      const before = await n8n.get<Workflow>(workflowPath(id));
-      const { result: deleted, kept } = await changeWorkflow(ctx, n8n, before, 'delete', reason ?? 'delete_workflow', (step) =>
-        step('delete', () => n8n.delete<Workflow>(workflowPath(id))),
-      );
-      return { deleted: true, id: deleted?.id ?? id, name: deleted?.name ?? before.name, keptVersion: kept.version };
+      const {
+        result: deleted,
+        kept,
+        before,
+      } = await changeWorkflow(ctx, n8n, id, 'delete', reason ?? 'delete_workflow', { doing: 'delete_workflow' }, (change) => change.delete());
+      // Its saved tests go with it; its versions stay (a restore brings it back).
+      const tests = await (await historyFor(ctx.env)).deleteTests(id);
+      return {
+        deleted: true,
+        id: deleted?.id ?? id,
+        name: deleted?.name ?? before.name,
+        keptVersion: kept?.version,
+        ...(tests ? { testsDeleted: tests } : {}),
+      };
     },
   }),
   n8nTool({
@@ -213,17 +235,14 @@ export const WORKFLOW_TOOLS = [
     input: z.object({ id: n8nId('workflow') }),
     annotations: TOGGLES,
     async run({ id }, n8n, ctx) {
-      const before = await n8n.get<Workflow>(workflowPath(id));
-      const activate = async () => {
-        try {
-          return await n8n.post<Workflow>(`${workflowPath(id)}/activate`);
-        } catch (error) {
-          // n8n's refusal names no trigger; say why when the workflow is a sub-workflow.
-          if (!(error instanceof N8nApiError) || !calledOnly(before)) throw error;
-          throw new N8nApiError(error.status, `${error.message}. ${CALLED_NOT_ACTIVATED}`);
-        }
-      };
-      return described((await changeWorkflow(ctx, n8n, before, 'activate', 'activate_workflow', (step) => step('activate', activate))).result);
+      const options = { doing: 'activate_workflow', setsActiveState: true };
+      const { result, kept } = await changeWorkflow(ctx, n8n, id, 'activate', 'activate_workflow', options, ({ before, activate }) =>
+        // n8n's refusal names no trigger; say why when the workflow is a sub-workflow.
+        activate((error) =>
+          error instanceof N8nApiError && calledOnly(before) ? new N8nApiError(error.status, `${error.message}. ${CALLED_NOT_ACTIVATED}`) : error,
+        ),
+      );
+      return { ...described(result), ...(kept ? {} : { unchanged: UNCHANGED('active, running its saved version') }) };
     },
   }),
   n8nTool({
@@ -233,9 +252,9 @@ export const WORKFLOW_TOOLS = [
     input: z.object({ id: n8nId('workflow') }),
     annotations: TOGGLES,
     async run({ id }, n8n, ctx) {
-      const before = await n8n.get<Workflow>(workflowPath(id));
-      const deactivate = () => n8n.post<Workflow>(`${workflowPath(id)}/deactivate`);
-      return described((await changeWorkflow(ctx, n8n, before, 'deactivate', 'deactivate_workflow', (step) => step('deactivate', deactivate))).result);
+      const options = { doing: 'deactivate_workflow', setsActiveState: true };
+      const { result, kept } = await changeWorkflow(ctx, n8n, id, 'deactivate', 'deactivate_workflow', options, ({ deactivate }) => deactivate());
+      return { ...described(result), ...(kept ? {} : { unchanged: UNCHANGED('inactive') }) };
     },
   }),
 ];

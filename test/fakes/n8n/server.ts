@@ -23,7 +23,8 @@ export interface FakeN8n {
    * Failures to answer in place of n8n, as a proxy in front of it or an n8n that fell over would:
    * `times` answers of `status` to `request` (`POST /api/v1/workflows`; a `*` stands for one path
    * segment, an id the test cannot know), outside n8n's contract; with
-   * `afterHandling`, n8n handles the request first and only its answer is lost.
+   * `afterHandling`, n8n handles the request first and only its answer is lost. `delayMs` holds the
+   * answer that long (without `status`: n8n's own answer, late), so that a test can change n8n meanwhile.
    */
   faults: Fault[];
   /** How long an active workflow's webhook takes to answer. */
@@ -33,8 +34,10 @@ export interface FakeN8n {
 
 export interface Fault {
   request: string;
-  status: number;
+  /** The status answered instead of n8n's; none: n8n answers, `delayMs` late. */
+  status?: number;
   times: number;
+  delayMs?: number;
   afterHandling?: boolean;
   /** Requests that match to let through first (default none): a fault on the second save, not the first. */
   skip?: number;
@@ -92,10 +95,12 @@ export async function startFakeN8n(apiKey = 'n8n_api_test_key'): Promise<FakeN8n
     // A fault with `skip` lets that many matching requests through first.
     const fault = matching?.skip ? (matching.skip--, undefined) : matching;
     if (fault) fault.times--;
-    const failure: Answer | undefined = fault && [fault.status, { message: fault.status === 429 ? 'Too Many Requests' : 'Service Unavailable' }];
-    if (failure && !fault?.afterHandling) return failure;
+    const failure: Answer | undefined =
+      fault?.status === undefined ? undefined : [fault.status, { message: fault.status === 429 ? 'Too Many Requests' : 'Service Unavailable' }];
+    const late = async <T>(answer: T) => (fault?.delayMs ? new Promise<T>((resolve) => setTimeout(() => resolve(answer), fault.delayMs)) : answer);
+    if (failure && !fault?.afterHandling) return late(failure);
     const answered = await handle(request, url);
-    return failure ?? answered;
+    return late(failure ?? answered);
   };
 
   const handle = async (request: IncomingMessage, url: URL): Promise<Answer> => {

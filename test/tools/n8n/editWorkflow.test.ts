@@ -46,7 +46,9 @@ describe('edit_workflow', () => {
     const before = await savedN8nWorkflow(id);
     const answer = await callDirect('edit_workflow', { id, operations: [{ type: 'addNode', node: setNode('Late') }], expectedVersionId: 'an-older-version' });
     expect(answer.isError).toBe(true);
-    expect(answer.text).toMatch(new RegExp(`has changed since you read it \\(versionId ${before.versionId}, not an-older-version\\).*Nothing was saved`));
+    expect(answer.text).toMatch(
+      new RegExp(`has changed since the copy you started from \\(versionId an-older-version; n8n has ${before.versionId}, .*Nothing was saved`),
+    );
     expect(await savedN8nWorkflow(id)).toEqual(before);
   });
 
@@ -117,6 +119,33 @@ describe('edit_workflow', () => {
     const answer = await callDirect('edit_workflow', { id, operations: [{ type: 'addTag', tag }] });
     expect(answer.json).toMatchObject({ saved: true, tags: [tag] });
     expect((await savedN8nWorkflow(id)).tags.map((t) => t.name)).toEqual([tag]);
+  });
+
+  it('refuses, saving nothing, to create a tag for a caller without tags:write; a tag n8n has is added', async () => {
+    const id = await saved();
+    const before = await savedN8nWorkflow(id);
+    const writer = { scopes: ['workflows:write'] };
+    const tag = `new-${crypto.randomUUID().slice(0, 8)}`;
+    const refused = await callDirect(
+      'edit_workflow',
+      {
+        id,
+        operations: [
+          { type: 'updateName', name: 'Tagged' },
+          { type: 'addTag', tag },
+        ],
+      },
+      writer,
+    );
+    expect(refused.text).toMatch(
+      new RegExp(
+        `The tag "${tag}" does not exist in n8n, and creating a tag needs the scope "tags:write", which this credential does not have\\. Nothing was changed`,
+      ),
+    );
+    expect(await savedN8nWorkflow(id)).toEqual(before);
+    expect((await callDirect('list_tags', {})).json.tags.map((t: { name: string }) => t.name)).not.toContain(tag);
+    await callDirect('create_tag', { name: tag });
+    expect((await callDirect('edit_workflow', { id, operations: [{ type: 'addTag', tag }] }, writer)).json).toMatchObject({ saved: true, tags: [tag] });
   });
 
   it('adds a node with a "__proto__" parameter and connects from a node named "__proto__"', async () => {

@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { N8N_TOOLS } from '../../../src/tools/n8n';
 
 describe('N8N_TOOLS', () => {
-  it('holds the 31 management tools of seed 003, edit_workflow, test_workflow, try_nodes the four of the version history and the four of the stored tests, each once', () => {
+  it('holds the 31 management tools of seed 003, edit_workflow, test_workflow, try_nodes, the five of the version history and the four of the stored tests, each once', () => {
     const names = N8N_TOOLS.map((t) => t.name);
-    expect(names).toHaveLength(42);
-    expect(new Set(names).size).toBe(42);
+    expect(names).toHaveLength(43);
+    expect(new Set(names).size).toBe(43);
     expect(names).toEqual(
       expect.arrayContaining([
         'edit_workflow',
@@ -14,6 +14,7 @@ describe('N8N_TOOLS', () => {
         'get_audit_events',
         'list_credentials',
         'restore_workflow_version',
+        'prune_workflow_versions',
         'run_workflow_tests',
       ]),
     );

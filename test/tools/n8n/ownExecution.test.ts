@@ -1,5 +1,7 @@
+import { env } from 'cloudflare:workers';
 import { describe, expect, inject, it } from 'vitest';
 import { N8nClient } from '../../../src/n8n/client';
+import { nodeGate } from '../../../src/tools/n8n/nodeGate';
 import { callTrigger, executionIdsOf, newestExecutionId, waitForOwnExecution } from '../../../src/tools/n8n/ownExecution';
 import type { TriggerNode } from '../../../src/tools/n8n/trigger';
 import { webhookTrigger } from '../../support/workflows';
@@ -11,32 +13,40 @@ import { webhookTrigger } from '../../support/workflows';
  */
 const n8nUrl = inject('n8nUrl');
 const n8nKey = inject('n8nKey');
-const client = new N8nClient({ apiBase: `${n8nUrl}/api/v1`, apiKey: n8nKey });
+const client = new N8nClient({ apiBase: `${n8nUrl}/api/v1`, apiKey: n8nKey }, nodeGate({ id: 'key_test', subject: 'key_test', scopes: ['*'] }, env));
+const never = new AbortController().signal;
 const fake = (path: string, body?: unknown) =>
   fetch(`${n8nUrl}/__fake/${path}`, body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) }).then((r) => r.json() as Promise<any>);
 
 /** An active workflow whose Webhook (POST) n8n serves at a path of its own. */
-async function activeWebhook(): Promise<{ id: string; trigger: TriggerNode; url: URL }> {
+async function activeWebhook(): Promise<{
+  id: string;
+  trigger: TriggerNode;
+  url: URL;
+  call: (payload: Record<string, unknown>, runId: string, signal?: AbortSignal) => ReturnType<typeof callTrigger>;
+}> {
   const path = `own-${crypto.randomUUID()}`;
   const trigger = webhookTrigger(path);
   const { id } = await client.post<{ id: string }>('/workflows', { body: { name: path, nodes: [trigger], connections: {}, settings: {} } });
   await client.post(`/workflows/${id}/activate`);
-  return { id, trigger, url: new URL(`${n8nUrl}/webhook/${path}`) };
+  const url = new URL(`${n8nUrl}/webhook/${path}`);
+  const call = (payload: Record<string, unknown>, runId: string, signal = never) =>
+    callTrigger(client, { workflowId: id, url, node: trigger, payload, runId }, signal);
+  return { id, trigger, url, call };
 }
 
 const soon = () => Date.now() + 3_000;
-const never = new AbortController().signal;
 
 describe('the execution a call started', () => {
   it('is the one whose trigger item carries the call’s mark, among the runs of the same workflow', async () => {
-    const { id, trigger, url } = await activeWebhook();
+    const { id, trigger, url, call } = await activeWebhook();
     const start = await newestExecutionId(client);
-    const before = await callTrigger(url, trigger, { n: 0 }, 'an earlier run', never);
+    const before = await call({ n: 0 }, 'an earlier run');
     expect(before).toEqual({ url: url.pathname, status: 200, body: { message: 'Workflow was started' } });
     const after = await newestExecutionId(client);
     expect(after).toBeGreaterThan(start);
     const runIds = ['run-1', 'run-2', 'run-3'];
-    for (const [n, runId] of runIds.entries()) await callTrigger(url, trigger, { n }, runId, never);
+    for (const [n, runId] of runIds.entries()) await call({ n }, runId);
     const base = { n8n: client, workflowId: id, after, until: soon(), signal: never, trigger, payload: {} };
     for (const [n, runId] of runIds.entries()) {
       const found = await waitForOwnExecution({ ...base, runId });
@@ -58,8 +68,8 @@ describe('the execution a call started', () => {
   });
 
   it('says the trigger did not answer when the signal stops the call first', async () => {
-    const { trigger, url } = await activeWebhook();
-    await expect(callTrigger(url, trigger, {}, 'stopped', AbortSignal.abort())).rejects.toThrow(
+    const { call } = await activeWebhook();
+    await expect(call({}, 'stopped', AbortSignal.abort())).rejects.toThrow(
       /^The trigger "Hook" did not answer before the run had to stop \(cancelled, or its time was up\)/,
     );
   });
@@ -67,10 +77,10 @@ describe('the execution a call started', () => {
 
 describe('every execution of a workflow', () => {
   it('finished or still running (n8n lists running ones only when asked), oldest first', async () => {
-    const { id, trigger, url } = await activeWebhook();
-    await callTrigger(url, trigger, {}, 'a', never);
+    const { id, call } = await activeWebhook();
+    await call({}, 'a');
     const running = String((await fake('executions', { workflowId: id, status: 'running' })).id);
-    await callTrigger(url, trigger, {}, 'b', never);
+    await call({}, 'b');
     const listed = await client.get<{ data: { id: string }[] }>('/executions', { query: { workflowId: id } });
     expect(listed.data.map((e) => e.id)).not.toContain(running);
     const ids = await executionIdsOf(client, id);

@@ -2,7 +2,7 @@ import { afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadCatalog, seedSpecs } from '../../support/catalog';
 import { savedSampleWorkflow, withN8n } from '../../support/hostile';
 import { n8nSpecs } from '../../support/n8nCatalog';
-import { callDirect, fakeN8n, savedN8nWorkflow } from '../../support/tools';
+import { callDirect, fakeN8n, fakeN8nApi, savedN8nWorkflow, sentToN8n } from '../../support/tools';
 
 /**
  * A change n8n refuses at any step leaves the workflow as it was, and the history as it was: through
@@ -100,4 +100,71 @@ describe('a change n8n refuses midway', () => {
     expect(await content(id)).toEqual(before);
     expect(await versions(id)).toEqual([]);
   }, 60_000);
+});
+
+describe('a change made in n8n by someone else meanwhile', () => {
+  it('is not overwritten by a save: the edit is refused, naming what changed, and nothing of it is written', async () => {
+    const id = await savedSampleWorkflow(withN8n());
+    // n8n answers the edit's first read late; meanwhile someone renames the workflow in n8n itself.
+    await fakeN8n('config', { faults: [{ request: `GET /api/v1/workflows/${id}`, times: 1, delayMs: 400 }] });
+    const editing = callDirect('edit_workflow', { id, operations: [{ type: 'moveNode', name: '__proto__', position: [5, 5] }] });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const theirs = await savedN8nWorkflow(id);
+    await fakeN8nApi('PUT', `/workflows/${id}`, { ...(await content(id)), name: 'Renamed in n8n', active: undefined, tags: undefined });
+    const answer = await editing;
+    expect(answer.text).toMatch(
+      /The save step failed: workflow \w+ was changed in n8n by someone else while this call worked on it \(versionId .* → .*: the name \(.* → "Renamed in n8n"\)\), and their change is not overwritten\. Nothing was changed\./,
+    );
+    expect((await content(id)).name).toBe('Renamed in n8n');
+    expect((await savedN8nWorkflow(id)).versionId).not.toBe(theirs.versionId);
+  });
+
+  it('is not overwritten by a put-back: the error names the clash and the kept version', async () => {
+    const id = await savedSampleWorkflow(withN8n());
+    // The tags step fails late; meanwhile someone renames the workflow in n8n itself.
+    await fakeN8n('config', { faults: [{ request: `PUT /api/v1/workflows/${id}/tags`, status: 400, times: 1, delayMs: 400 }] });
+    const editing = callDirect('edit_workflow', {
+      id,
+      operations: [
+        { type: 'moveNode', name: '__proto__', position: [5, 5] },
+        { type: 'addTag', tag: 'late' },
+      ],
+    });
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    await fakeN8nApi('PUT', `/workflows/${id}`, { ...(await content(id)), name: 'Renamed meanwhile', active: undefined, tags: undefined });
+    const answer = await editing;
+    const [kept] = await versions(id);
+    expect(answer.text).toMatch(
+      new RegExp(
+        `The tags step failed: .*Workflow ${id} was then changed by someone else \\(the name .*"Renamed meanwhile"\\)\\), so it was not put back over their change: version ${kept!.version} of its history`,
+      ),
+    );
+    expect((await content(id)).name).toBe('Renamed meanwhile');
+  });
+
+  it('from a copy read before it: update_workflow refuses the copy, naming what changed since', async () => {
+    const id = await savedSampleWorkflow(withN8n());
+    const copy = (await callDirect('get_workflow', { id })).json;
+    await callDirect('edit_workflow', { id, operations: [{ type: 'updateName', name: 'Changed since' }] });
+    const answer = await callDirect('update_workflow', { workflow: { ...copy, name: 'From the old copy' } });
+    expect(answer.text).toMatch(
+      new RegExp(
+        `Workflow ${id} has changed since the copy you started from \\(versionId ${copy.versionId}; .*: since then, the name \\(.* → "Changed since"\\)`,
+      ),
+    );
+    expect((await content(id)).name).toBe('Changed since');
+  });
+});
+
+describe('a change that would change nothing', () => {
+  it('sends n8n nothing and keeps no version', async () => {
+    const id = await savedSampleWorkflow(withN8n());
+    const before = await versions(id);
+    const { result, sent } = await sentToN8n(() => callDirect('deactivate_workflow', { id }));
+    expect(result.json.unchanged).toMatch(/^It was inactive already: nothing was changed, and no version was kept\.$/);
+    expect(sent.filter((r) => r.method !== 'GET')).toEqual([]);
+    const copy = (await callDirect('get_workflow', { id })).json;
+    expect((await callDirect('update_workflow', { workflow: copy })).json.unchanged).toMatch(/nothing was written, and no version was kept/);
+    expect(await versions(id)).toEqual(before);
+  });
 });

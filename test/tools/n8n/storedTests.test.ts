@@ -91,6 +91,17 @@ describe('the stored-test tools', () => {
     expect((await callDirect('delete_workflow_test', { id, name: 'wrong answer' })).text).toMatch(/has no saved test "wrong answer"/);
   });
 
+  it('are saved only with a workflow n8n has, each within its size, and go when delete_workflow deletes it', async () => {
+    const missing = await callDirect('save_workflow_test', { id: 'nosuchworkflow1', test: { name: 'orphan' } });
+    expect(missing.text).toMatch(/^Error: n8n has no workflow nosuchworkflow1: a test is saved with a workflow that exists\. Nothing was saved\.$/);
+    const id = await activeWebhook();
+    const big = await callDirect('save_workflow_test', { id, test: { name: 'big', payload: { text: 'x'.repeat(40_000) } } });
+    expect(big.text).toMatch(/^Error: The test was not saved: the test is [\d,]+ characters of JSON; a test holds at most 32,768/);
+    await ok('save_workflow_test', { id, test: { name: 'kept' } });
+    expect((await ok('delete_workflow', { id })).testsDeleted).toBe(1);
+    expect((await ok('list_workflow_tests', { id })).tests).toEqual([]);
+  });
+
   it('edit_workflow with runTests puts the workflow back when an edit breaks a saved test, and keeps it when they pass', async () => {
     const id = await activeWebhook();
     await ok('save_workflow_test', { id, test: { name: 'hook runs', expect: started } });

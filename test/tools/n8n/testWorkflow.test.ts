@@ -3,7 +3,7 @@ import { afterEach, describe, expect, inject, it, vi } from 'vitest';
 import { taskStub } from '../../../src/tasks/taskId';
 import { waitFor } from '../../support/sessionStorage';
 import { deliverRun, TASK_OWNER, taskWaitingOn } from '../../support/tasks';
-import { fakeN8n, fakeN8nApi } from '../../support/tools';
+import { callDirect, fakeN8n, fakeN8nApi } from '../../support/tools';
 import { webhookTrigger } from '../../support/workflows';
 
 /**
@@ -88,5 +88,48 @@ describe('test_workflow puts a workflow it activated back', () => {
     expect(JSON.parse(line!)).toMatchObject({ level: 'error', tool: 'test_workflow', workflowId: id });
     expect(line).not.toContain(n8nKey);
     await fakeN8nApi('POST', `/workflows/${id}/deactivate`);
+  });
+});
+
+describe('test_workflow leaves the active state to whoever set it during the run', () => {
+  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it('someone activated the workflow meanwhile (through this server): it stays active, and the answer says why', async () => {
+    const { id } = await inactiveWebhookWorkflow();
+    await fakeN8n('config', { webhookDelayMs: 800 });
+    const testing = callDirect('test_workflow', { id, waitSeconds: 5 });
+    await pause(300);
+    expect((await callDirect('activate_workflow', { id }, { subject: 'key_other' })).json.active).toBe(true);
+    const answer = await testing;
+    expect(answer.json.workflow).toMatchObject({
+      activatedForTheRun: true,
+      stillActive: true,
+      warning: expect.stringContaining('its active state was set by another call during the run'),
+    });
+    expect(await active(id)).toBe(true);
+  });
+
+  it('someone changed it in n8n itself meanwhile: it stays active, naming the versions', async () => {
+    const { id } = await inactiveWebhookWorkflow();
+    await fakeN8n('config', { webhookDelayMs: 800 });
+    const testing = callDirect('test_workflow', { id, waitSeconds: 5 });
+    await pause(300);
+    const now = await fakeN8nApi('GET', `/workflows/${id}`);
+    await fakeN8nApi('PUT', `/workflows/${id}`, { name: 'Changed in n8n', nodes: now.nodes, connections: now.connections, settings: now.settings });
+    const answer = await testing;
+    expect(answer.json.workflow.warning).toMatch(/it was changed in n8n during the run \(versionId .* → .*\)/);
+    expect(await active(id)).toBe(true);
+  });
+
+  it('runs that overlap share the activation: the last to end deactivates it', async () => {
+    const { id } = await inactiveWebhookWorkflow();
+    await fakeN8n('config', { webhookDelayMs: 600 });
+    const runs = await Promise.all([0, 150, 300].map((ms) => pause(ms).then(() => callDirect('test_workflow', { id, waitSeconds: 5 }))));
+    expect(runs.map((r) => [r.isError, r.json.workflow.activatedForTheRun, r.json.workflow.stillActive])).toEqual([
+      [false, true, undefined],
+      [false, true, undefined],
+      [false, true, undefined],
+    ]);
+    expect(await active(id)).toBe(false);
   });
 });

@@ -70,9 +70,12 @@ describe('try_nodes leaves nothing behind in n8n', () => {
       note: `No item reached "Pass", so it did not run: the last node that put out items was "${REQUEST_NODE}" (items per output: 1).`,
     });
     const path = (r: string) => r.replace(/\?.*/, '');
+    // The node gate reads the workflow before it is activated and before its webhook is called.
     expect(requests.map(path)).toEqual([
       'POST /api/v1/workflows',
+      `GET /api/v1/workflows/${workflow}`,
       `POST /api/v1/workflows/${workflow}/activate`,
+      `GET /api/v1/workflows/${workflow}`,
       expect.stringMatching(/^POST \/webhook\/try-nodes-[0-9a-f-]{36}$/),
       'GET /api/v1/executions',
       `GET /api/v1/executions/${executions[0]}`,

@@ -125,4 +125,14 @@ describe('the version history', () => {
       new RegExp(`has no version ${created.version + 1000} .*its newest are ${created.version}\\. list_workflow_versions lists them\\.`),
     );
   });
+
+  it("prune_workflow_versions deletes the caller's own versions of a workflow, and no one else's", async () => {
+    const id = await savedSampleWorkflow(withN8n());
+    await callDirect('edit_workflow', { id, operations: [{ type: 'updateName', name: 'Mine' }] });
+    await callDirect('edit_workflow', { id, operations: [{ type: 'updateName', name: 'Theirs' }] }, { subject: 'key_other' });
+    const by = async () => ((await ok('list_workflow_versions', { id })).versions as { by: string }[]).map((v) => v.by);
+    expect(await by()).toEqual(['key_other', 'key_hostile', 'key_hostile']);
+    expect(await ok('prune_workflow_versions', { id })).toEqual({ id, deleted: 2, freedBytes: expect.any(Number) });
+    expect(await by()).toEqual(['key_other']);
+  });
 });
