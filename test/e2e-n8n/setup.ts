@@ -18,7 +18,8 @@ declare module 'vitest' {
 /** A real n8n 1.123.81 on loopback with throwaway data, and `npm run dev` pointed at it. */
 export default async function setup(project: TestProject) {
   const n8n = await startRealN8n();
-  const server = await startWranglerDev({ vars: { N8N_API_URL: n8n.url, N8N_API_KEY: n8n.apiKey, RATE_LIMITS: 'off' } });
+  // The suite runs many test runs at once from one key (testRuns.test.ts): the cap on a caller's runs is tested in workerd.
+  const server = await startWranglerDev({ vars: { N8N_API_URL: n8n.url, N8N_API_KEY: n8n.apiKey, RATE_LIMITS: 'off', RUNS_PER_CALLER: '25' } });
   project.provide('serverUrl', server.url);
   project.provide('serverKey', server.apiKey!);
   project.provide('serverStateDir', server.stateDir);
