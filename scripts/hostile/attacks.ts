@@ -1,107 +1,22 @@
 /**
- * `npm run hostile`: the attacks of issue 29 that need no n8n, tried as an attacker would against
- * `npm run dev` with the lowest scope there is (`nodes:read`), each answered "refused" or
- * "reproduced". Prints a table and writes bench/results/hostile.json. The attacks that need an n8n
- * (test runs left active, user data, webhook paths and ids, queue repeats) are tests of the real-n8n
- * and workerd suites instead. `--url URL --key KEY` aims at a server already running.
+ * `npm run hostile`: the attacks of issue 29 (with the lowest scope there is, `nodes:read`) and of
+ * issue 39 (scripts/hostile/n8nAttacks.ts: each with the lowest scope that once was enough, against a
+ * real n8n 1.123.81 started here, installed into .n8n/ the first time), tried as an attacker would
+ * against `npm run dev`, each answered "refused" or "reproduced". Prints a table and writes
+ * bench/results/hostile.json (or `--out FILE`). `--url URL --key KEY` aims at a server already running; add
+ * `--state-dir DIR --n8n-url URL --n8n-key KEY` (its local state, the n8n it drives) for issue 39's.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
+import { dirname } from 'node:path';
 import { generateApiKey, newKeyRecord, sha256Hex } from '../../src/auth/apiKeys.ts';
+import { parseScopes } from '../../src/auth/scopes.ts';
 import { putKey } from '../keys/store.ts';
 import { parseSse } from '../lib/sseFrame.ts';
 import { startWranglerDev } from '../lib/wranglerDev.ts';
-
-interface Outcome {
-  finding: string;
-  attack: string;
-  refused: boolean;
-  detail: string;
-}
-
-const arg = (name: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
-const PROTOCOL = '2025-06-18';
-const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-
-/** The answer to a request within `ms`, or null: a request that never answers is what some attacks cause. */
-async function within(ms: number, request: () => Promise<Response>): Promise<{ status: number; text: string; ms: number } | null> {
-  const started = Date.now();
-  const signal = AbortSignal.timeout(ms);
-  try {
-    const response = await Promise.race([request(), new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(new Error('timeout'))))]);
-    const text = await Promise.race([response.text(), new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(new Error('timeout'))))]);
-    return { status: response.status, text, ms: Date.now() - started };
-  } catch {
-    return null;
-  }
-}
-
-class Client {
-  constructor(
-    readonly url: string,
-    readonly key: string,
-  ) {}
-
-  headers(session?: string): Record<string, string> {
-    return { ...JSON_HEADERS, authorization: `Bearer ${this.key}`, 'mcp-protocol-version': PROTOCOL, ...(session ? { 'mcp-session-id': session } : {}) };
-  }
-
-  async session(): Promise<string> {
-    const response = await fetch(`${this.url}/mcp`, {
-      method: 'POST',
-      headers: this.headers(),
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 0,
-        method: 'initialize',
-        params: { protocolVersion: PROTOCOL, capabilities: {}, clientInfo: { name: 'hostile', version: '1' } },
-      }),
-    });
-    await response.text();
-    const id = response.headers.get('mcp-session-id');
-    if (!id) throw new Error(`initialize answered ${response.status}`);
-    await (
-      await fetch(`${this.url}/mcp`, {
-        method: 'POST',
-        headers: this.headers(id),
-        body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
-      })
-    ).text();
-    return id;
-  }
-
-  /** A body POSTed to /mcp on `session`, answered within `ms` (null if not). */
-  post(session: string | undefined, body: unknown, ms = 30_000) {
-    return within(ms, () =>
-      fetch(`${this.url}/mcp`, { method: 'POST', headers: this.headers(session), body: typeof body === 'string' ? body : JSON.stringify(body) }),
-    );
-  }
-
-  callTool(session: string, name: string, args: unknown, ms = 60_000) {
-    return this.post(session, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }, ms);
-  }
-
-  /** Whether the server still serves: a new session, and the landing page. */
-  async serves(): Promise<string> {
-    const init = await this.post(
-      undefined,
-      { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: PROTOCOL, capabilities: {}, clientInfo: { name: 'after', version: '1' } } },
-      10_000,
-    );
-    const page = await within(10_000, () => fetch(`${this.url}/`, { headers: { accept: 'text/html' } }));
-    return `initialize ${init?.status ?? 'no answer'}, landing page ${page?.status ?? 'no answer'}`;
-  }
-}
-
-/** The JSON of a tools/call answer (JSON or one SSE event), or undefined. */
-function resultOf(text: string): { isError?: boolean; content?: { text: string }[] } | undefined {
-  const data = text.startsWith('{') ? text : parseSse(text).find((event) => event.data)?.data;
-  try {
-    return (JSON.parse(data ?? '') as { result?: never }).result;
-  } catch {
-    return undefined;
-  }
-}
+import { startRealN8n } from '../n8n/realN8n.ts';
+import { arg, Client, resultOf, within, type Outcome } from './client.ts';
+import { n8nAttacks } from './n8nAttacks.ts';
 
 const mb = (n: number) => `${(n / 1024 / 1024).toFixed(2)} MB`;
 
@@ -469,32 +384,43 @@ function withHost(url: string, host: string): Promise<{ status: number; text: st
 
 async function main(): Promise<void> {
   const given = arg('--url');
-  const server = given ? undefined : await startWranglerDev();
+  // The n8n the server drives, for issue 39's attacks: a real one started here, or the one `--url`'s server drives.
+  const n8n = given ? undefined : await startRealN8n();
+  const n8nAccess = n8n ? { url: n8n.url, apiKey: n8n.apiKey } : arg('--n8n-url') ? { url: arg('--n8n-url')!, apiKey: arg('--n8n-key')! } : undefined;
+  // A caller may keep 8 MB of versions here (128 by default), so that the history attack reaches the bound in a dozen changes.
+  const server = given ? undefined : await startWranglerDev({ vars: { N8N_API_URL: n8n!.url, N8N_API_KEY: n8n!.apiKey, HISTORY_CALLER_MB: '8' } });
   const url = given ?? server!.url;
+  const stateDir = arg('--state-dir') ?? server?.stateDir;
   // A key of its own for each family, so one family's requests do not use up another's rate limit.
-  const newKey = async () => {
+  const newKey = async (scopes = 'nodes:read') => {
+    if (!stateDir) return arg('--key')!;
     const key = generateApiKey();
-    putKey(newKeyRecord(await sha256Hex(key), 'hostile attacker', ['nodes:read']), ['--local', '--persist-to', server!.stateDir]);
+    putKey(newKeyRecord(await sha256Hex(key), 'hostile attacker', parseScopes(scopes)), ['--local', '--persist-to', stateDir]);
     return key;
   };
   const outcomes: Outcome[] = [];
+  const report = (outcome: Outcome) => {
+    outcomes.push(outcome);
+    console.log(`${outcome.refused ? 'refused   ' : 'REPRODUCED'}  ${outcome.finding}: ${outcome.attack}\n            ${outcome.detail}`);
+  };
   try {
     // Consent before the OAuth flood, which uses up the address's registrations; pollution last: before
     // it was refused, it broke the isolate for everything after.
     for (const attacks of [answerSize, cpu, lowFindings, messagesLimit, consentGuesses, oauthFlood, pollution]) {
       const client = new Client(url, arg('--key') ?? (await newKey()));
-      for (const outcome of await attacks(client)) {
-        outcomes.push(outcome);
-        console.log(`${outcome.refused ? 'refused   ' : 'REPRODUCED'}  ${outcome.finding}: ${outcome.attack}\n            ${outcome.detail}`);
-      }
+      for (const outcome of await attacks(client)) report(outcome);
     }
+    if (n8nAccess && stateDir) for (const outcome of await n8nAttacks(async (scopes) => new Client(url, await newKey(scopes)), n8nAccess)) report(outcome);
+    else console.log('issue 39: not tried (no n8n: give --n8n-url, --n8n-key and --state-dir with --url)');
   } finally {
     await server?.stop();
+    await n8n?.stop();
   }
-  mkdirSync('bench/results', { recursive: true });
-  writeFileSync('bench/results/hostile.json', JSON.stringify({ date: new Date().toISOString(), outcomes }, null, 2));
+  const file = arg('--out') ?? 'bench/results/hostile.json';
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), server: given ?? 'npm run dev', outcomes }, null, 2));
   const reproduced = outcomes.filter((o) => !o.refused).length;
-  console.log(`\n${outcomes.length - reproduced} of ${outcomes.length} attacks refused (bench/results/hostile.json)`);
+  console.log(`\n${outcomes.length - reproduced} of ${outcomes.length} attacks refused (${file})`);
   process.exitCode = reproduced === 0 ? 0 : 1;
 }
 
