@@ -25,6 +25,9 @@ export function idleTtlMs(env: Env): number {
   return (Number.isFinite(seconds) && seconds > 0 ? seconds : DEFAULT_IDLE_TTL_SECONDS) * 1000;
 }
 
+/** The queue of the queued calls that run long (src/server/policy.ts runsLong), as wrangler.toml names it. */
+export const LONG_CALLS_QUEUE = 'tool-calls-long';
+
 /** The sessionless revision served on /mcp beside the 2025 era's sessions. */
 export const MODERN_PROTOCOL_VERSION = '2026-07-28';
 

@@ -24,6 +24,8 @@ export interface Env {
   SPECS: KVNamespace;
   /** Producer of queued tool calls (src/queues). */
   TOOL_CALLS: Queue<ToolCallMessage>;
+  /** Queued calls that run a workflow in n8n and wait for it, moved here by the tool-calls consumer so they hold no short call (src/server/policy.ts). */
+  TOOL_CALLS_LONG: Queue<ToolCallMessage>;
   /** "direct" or "queued" forces every tool to one execution mode; unset, each tool's own policy. */
   EXECUTION_MODE?: string;
   /** Deadline of queued calls, unless a tool sets its own (default 120). */

@@ -1,4 +1,4 @@
-import { OAuthAuthorizationServer } from '@cloudflare/workers-oauth-provider';
+import { OAuthAuthorizationServer, OAuthError } from '@cloudflare/workers-oauth-provider';
 import { SERVER_NAME } from '../config';
 import type { Env } from '../env';
 import { clientAddress } from '../http/clientAddress';
@@ -68,6 +68,15 @@ export function authorizationServer(origin: string): OAuthAuthorizationServer<En
         clientRegistrationEndpoint: REGISTER_PATH,
         scopesSupported: [...SCOPES],
         accessTokenTTL: 3600,
+        // Each token request (a code's exchange, a refresh) re-checks the credential the grant was approved
+        // with: once it is revoked, expired or changed, the grant issues nothing more. invalid_grant also
+        // has the library revoke the grant with its tokens.
+        tokenExchangeCallback: async ({ props, env }) => {
+          if (await credentialScopes(env, props as GrantProps)) return;
+          throw new OAuthError('invalid_grant', {
+            description: 'The API key or operator password this grant was approved with is no longer valid: authorize the client again',
+          });
+        },
         // Reasons only: the library never puts secrets in them, and neither do we.
         onError: ({ code, status, internal }) => {
           console.warn(JSON.stringify({ level: 'warn', oauth: code, status, category: internal.category, reason: internal.reason }));

@@ -1,4 +1,4 @@
-import { ResourceNotFoundError, ResourceTemplate, type McpServer } from '@modelcontextprotocol/server';
+import { ResourceNotFoundError, ResourceTemplate, type McpServer, type RegisteredResourceTemplate } from '@modelcontextprotocol/server';
 import type { Env } from '../env';
 import { own } from '../lib/ownKeys';
 import { Catalog } from './catalog';
@@ -15,7 +15,7 @@ const MAX_COMPLETIONS = 100;
  */
 export const NODE_SPEC_RESOURCES = {
   uriTemplate: 'node-spec://{node_type}/{+subtype}',
-  uriPrefix: 'node-spec://',
+  named: 'node-spec://',
   scope: 'nodes:read',
 } as const;
 
@@ -26,11 +26,12 @@ const startsWith = (value: string) => (candidate: string) => candidate.toLowerCa
  * `@n8n/n8n-nodes-langchain.agent`), readable as full JSON specs, with completions for both parts. Not
  * listed: ~850 entries (188 kB) in resources/list buried the guides for agents that list resources
  * (search_nodes and get_node_types find nodes; the template and its completions name them).
- * Node types and subtypes are the caller's words: looked up as own keys only.
+ * Node types and subtypes are the caller's words: looked up as own keys only. Answers the node-spec
+ * template as registered, for its guard.
  */
-export function installCatalogResources(server: McpServer, env: Env): void {
+export function installCatalogResources(server: McpServer, env: Env): RegisteredResourceTemplate {
   const catalog = new Catalog(env.SPECS);
-  server.registerResource(
+  const nodeSpecs = server.registerResource(
     'node-spec',
     new ResourceTemplate(NODE_SPEC_RESOURCES.uriTemplate, {
       list: undefined,
@@ -63,4 +64,5 @@ export function installCatalogResources(server: McpServer, env: Env): void {
     },
     async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/markdown', text: EXPRESSION_GUIDE }] }),
   );
+  return nodeSpecs;
 }

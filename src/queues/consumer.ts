@@ -1,4 +1,5 @@
 import { isInputRequiredResult, ProtocolError as SdkProtocolError, type CallToolResult, type ServerNotification } from '@modelcontextprotocol/server';
+import { LONG_CALLS_QUEUE } from '../config';
 import type { Env } from '../env';
 import { sessionStub } from '../sessions/sessionId';
 import { invokeTool, progressNotification } from '../server/runTool';
@@ -6,6 +7,7 @@ import { taskStub } from '../tasks/taskId';
 import type { TaskOutcome } from '../tasks/task';
 import { observe } from '../observability/events';
 import { formatError } from '../server/formatResult';
+import { runsLong } from '../server/policy';
 import { toolsFor } from '../server/registry';
 import { ToolError, TransientError, type ToolContext, type ToolDefinition } from '../tools/tool';
 import type { CallInput, QueuedCall } from './callStorage';
@@ -19,12 +21,14 @@ const CANCEL_CHECK_MS = 1000;
 export const backoffSeconds = (attempts: number) => Math.min(60, 2 ** Math.max(0, attempts - 1));
 
 /**
- * The "tool-calls" consumer: runs each call through the same registry as direct execution and hands the
- * outcome to the object that owes the answer: the session's, or the task's (CallOwner). The calls of a
- * batch run side by side, so one slow tool does not hold the others past their deadlines (the load
- * harness found that). Every message is acked on its own. Only a failure that may pass, of a run that
- * had not begun to change anything, is retried with backoff (after the queue's max_retries the
- * dead-letter consumer answers it); any other failure is answered at once (src/queues/failures.ts).
+ * The consumer of "tool-calls" and of "tool-calls-long": runs each call through the same registry as
+ * direct execution and hands the outcome to the object that owes the answer: the session's, or the
+ * task's (CallOwner). The calls of a batch run side by side, so one slow tool does not hold the others
+ * past their deadlines (the load harness found that); a call that runs long (runsLong) is moved from
+ * "tool-calls" to "tool-calls-long" at once, since the next batch of a queue waits for the current one.
+ * Every message is acked on its own. Only a failure that may pass, of a run that had not begun to
+ * change anything, is retried with backoff (after the queue's max_retries the dead-letter consumer
+ * answers it); any other failure is answered at once (src/queues/failures.ts).
  */
 export async function consumeToolCalls(batch: MessageBatch<unknown>, env: Env): Promise<void> {
   await Promise.all(batch.messages.map((message) => consumeToolCall(message, batch.queue, env)));
@@ -47,6 +51,7 @@ async function consumeToolCall(message: Message<unknown>, queue: string, env: En
     await owner.deliver(call.callId, { kind: 'result', result: formatError(new Error(`Unknown tool ${call.tool}`)) });
     return message.ack();
   }
+  if (queue !== LONG_CALLS_QUEUE && runsLong(call.tool, call.arguments)) return moveToLongCalls(message, call, env);
   // A tool that ignores its abort signal is not waited for past the deadline: the session has answered
   // with a timeout by then, and the batch (and the consumer) move on. (Found by the load harness.)
   let settled = false;
@@ -90,6 +95,22 @@ async function consumeToolCall(message: Message<unknown>, queue: string, env: En
   clearTimeout(timer);
   clearInterval(watch);
   settle(() => message.ack());
+}
+
+/**
+ * Hands a long call to the queue of its own, unchanged: nothing of it has run, so its run there is its
+ * first. A send that fails is retried as any failure that may pass.
+ */
+async function moveToLongCalls(message: Message<unknown>, call: ToolCallMessage, env: Env): Promise<void> {
+  try {
+    await env.TOOL_CALLS_LONG.send(call);
+    message.ack();
+  } catch (error) {
+    console.error(
+      JSON.stringify({ level: 'warn', tool: call.tool, callId: call.callId, attempt: message.attempts, error: String(error), movedTo: LONG_CALLS_QUEUE }),
+    );
+    message.retry({ delaySeconds: backoffSeconds(message.attempts) });
+  }
 }
 
 /**

@@ -71,8 +71,7 @@ export function createMcpServer(env: Env, { execute, era, extend }: ServerSetup)
   }
   extend?.(server, tools);
   guardTools(server, env, tools);
-  installCatalogResources(server, env);
-  guardResources(server, NODE_SPEC_RESOURCES);
+  guardResources(server, { ...NODE_SPEC_RESOURCES, registered: installCatalogResources(server, env) });
   serverAdditions()?.install(server, env, era);
   declareStaticLists(server);
   return server;

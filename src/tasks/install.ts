@@ -36,7 +36,7 @@ export function installTasks(server: McpServer, env: Env, tools: readonly ToolDe
   });
   server.server.setRequestHandler('tasks/update', { params: UpdateParams }, async ({ taskId, inputResponses }, ctx) => {
     // The SDK lifts a request's inputResponses out of its params (the MRTR field), as it does on tools/call.
-    const responses = inputResponses ?? ctx.mcpReq.inputResponses ?? {};
+    const responses = carriable(inputResponses ?? ctx.mcpReq.inputResponses ?? {});
     if (!(await (await task(taskId, ctx)).update(requestPrincipal(ctx).id, responses))) throw unknownTask(taskId);
     return {};
   });
@@ -57,7 +57,7 @@ export function installTasks(server: McpServer, env: Env, tools: readonly ToolDe
     const parsed = tool.input.safeParse(args);
     // Arguments the tool refuses are answered as the SDK answers them, with no task made.
     if (!parsed.success) return call(request, ctx);
-    const inputResponses = ctx.mcpReq.inputResponses ?? {};
+    const inputResponses = carriable(ctx.mcpReq.inputResponses ?? {});
     const first = tool.inputFirst?.(parsed.data, inputResponses);
     if (first) return first as unknown as Record<string, unknown>;
     return createTask(env, tool, args, inputResponses, requestPrincipal(ctx));
@@ -95,3 +95,15 @@ export function declaresTasks(envelope: unknown): boolean {
 export const tasksRequired = () => new MissingRequiredClientCapabilityError({ requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } });
 
 const unknownTask = (taskId: string) => new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown task: ${taskId}`);
+
+/**
+ * A request's inputResponses as the task's object can be sent them. The SDK copies them by assignment
+ * (its partitionInputResponses), so an answer keyed "__proto__" becomes the copy's prototype instead
+ * of one of its keys, and workerd refuses to send that object to the task's Durable Object ("Could not
+ * serialize object", DataCloneError 25). No input request is named so: refused as invalid params,
+ * naming the key. Other names ("constructor", "toString") stay keys like any other (src/tasks/task.ts).
+ */
+function carriable(inputResponses: Record<string, unknown>): Record<string, unknown> {
+  if (Object.getPrototypeOf(inputResponses) === Object.prototype) return inputResponses;
+  throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid params: inputResponses holds the key "__proto__", which names no input request');
+}

@@ -1,10 +1,17 @@
 import { env, exports } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
+import { kvName, summary, type ApiKeyRecord } from '../../src/auth/apiKeys';
 import worker from '../../src/worker';
 import { bearer, createKey, revokeKey } from '../support/keys';
 import { call, messagesOf, openSession, ORIGIN, postJson, sessionHeaders } from '../support/mcp';
 import { authorize, consentPage, form, pkce, REDIRECT, register, token, tokensFor } from '../support/oauth';
+
+/** Makes a key's expiry pass, as time would. */
+async function expireKey(record: ApiKeyRecord): Promise<void> {
+  const expired = { ...record, expiresAt: Date.now() - 1_000 };
+  await env.API_KEYS.put(kvName(record.hash), JSON.stringify(expired), { metadata: summary(expired) });
+}
 
 async function toolNames(authorization: Record<string, string>): Promise<string[]> {
   const sessionId = await openSession(undefined, authorization);
@@ -215,6 +222,53 @@ describe('the OAuth flow, end to end', () => {
     const response = await worker.fetch(request as Parameters<typeof worker.fetch>[0], { ...env, OPERATOR_PASSWORD: 'a new password' }, ctx);
     await waitOnExecutionContext(ctx);
     expect(response.status).toBe(401);
+  });
+
+  it('issues no token once the API key behind a grant is revoked or has expired: its refresh and its code are invalid_grant', async () => {
+    const refresh = (tokens: Awaited<ReturnType<typeof tokensFor>>) =>
+      token({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: tokens.clientId });
+    const invalidGrant = { status: 400, body: { error: 'invalid_grant', error_description: expect.stringMatching(/^The API key or operator password/) } };
+
+    const revoked = await createKey(['nodes:read']);
+    const first = await tokensFor(revoked.key);
+    // Positive control: while the key is good, the refresh token refreshes (and rotates).
+    const refreshed = await refresh(first);
+    expect(refreshed).toMatchObject({ status: 200, body: { access_token: expect.any(String) } });
+    await revokeKey(revoked.record);
+    expect(await refresh({ ...first, refresh_token: refreshed.body.refresh_token })).toMatchObject(invalidGrant);
+
+    const expiring = await createKey(['nodes:read'], { expiresAt: Date.now() + 3_600_000 });
+    const second = await tokensFor(expiring.key);
+    await expireKey(expiring.record);
+    expect(await refresh(second)).toMatchObject(invalidGrant);
+
+    // A code approved with a key revoked before the client exchanged it.
+    const { key, record } = await createKey(['nodes:read']);
+    const clientId = await register();
+    const { code, verifier } = await authorize(clientId, key);
+    await revokeKey(record);
+    expect(await token({ grant_type: 'authorization_code', code: code!, code_verifier: verifier, redirect_uri: REDIRECT, client_id: clientId })).toMatchObject(
+      invalidGrant,
+    );
+  });
+
+  it('issues no token once the operator password behind a grant has changed: its refresh is invalid_grant, and the grant ends', async () => {
+    const tokens = await tokensFor(env.OPERATOR_PASSWORD!, 'nodes:read');
+    const refreshWith = async (operatorPassword: string, refreshToken: string) => {
+      const body = new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken, client_id: tokens.clientId });
+      const request = new Request(`${ORIGIN}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+      const ctx = createExecutionContext();
+      const response = await worker.fetch(request as Parameters<typeof worker.fetch>[0], { ...env, OPERATOR_PASSWORD: operatorPassword }, ctx);
+      await waitOnExecutionContext(ctx);
+      return { status: response.status, body: (await response.json()) as Record<string, any> };
+    };
+    // Positive control: with the password it was approved with, the grant refreshes.
+    const refreshed = await refreshWith(env.OPERATOR_PASSWORD!, tokens.refresh_token);
+    expect(refreshed.status).toBe(200);
+    expect(await refreshWith('a new password', refreshed.body.refresh_token)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    // Refused as invalid_grant, the grant is revoked: the password put back does not bring it back.
+    expect(await refreshWith(env.OPERATOR_PASSWORD!, refreshed.body.refresh_token)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    expect((await postJson('/mcp', { jsonrpc: '2.0', id: 1, method: 'ping' }, bearer(refreshed.body.access_token))).status).toBe(401);
   });
 
   it('takes neither a refresh token nor an authorization code as an access token', async () => {

@@ -227,6 +227,21 @@ async function eventually<T>(read: () => Promise<T | undefined>): Promise<T> {
   throw new Error('timed out');
 }
 
+/** n8n's /healthz asked every 100 ms until `stop`, which answers how long each answer took (ms). */
+function healthLatencies() {
+  const latencies: number[] = [];
+  let stopped = false;
+  const probing = (async () => {
+    while (!stopped) {
+      const started = Date.now();
+      await fetch(`${inject('realN8nUrl')}/healthz`);
+      latencies.push(Date.now() - started);
+      await sleep(100);
+    }
+  })();
+  return { stop: async () => ((stopped = true), await probing, latencies) };
+}
+
 /** Every entry of one of n8n's lists. */
 const all = (path: string) => everyEntry((p) => n8n('GET', p), path);
 
@@ -250,7 +265,7 @@ const NOTHING = { workflows: [], executions: [] };
  * the posted items n8n items → the nodes (chained, or as `connections` join them); created through n8n's
  * API, called, its execution read back, deleted.
  */
-async function savedRun({ nodes, items, connections }: Case): Promise<Json> {
+async function savedRun({ nodes, items, connections }: Case, settings: Json = {}): Promise<Json> {
   const path = `try-reference-${crypto.randomUUID()}`;
   const chain = Object.fromEntries(nodes.slice(0, -1).map((n, i) => [n.name, { main: [link(nodes[i + 1]!.name)] }]));
   const { id } = await n8n('POST', '/workflows', {
@@ -268,7 +283,7 @@ async function savedRun({ nodes, items, connections }: Case): Promise<Json> {
       ...nodes.map((n, i) => ({ ...n, position: [400 + 200 * i, 0] })),
     ],
     connections: { Hook: { main: [link('Items')] }, Items: { main: [link(nodes[0]!.name)] }, ...(connections ?? chain) },
-    settings: { executionOrder: 'v1', saveDataSuccessExecution: 'all', saveDataErrorExecution: 'all' },
+    settings: { executionOrder: 'v1', saveDataSuccessExecution: 'all', saveDataErrorExecution: 'all', ...settings },
   });
   try {
     await n8n('POST', `/workflows/${id}/activate`);
@@ -399,12 +414,70 @@ describe('try_nodes says where n8n cannot run the nodes', () => {
     );
     tried.add(/The throwaway workflow (\w+) was deleted/.exec(refused.text)![1]!);
   });
+});
 
-  it('a run longer than waitSeconds: n8n stops it, and the answer says so', async () => {
-    const slow = code('Slow', 'await new Promise((resolve) => setTimeout(resolve, 5000)); return $input.all();');
-    const answer = await call('try_nodes', { nodes: [slow], waitSeconds: 2 });
+/**
+ * Runs past waitSeconds, which n8n stops with a timer in its own process: the answer says which nodes
+ * finished (the last one's items), which did not, and what n8n did, as the same nodes in a saved
+ * workflow with the same time limit show it.
+ */
+describe('try_nodes says what became of a run n8n stopped', () => {
+  const after = set('After', [assign('after', 'yes')]);
+  /** The caller's nodes that ran in a saved workflow's execution, and n8n's record of the stop. */
+  const stoppedIn = (execution: Json, names: string[]) => ({
+    status: execution.status,
+    ran: names.filter((name) => execution.data.resultData.runData[name]),
+    error: execution.data.resultData.error?.name,
+  });
+
+  it('a node that keeps n8n itself busy past waitSeconds finishes, n8n stops the run only after it, and the answer gives its items', async () => {
+    // An expression runs in n8n's own process, as a Code node does where n8n has no task runners.
+    const busy = set('Busy', [assign('busy', '={{ (() => { const end = Date.now() + 2500; while (Date.now() < end) {} return $json.a; })() }}', 'number')]);
+    const tryCase: Case = { nodes: [busy, after], items: [{ a: 1 }], outcome: 'output' };
+    const health = healthLatencies();
+    const answer = await call('try_nodes', { nodes: tryCase.nodes, items: tryCase.items, waitSeconds: 1 });
+    const held = await health.stop();
     tried.add(answer.cleanUp.workflow);
-    expect(answer.failed).toEqual({ node: 'Slow', error: expect.stringMatching(/^The run took longer than 2 s and n8n stopped it/) });
+    // n8n answered nothing, not even /healthz, while the node ran.
+    expect(Math.max(...held)).toBeGreaterThan(1500);
+
+    const saved = await savedRun(tryCase, { executionTimeout: 1 });
+    expect(stoppedIn(saved, ['Busy', 'After'])).toEqual({ status: 'canceled', ran: ['Busy'], error: 'TimeoutExecutionCancelledError' });
+    expect(answer.failed).toBeUndefined();
+    expect(answer.stopped).toEqual({
+      message: expect.stringMatching(
+        /^The run passed its time limit \(waitSeconds: 1 s\) while "Busy" ran, and n8n stopped it only once "Busy" had finished, \d+\.\d s after the start\. .*"After" did not run\./,
+      ),
+      seconds: expect.any(Number),
+      finished: ['Busy'],
+      didNotRun: ['After'],
+      output: { node: 'Busy', count: 1, items: outputsIn(saved, 'Busy')[0] },
+    });
+    expect(answer.stopped.output.items).toEqual([{ busy: 1 }]);
+    expect(answer.stopped.seconds).toBeGreaterThanOrEqual(2.5);
+    expect(answer.nodes).toEqual([expect.objectContaining({ node: 'Busy', status: 'success', items: [1] })]);
+  });
+
+  it('a busy Code node, which n8n runs in a task runner, is stopped at waitSeconds: it did not finish, nor did the nodes after it run', async () => {
+    const busy = code('Busy', 'const end = Date.now() + 2500; while (Date.now() < end) {} return $input.all();');
+    const tryCase: Case = { nodes: [busy, after], items: [{ a: 1 }], outcome: 'output' };
+    const answer = await call('try_nodes', { nodes: tryCase.nodes, items: tryCase.items, waitSeconds: 1 });
+    tried.add(answer.cleanUp.workflow);
+
+    const saved = await savedRun(tryCase, { executionTimeout: 1 });
+    expect(stoppedIn(saved, ['Busy', 'After'])).toMatchObject({ status: 'canceled', ran: [] });
+    expect(answer.failed).toBeUndefined();
+    expect(answer.stopped).toEqual({
+      message: expect.stringMatching(
+        /^n8n stopped the run at its time limit \(waitSeconds: 1 s\), \d+\.\d s after the start, while "Busy" was running: it did not finish\. "After" did not run\./,
+      ),
+      seconds: expect.any(Number),
+      finished: [],
+      running: 'Busy',
+      didNotRun: ['After'],
+    });
+    expect(answer.stopped.seconds).toBeLessThan(2.5);
+    expect(answer.nodes).toEqual([]);
     expect(answer.cleanUp).toMatchObject({ deleted: true });
   });
 });

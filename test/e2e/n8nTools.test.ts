@@ -445,3 +445,38 @@ describe('n8n failures that may pass', () => {
     expect(await sent('POST /api/v1/workflows', before)).toBe(1);
   });
 });
+
+/**
+ * Queued calls of two callers: one that runs a workflow in n8n and waits for it is consumed from a
+ * queue of its own (src/server/policy.ts runsLong), so the other's short call is not held behind it.
+ */
+describe('a short call beside another caller’s long one', () => {
+  it('list_workflows is answered while another caller’s try_nodes still waits for its run', async () => {
+    const created = keysCli('create', '--name', 'e2e-short-caller', '--scopes', 'workflows:read');
+    expect(created.status, created.stderr).toBe(0);
+    const long = await connectWithKey(inject('apiKey'), 'e2e-long-caller');
+    const short = await connectWithKey(created.stdout, 'e2e-short-caller');
+    const webhookCalls = async () => (await fake('requests')).filter((r: string) => r.startsWith('POST /webhook/try-nodes-')).length;
+    // n8n answers the throwaway workflow's webhook after 8 s, as a run that takes that long.
+    await fake('config', { webhookDelayMs: 8000 });
+    try {
+      const before = await webhookCalls();
+      let tried = false;
+      const trying = long.callTool({
+        name: 'try_nodes',
+        arguments: { nodes: [{ name: 'Pass', type: 'n8n-nodes-base.noOp', typeVersion: 1, parameters: {} }] },
+      });
+      void trying.finally(() => (tried = true));
+      // try_nodes is running once n8n has its webhook call.
+      while ((await webhookCalls()) === before) await new Promise((resolve) => setTimeout(resolve, 100));
+      const listed = (await short.callTool({ name: 'list_workflows', arguments: {} })) as CallToolResult;
+      expect(listed.isError).toBeFalsy();
+      expect(tried).toBe(false);
+      expect(((await trying) as CallToolResult).isError).toBeFalsy();
+    } finally {
+      await fake('config', { webhookDelayMs: 0 });
+      await long.close();
+      await short.close();
+    }
+  }, 60_000);
+});

@@ -1,10 +1,16 @@
 import { env } from 'cloudflare:workers';
-import { describe, expect, it } from 'vitest';
+import { createExecutionContext, createMessageBatch, getQueueResult } from 'cloudflare:test';
+import { describe, expect, inject, it } from 'vitest';
+import type { Env } from '../../src/env';
+import type { ToolCallMessage } from '../../src/queues/message';
 import { sessionStub } from '../../src/sessions/sessionId';
+import { runMessage, type TaskRecord } from '../../src/tasks/task';
 import { taskStub } from '../../src/tasks/taskId';
+import worker from '../../src/worker';
 import { call, initializeRequest, messagesOf, openSession, parseSse, postJson, rpc, sessionHeaders, sseReader } from '../support/mcp';
 import { deliveries, pendingCalls, waitFor } from '../support/sessionStorage';
-import { deliverRun, taskWaitingOn } from '../support/tasks';
+import { deliverRun, TASK_OWNER, taskWaitingOn, type RunView } from '../support/tasks';
+import { fakeN8n } from '../support/tools';
 
 /**
  * The consumer's decisions on one delivery of a message, read from the queue's own record of them
@@ -52,6 +58,51 @@ describe('what the consumer retries and what it answers at once', () => {
     const cancelled = await taskWaitingOn('test_queued_change', {}, { status: 'cancelled' });
     expect(await deliverRun(cancelled, { attempts: 2 })).toMatchObject({ acked: true, retried: false, task: { status: 'cancelled' } });
     expect(await taskStub(env, cancelled.taskId).beginSideEffect(cancelled.callId)).toBe(false);
+  });
+});
+
+/**
+ * Which queue a call runs from: one that runs a workflow in n8n (src/server/policy.ts runsLong) is moved
+ * from tool-calls to tool-calls-long, whose consumer runs it, so the next batch of tool-calls does not
+ * wait for it. Against the contract fake of n8n; what the consumer sends to tool-calls-long is kept.
+ */
+describe('long calls on a queue of their own', () => {
+  /** The consumer given one batch of `queue` with these tasks' runs, with an n8n and tool-calls-long kept in `moved`. */
+  async function consume(queue: string, runs: ToolCallMessage[], moved: ToolCallMessage[]) {
+    const batch = createMessageBatch(
+      queue,
+      runs.map((body) => ({ id: `${body.callId}-${queue}`, timestamp: new Date(), attempts: 1, body })),
+    );
+    const toolCallsLong = { send: async (body: ToolCallMessage) => void moved.push(body) } as unknown as Queue<ToolCallMessage>;
+    const overrides: Partial<Env> = { N8N_API_URL: inject('n8nUrl'), N8N_API_KEY: inject('n8nKey'), TOOL_CALLS_LONG: toolCallsLong };
+    await worker.queue(batch, { ...env, ...overrides });
+    return getQueueResult(batch, createExecutionContext());
+  }
+  /** The task as its owner sees it: its status, and its answer's JSON once there is one. */
+  const answerOf = async (task: TaskRecord) => {
+    const { status, result } = (await taskStub(env, task.taskId).view(TASK_OWNER)) as unknown as RunView;
+    return { status, json: result && JSON.parse(result.content[0]!.text) };
+  };
+
+  it('moves a long call from tool-calls to tool-calls-long unrun, runs the short calls of its batch, and runs the long one from there', async () => {
+    const noOp = { name: 'Pass', type: 'n8n-nodes-base.noOp', typeVersion: 1, parameters: {} };
+    const long = await taskWaitingOn('try_nodes', { nodes: [noOp] });
+    const short = await taskWaitingOn('list_workflows', {});
+    const moved: ToolCallMessage[] = [];
+    const sentBefore = ((await fakeN8n('requests')) as string[]).length;
+
+    const first = await consume('tool-calls', [runMessage(long), runMessage(short)], moved);
+    expect(first.explicitAcks.sort()).toEqual([`${long.callId}-tool-calls`, `${short.callId}-tool-calls`].sort());
+    expect(moved).toEqual([runMessage(long)]);
+    // try_nodes sent nothing to n8n from tool-calls; list_workflows ran and answered.
+    expect(((await fakeN8n('requests')) as string[]).slice(sentBefore).filter((r) => r.startsWith('POST '))).toEqual([]);
+    expect(await answerOf(long)).toEqual({ status: 'working', json: undefined });
+    expect(await answerOf(short)).toEqual({ status: 'completed', json: { workflows: expect.any(Array) } });
+
+    const second = await consume('tool-calls-long', moved.slice(), moved);
+    expect(second.explicitAcks).toEqual([`${long.callId}-tool-calls-long`]);
+    expect(moved).toHaveLength(1);
+    expect(await answerOf(long)).toMatchObject({ status: 'completed', json: { output: { node: 'Pass' }, cleanUp: { deleted: true } } });
   });
 });
 

@@ -1,7 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { loadCatalog } from '../support/catalog';
 import { bearer, createKey } from '../support/keys';
-import { messagesOf, openSession, postJson, sessionHeaders } from '../support/mcp';
+import { messagesOf, openSession, openSseSession, postJson, sessionHeaders } from '../support/mcp';
+import { modern } from '../support/modern';
 import { token, tokensFor } from '../support/oauth';
 
 beforeEach(async () => {
@@ -43,5 +44,48 @@ describe('scopes gate the node-spec resources, per request', () => {
     const sessionId = await openSession(undefined, access);
     const refused = { code: -32600, message: FORBIDDEN };
     expect(await resourcesSeenBy(sessionId, access)).toEqual({ template: false, read: refused, completed: refused });
+  });
+});
+
+/**
+ * Spellings of a node-spec URI that the SDK's URL parser reads as the same URI, so it serves them as
+ * node-spec resources: the scope must be checked on each, whatever the spelling.
+ */
+const SPELLINGS = [
+  'node-spec://FLOW_NODE/IF',
+  'NODE-SPEC://FLOW_NODE/IF',
+  'Node-Spec://FLOW_NODE/IF',
+  ' node-spec://FLOW_NODE/IF',
+  '\tnode-spec://FLOW_NODE/IF\n',
+];
+
+/** resources/read of each spelling, in a 2025-era session, over HTTP+SSE (/sse) and as a 2026-07-28 request: the error, or the subtype read. */
+async function readEverywhere(access: Record<string, string>) {
+  const outcome = (message: Record<string, any>) => message.error ?? JSON.parse(message.result.contents[0].text).subtype;
+  const sessionId = await openSession(undefined, access);
+  const sse = await openSseSession(access);
+  const answers: Record<string, unknown[]> = { session: [], sse: [], modern: [] };
+  for (const [i, uri] of SPELLINGS.entries()) {
+    const request = { jsonrpc: '2.0', id: 200 + i, method: 'resources/read', params: { uri } };
+    answers.session!.push(
+      outcome((await messagesOf(await postJson('/mcp', request, { ...access, ...sessionHeaders(sessionId) }))).find((m) => m.id === request.id)!),
+    );
+    await postJson(sse.endpoint, request, access);
+    answers.sse!.push(outcome(JSON.parse((await sse.stream.next((f) => f.event === 'message' && JSON.parse(f.data).id === request.id)).data)));
+    // Mcp-Name mirrors the URI; one a header cannot carry as it is (blanks around it) is Base64, as the SDK's client sends it.
+    const mcpName = uri === uri.trim() ? uri : `=?base64?${btoa(uri)}?=`;
+    answers.modern!.push(outcome((await modern('resources/read', { uri }, { headers: { ...access, 'mcp-name': mcpName } })).body));
+  }
+  await sse.stream.cancel();
+  return answers;
+}
+
+describe('the node-spec scope holds however the URI is spelled', () => {
+  it('refuses every spelling the SDK serves as a node spec to a caller without nodes:read, in both eras and over /sse', async () => {
+    const refused = { code: -32600, message: FORBIDDEN };
+    const everywhere = (answer: unknown) => ({ session: SPELLINGS.map(() => answer), sse: SPELLINGS.map(() => answer), modern: SPELLINGS.map(() => answer) });
+    // Positive control: each spelling is a node-spec URI to the SDK, which serves it with the scope.
+    expect(await readEverywhere(bearer((await createKey(['nodes:read'])).key))).toEqual(everywhere('IF'));
+    expect(await readEverywhere(bearer((await createKey(['tags:read'])).key))).toEqual(everywhere(refused));
   });
 });

@@ -1,7 +1,9 @@
 import { env } from 'cloudflare:workers';
 import { createExecutionContext, createMessageBatch, getQueueResult, runInDurableObject } from 'cloudflare:test';
 import { expect } from 'vitest';
+import { LONG_CALLS_QUEUE } from '../../src/config';
 import type { Env } from '../../src/env';
+import { runsLong } from '../../src/server/policy';
 import type { TaskObject } from '../../src/tasks/TaskObject';
 import { runMessage, type TaskRecord } from '../../src/tasks/task';
 import { newTaskId, taskStub } from '../../src/tasks/taskId';
@@ -39,13 +41,15 @@ export interface RunView {
 }
 
 /**
- * Hands the task's run message to the consumer once, as the queue's `attempts`-th delivery, with the
+ * Hands the task's run message once, as the queue's `attempts`-th delivery, to the consumer of the queue
+ * that runs it (a long call's is tool-calls-long, where the tool-calls consumer moves it), with the
  * Worker's variables changed by `overrides` (an n8n), and waits for the consumer: whether it acked or
  * retried the message (the queue's own record), and the task as its owner sees it then.
  */
 export async function deliverRun(record: TaskRecord, { attempts = 1, overrides = {} }: { attempts?: number; overrides?: Partial<Env> } = {}) {
   const id = `${record.callId}-${attempts}`;
-  const batch = createMessageBatch('tool-calls', [{ id, timestamp: new Date(), attempts, body: runMessage(record) }]);
+  const queueName = runsLong(record.tool, record.arguments) ? LONG_CALLS_QUEUE : 'tool-calls';
+  const batch = createMessageBatch(queueName, [{ id, timestamp: new Date(), attempts, body: runMessage(record) }]);
   const ctx = createExecutionContext();
   await worker.queue(batch, { ...env, ...overrides });
   const queue = await getQueueResult(batch, ctx);

@@ -1,4 +1,9 @@
+import { env } from 'cloudflare:workers';
+import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
+import type { TaskRecord } from '../../src/tasks/task';
+import type { TaskObject } from '../../src/tasks/TaskObject';
+import { taskStub } from '../../src/tasks/taskId';
 import { createKey } from '../support/keys';
 import { modern, pollTask, withTasks } from '../support/modern';
 import { startTask } from '../support/tasks';
@@ -60,5 +65,44 @@ describe('tasks for queued tools (MCP 2026-07-28)', () => {
     expect(Object.keys(partial.body.result.inputRequests)).toEqual(['second']);
     await modern('tasks/update', { taskId, inputResponses: { second: accept('two') } }, { capabilities: withTasks });
     expect(await pollTask(taskId)).toMatchObject({ status: 'completed', result: { content: [{ text: 'Got one and two' }] } });
+  });
+
+  it('refuses inputResponses keyed "__proto__" as invalid params naming the key, on tasks/update and on the call that makes a task; "constructor" is a name like any other', async () => {
+    const accept = (name: string) => ({ action: 'accept', content: { name, confirm: true } });
+    // From JSON, as a client sends them: "__proto__" is a key there.
+    const answers = (special: string, rest: Record<string, unknown>) =>
+      JSON.parse(`{"${special}": ${JSON.stringify(accept('x'))}, ${JSON.stringify(rest).slice(1)}`);
+    const update = async (special: string) => {
+      const taskId = await startTask('multi_input', {});
+      await pollTask(taskId, {}, (task) => task.status === 'input_required');
+      const { body } = await modern('tasks/update', { taskId, inputResponses: answers(special, { first: accept('one') }) }, { capabilities: withTasks });
+      const task = (await modern('tasks/get', { taskId }, { capabilities: withTasks })).body.result;
+      return { answer: body.error ?? body.result.resultType, outstanding: Object.keys(task.inputRequests) };
+    };
+    const call = async (special: string) => {
+      const params = { name: 'test_tool_with_task', arguments: {}, inputResponses: answers(special, { user_name: accept('Ada') }) };
+      const { body } = await modern('tools/call', params, { capabilities: withTasks });
+      return body.error ?? body.result.resultType;
+    };
+    const refused = { code: -32602, message: 'Invalid params: inputResponses holds the key "__proto__", which names no input request' };
+    // Refused whole, before the task's object is asked: the task still waits on both of its questions.
+    expect(await update('__proto__')).toEqual({ answer: refused, outstanding: ['first', 'second'] });
+    expect(await call('__proto__')).toEqual(refused);
+    // Positive control: an answer under a name no request has is left aside, the others taken.
+    expect(await update('constructor')).toEqual({ answer: 'complete', outstanding: ['second'] });
+    expect(await call('constructor')).toBe('task');
+  });
+
+  it('keeps arguments keyed "__proto__" as keys in the task it makes: the Worker sends them to the task’s object as sent', async () => {
+    const args = JSON.parse('{"text": "kept", "__proto__": {"a": 1}, "nested": {"__proto__": {"b": 2}}}');
+    const taskId = await startTask('test_queued_echo', args);
+    const stored = await runInDurableObject(
+      taskStub(env, taskId),
+      async (_: TaskObject, state) => ((await state.storage.get('task')) as TaskRecord).arguments!,
+    );
+    expect(Object.keys(stored)).toEqual(['text', '__proto__', 'nested']);
+    expect(Object.getPrototypeOf(stored)).toBe(Object.prototype);
+    expect(Object.hasOwn(stored.nested as object, '__proto__')).toBe(true);
+    expect(await pollTask(taskId)).toMatchObject({ status: 'completed', result: { structuredContent: { echo: 'kept' } } });
   });
 });

@@ -293,25 +293,63 @@ interface Made {
 
 /**
  * The answer: the output node's items per output, or the failure as n8n stored it (the failed node, its
- * error, the items it was given), and per node of the caller's its status and items on each output.
+ * error, the items it was given), or what became of a run n8n stopped; and per node of the caller's its
+ * status and items on each output.
  */
 function report(execution: Execution, nodes: TryNode[], outputNode: TryNode, catalog: NodeCatalog | undefined, waitSeconds: number) {
   const names = new Set(nodes.map((n) => n.name));
   const perNode = nodeSummaries(execution).filter((summary) => names.has(summary.node));
+  // Checked first: n8n records the stop as the run's error, which is no node's failure.
+  if (execution.status === 'canceled') return { stopped: stoppedRun(execution, nodes, perNode, catalog, waitSeconds), nodes: perNode };
   const failed = failureOf(execution);
   if (failed) return { failed, nodes: perNode };
-  if (execution.status === 'canceled') {
-    const ran = new Set(perNode.map((summary) => summary.node));
-    const running = nodes.find((n) => !ran.has(n.name) && n.disabled !== true)?.name ?? outputNode.name;
-    return {
-      failed: {
-        node: running,
-        error: `The run took longer than ${waitSeconds} s and n8n stopped it (waitSeconds is its time limit): give it more time, or fewer items.`,
-      },
-      nodes: perNode,
-    };
-  }
   return { output: outputOf(execution, outputNode, portsOf(outputNode, catalog)), nodes: perNode };
+}
+
+/**
+ * What became of a run n8n stopped, as n8n stored it: which of the caller's nodes finished (the last
+ * one's output), which did not, and what n8n did. n8n stops a run at its time limit with a timer in its
+ * own process, which cancels a node that waits (an HTTP request, a Code node in a task runner); a node
+ * that computes without pause in that process (an expression, a Code node where n8n has no task
+ * runners) holds the timer, finishes, and the run stops only after it (docs/n8n-tools.md).
+ */
+function stoppedRun(execution: Execution, nodes: TryNode[], perNode: ReturnType<typeof nodeSummaries>, catalog: NodeCatalog | undefined, waitSeconds: number) {
+  const ran = new Set(perNode.map((summary) => summary.node));
+  const notRun = nodes.filter((n) => !ran.has(n.name) && n.disabled !== true).map((n) => n.name);
+  const started = Date.parse(execution.startedAt ?? '');
+  const seconds = (Date.parse(execution.stoppedAt ?? '') - started) / 1000;
+  const after = Number.isFinite(seconds) ? ` ${seconds.toFixed(1)} s after the start` : '';
+  const limit = `its time limit (waitSeconds: ${waitSeconds} s)`;
+  const atLimit = execution.data?.resultData?.error?.name === 'TimeoutExecutionCancelledError' || seconds >= waitSeconds;
+  // A node of the caller's that ended past the time limit: n8n could stop the run only once it was done.
+  const late = perNode.findLast((summary) => {
+    const run = own(execution.data?.resultData?.runData ?? {}, summary.node)?.at(-1);
+    return run?.startTime !== undefined && run.executionTime !== undefined && run.startTime + run.executionTime > started + waitSeconds * 1000;
+  })?.node;
+  // Stopped at its time limit while a node of the caller's ran: the first that did not finish.
+  const running = late === undefined && atLimit ? notRun[0] : undefined;
+  const didNotRun = running === undefined ? notRun : notRun.slice(1);
+  const notRunSaid = didNotRun.length ? ` ${didNotRun.map((n) => `"${n}"`).join(', ')} did not run.` : '';
+  let message: string;
+  if (late !== undefined) {
+    message =
+      `The run passed ${limit} while "${late}" ran, and n8n stopped it only once "${late}" had finished,${after}. ` +
+      "A node that computes without pause in n8n's own process (an expression, a Code node where n8n runs Code without task runners) holds n8n itself: " +
+      `n8n can neither stop it nor answer anything else until it is done.${notRunSaid} Make "${late}" do less, or give the run more time.`;
+  } else if (running !== undefined) {
+    message = `n8n stopped the run at ${limit},${after}, while "${running}" was running: it did not finish.${notRunSaid} Give the run more time, or fewer items.`;
+  } else {
+    message = `n8n stopped the run${after}, ${atLimit ? `at ${limit}` : `before ${limit}: it was cancelled in n8n`}.${notRunSaid}`;
+  }
+  const lastFinished = nodes.findLast((n) => ran.has(n.name));
+  return {
+    message,
+    ...(Number.isFinite(seconds) ? { seconds: Number(seconds.toFixed(1)) } : {}),
+    finished: nodes.filter((n) => ran.has(n.name)).map((n) => n.name),
+    ...(running === undefined ? {} : { running }),
+    didNotRun,
+    ...(lastFinished ? { output: outputOf(execution, lastFinished, portsOf(lastFinished, catalog)) } : {}),
+  };
 }
 
 /**
