@@ -51,7 +51,7 @@ async function consumeToolCall(message: Message<unknown>, queue: string, env: En
     await owner.deliver(call.callId, { kind: 'result', result: formatError(new Error(`Unknown tool ${call.tool}`)) });
     return message.ack();
   }
-  if (queue !== LONG_CALLS_QUEUE && runsLong(call.tool, call.arguments)) return moveToLongCalls(message, call, env);
+  if (queue !== LONG_CALLS_QUEUE && runsLong(tool, call.arguments)) return moveToLongCalls(message, call, env);
   // A tool that ignores its abort signal is not waited for past the deadline: the session has answered
   // with a timeout by then, and the batch (and the consumer) move on. (Found by the load harness.)
   let settled = false;

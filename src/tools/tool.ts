@@ -62,6 +62,12 @@ export interface ToolDefinition<In extends z.ZodObject = z.ZodObject> {
   /** Deadline of a queued call; default from TOOL_TIMEOUT_SECONDS, else 120 s. */
   timeoutMs?: number;
   /**
+   * Whether a call with these arguments (undefined: not at hand) runs a workflow in n8n and waits for it,
+   * seconds to minutes: it is consumed from a queue of its own, so no short call waits behind it
+   * (src/queues/consumer.ts), and counted among its caller's runs (RUNS_PER_CALLER, src/tools/n8n/turns.ts).
+   */
+  runsLong?: (args: Record<string, unknown> | undefined) => boolean;
+  /**
    * A queued tool runs as a task for a 2026-07-28 client that declares the tasks extension, and where
    * its request arrived for any other. "required": only as a task; other clients get -32021.
    */

@@ -77,18 +77,14 @@ describe('where a tool runs', () => {
 
 describe('which queued calls run long (a queue of their own: test/queues/consumer.test.ts)', () => {
   it('the calls that run a workflow in n8n and wait for it; edit_workflow only when it runs the saved tests', () => {
-    for (const name of ['try_nodes', 'test_workflow', 'run_workflow_tests']) expect(runsLong(name, {}), name).toBe(true);
-    expect(runsLong('edit_workflow', { id: '1', operations: [], runTests: true })).toBe(true);
-    expect(runsLong('edit_workflow', { id: '1', operations: [] })).toBe(false);
-    // Its arguments kept apart (too large for a message): it may run the tests.
-    expect(runsLong('edit_workflow', undefined)).toBe(true);
-    for (const name of ['list_workflows', 'get_execution', 'create_workflow', 'search_nodes']) expect(runsLong(name, {}), name).toBe(false);
-  });
-
-  it('names tools a deployment with an n8n serves, and the argument edit_workflow runs the tests by (a rename fails here)', () => {
     const tools = new Map(toolsFor(withN8n()).map((t) => [t.name, t]));
-    for (const name of ['try_nodes', 'test_workflow', 'run_workflow_tests', 'edit_workflow']) expect(tools.has(name), name).toBe(true);
-    expect(tools.get('edit_workflow')!.input.shape).toHaveProperty('runTests');
+    const long = (name: string, args: Record<string, unknown> | undefined) => runsLong(tools.get(name)!, args);
+    for (const name of ['try_nodes', 'test_workflow', 'run_workflow_tests']) expect(long(name, {}), name).toBe(true);
+    expect(long('edit_workflow', { id: '1', operations: [], runTests: true })).toBe(true);
+    expect(long('edit_workflow', { id: '1', operations: [] })).toBe(false);
+    // Its arguments kept apart (too large for a message): it may run the tests.
+    expect(long('edit_workflow', undefined)).toBe(true);
+    for (const name of ['list_workflows', 'get_execution', 'create_workflow', 'search_nodes']) expect(long(name, {}), name).toBe(false);
   });
 });
 

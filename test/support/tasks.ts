@@ -3,6 +3,7 @@ import { createExecutionContext, createMessageBatch, getQueueResult, runInDurabl
 import { expect } from 'vitest';
 import { LONG_CALLS_QUEUE } from '../../src/config';
 import type { Env } from '../../src/env';
+import { toolsFor } from '../../src/server/registry';
 import { runsLong } from '../../src/server/policy';
 import type { TaskObject } from '../../src/tasks/TaskObject';
 import { runMessage, type TaskRecord } from '../../src/tasks/task';
@@ -48,7 +49,8 @@ export interface RunView {
  */
 export async function deliverRun(record: TaskRecord, { attempts = 1, overrides = {} }: { attempts?: number; overrides?: Partial<Env> } = {}) {
   const id = `${record.callId}-${attempts}`;
-  const queueName = runsLong(record.tool, record.arguments) ? LONG_CALLS_QUEUE : 'tool-calls';
+  const tool = toolsFor({ ...env, ...overrides }).find((t) => t.name === record.tool);
+  const queueName = tool && runsLong(tool, record.arguments) ? LONG_CALLS_QUEUE : 'tool-calls';
   const batch = createMessageBatch(queueName, [{ id, timestamp: new Date(), attempts, body: runMessage(record) }]);
   const ctx = createExecutionContext();
   await worker.queue(batch, { ...env, ...overrides });

@@ -15,7 +15,6 @@ import { allows } from '../../auth/scopes';
 import { changeWorkflow, previousVersion, refuseIfNotFrom } from './safeChange';
 import { failureLine, runSavedTests, type TestResult } from './storedTests';
 import { missingTags } from './tags';
-import { asRun } from './turns';
 import { workflowPath, type Workflow } from './workflowApi';
 import { NamedObject } from '../validation/schemas';
 
@@ -76,6 +75,8 @@ export const editWorkflow = n8nTool({
       ),
   }),
   annotations: REPLACES,
+  // Its tests run the workflow; arguments not at hand (kept apart, too large for a message) may ask for them.
+  runsLong: (args) => args === undefined || args.runTests === true,
   async run({ id: workflowId, operations, validateOnly, autofix: fix, expectedVersionId, reason, runTests }, n8n, ctx) {
     const ops = operations as Operation[];
     withinLimits(valueOverLimit(ops, 'operations'), 'Nothing was changed.');
@@ -120,7 +121,7 @@ export const editWorkflow = n8nTool({
           },
         };
       });
-    const { result, kept } = runTests ? await asRun(ctx, `edit_workflow with its tests on workflow ${workflowId}`, edit) : await edit();
+    const { result, kept } = await edit();
     return result.saved ? { ...result.saved, ...previousVersion(kept) } : result.refusal;
   },
 });

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { N8nClient, n8nConnection } from '../../n8n/client';
 import { defineTool, ToolError, type ToolContext, type ToolDefinition } from '../tool';
 import { nodeGate } from './nodeGate';
+import { asRun } from './turns';
 
 /** What MCP's annotations should say of each kind of n8n call (all of them reach an outside service). */
 export const READS: ToolAnnotations = { readOnlyHint: true, idempotentHint: true, openWorldHint: true };
@@ -27,7 +28,8 @@ interface N8nToolDefinition<In extends z.ZodObject> extends Omit<ToolDefinition<
 /**
  * An n8n management tool: queued by default (it calls an external service), given a client for the
  * deployment's n8n with the call's deadline as its signal and the caller's node gate; a tool that is
- * not read-only says so before its first request that changes n8n (ToolContext.beginSideEffect).
+ * not read-only says so before its first request that changes n8n (ToolContext.beginSideEffect); a call
+ * that runs long is one of its caller's runs, refused past RUNS_PER_CALLER (asRun).
  */
 export function n8nTool<In extends z.ZodObject>(tool: N8nToolDefinition<In>): ToolDefinition {
   return defineTool<In>({
@@ -37,7 +39,10 @@ export function n8nTool<In extends z.ZodObject>(tool: N8nToolDefinition<In>): To
       const connection = n8nConnection(ctx.env);
       if (!connection) throw new ToolError('n8n is not configured on this server (N8N_API_URL and N8N_API_KEY).');
       const client = new N8nClient(connection, nodeGate(ctx.caller, ctx.env), ctx.signal, tool.annotations.readOnlyHint ? undefined : ctx.beginSideEffect);
-      return tool.run(args, client, ctx);
+      const run = async () => tool.run(args, client, ctx);
+      if (!tool.runsLong?.(args)) return run();
+      const id = (args as { id?: unknown }).id;
+      return asRun(ctx, `${tool.name}${typeof id === 'string' ? ` on workflow ${id}` : ''}`, run);
     },
   });
 }

@@ -7,7 +7,6 @@ import { NamedObject } from '../validation/schemas';
 import { n8nTool, READS, REPLACES } from './n8nTool';
 import { messageOf } from './runWithCleanUp';
 import { historyFor } from '../../history/history';
-import { asRun } from './turns';
 import { workflowPath, type Workflow } from './workflowApi';
 import { runWorkflowTest } from './testWorkflow';
 
@@ -181,8 +180,9 @@ export const STORED_TEST_TOOLS = [
     checkWith: 'list_executions',
     alsoNeeds: ['executions:read'],
     timeoutMs: 120_000,
+    runsLong: () => true,
     async run({ id, names }, n8n, ctx) {
-      const { results, draft } = await asRun(ctx, `run_workflow_tests on workflow ${id}`, () => runSavedTests(n8n, ctx, id, names));
+      const { results, draft } = await runSavedTests(n8n, ctx, id, names);
       if (results.length === 0) return { id, passed: true, tests: [], note: 'No test is saved with this workflow: save_workflow_test saves one.' };
       // The runs ran the published version: a saved draft was not tested, which the answer says.
       return { id, passed: results.every((r) => r.passed), tests: results, ...(draft ? { draft } : {}) };

@@ -9,7 +9,7 @@ import { callTrigger, newestExecutionId, waitForOwnExecution } from './ownExecut
 import { liveVersionOf, publishingOf } from './publishing';
 import { historyFor } from '../../history/history';
 import { messageOf, runWithCleanUp } from './runWithCleanUp';
-import { asRun, inTurn, TURN_GRACE_MS } from './turns';
+import { inTurn, TURN_GRACE_MS } from './turns';
 import { RUN_HEADER, triggerKind, triggerUrl, type TriggerNode } from './trigger';
 import { workflowPath, type Workflow } from './workflowApi';
 import { NamedObject } from '../validation/schemas';
@@ -45,12 +45,9 @@ export const testWorkflow = n8nTool({
   checkWith: 'list_executions',
   alsoNeeds: ['executions:read'],
   timeoutMs: 120_000,
+  runsLong: () => true,
   async run({ id: workflowId, payload, trigger, waitSeconds }, n8n, ctx) {
-    return asRun(
-      ctx,
-      `test_workflow on workflow ${workflowId}`,
-      async () => (await runWorkflowTest(n8n, ctx, { workflowId, payload: payload ?? {}, trigger, waitSeconds })).answer,
-    );
+    return (await runWorkflowTest(n8n, ctx, { workflowId, payload: payload ?? {}, trigger, waitSeconds })).answer;
   },
 });
 

@@ -20,7 +20,6 @@ import { callTrigger, executionIdsOf, waitForOwnExecution } from './ownExecution
 import { messageOf, runWithCleanUp } from './runWithCleanUp';
 import { triggerUrl, type TriggerNode } from './trigger';
 import { workflowPath, type Workflow } from './workflowApi';
-import { asRun } from './turns';
 import { judged, NOT_VALIDATED } from './workflows';
 
 /** The throwaway workflow's own nodes: the Webhook called with the items, and the node that makes them n8n items. */
@@ -84,7 +83,8 @@ export const tryNodes = n8nTool({
   // The nodes do what they do (an HTTP Request sends), again each time.
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   timeoutMs: 120_000,
-  run: ({ nodes, connections, items, waitSeconds }, n8n, ctx) => asRun(ctx, 'try_nodes', () => tryThem(n8n, ctx, nodes, connections, items, waitSeconds)),
+  runsLong: () => true,
+  run: ({ nodes, connections, items, waitSeconds }, n8n, ctx) => tryThem(n8n, ctx, nodes, connections, items, waitSeconds),
 });
 
 /** The run of try_nodes: validated, then made, run, read and cleaned up in n8n. */

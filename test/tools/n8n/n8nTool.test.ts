@@ -64,4 +64,32 @@ describe('page', () => {
     expect(page('tags', { data: [{ id: '1', extra: true }], nextCursor: 'abc' }, ({ id }) => ({ id }))).toEqual({ tags: [{ id: '1' }], nextCursor: 'abc' });
     expect(page('tags', { data: [], nextCursor: null }, (t) => t)).toEqual({ tags: [] });
   });
+
+  it("counts a call that runs long among its caller's runs: one past RUNS_PER_CALLER is refused before it runs", async () => {
+    let running = 0;
+    const tool = n8nTool({
+      name: 'long_probe',
+      title: 'Long probe',
+      description: 'Runs for a while',
+      input: z.object({ id: z.string() }),
+      annotations: READS,
+      runsLong: () => true,
+      async run() {
+        running++;
+        await new Promise((resolve) => setTimeout(resolve, 400));
+        return { done: true };
+      },
+    });
+    const env = { ...withN8n(), RUNS_PER_CALLER: '1' };
+    const context = () => ({ ...directContext(env), caller: { id: 'key_long', subject: 'key_long', scopes: ['*'] } });
+    const first = invokeTool(tool, { id: 'w1' }, context());
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const second = await invokeTool(tool, { id: 'w2' }, context());
+    expect(second).toMatchObject({
+      isError: true,
+      content: [{ text: expect.stringMatching(/This caller has 1 runs going \(long_probe on workflow w1 since /) }],
+    });
+    expect((await first).isError).toBeFalsy();
+    expect(running).toBe(1);
+  });
 });
