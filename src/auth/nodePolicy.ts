@@ -5,7 +5,8 @@
  */
 import type { Env } from '../env';
 import type { Principal } from '../principal';
-import { isNodeClass, NODE_CLASSES, type ClassOverrides, type NodeClass } from '../workflows/nodeClasses';
+import { clip, type Finding } from '../workflows/findings';
+import { isNodeClass, NODE_CLASSES, nodeClasses, nodesInPlay, type ClassOverrides, type NodeClass } from '../workflows/nodeClasses';
 import { allows, type Scope } from './scopes';
 
 /** The scope each class needs, besides the tool's own. `*` has them all. */
@@ -86,4 +87,20 @@ export function policySummary(policy: NodePolicy): NodeClassSummary[] {
     allowed: !policy.invalid && policy.allowed.has(nodeClass),
     scope: CLASS_SCOPES[nodeClass],
   }));
+}
+
+/**
+ * A warning for each node of a workflow `caller` may not put into n8n (what the node gate would refuse
+ * at create_workflow or try_nodes), known before n8n is asked: by what the nodes are and hold, not by
+ * the workflows they call, which only the gate reads.
+ */
+export function classWarnings(workflow: unknown, caller: Principal, policy: NodePolicy): Finding[] {
+  return nodesInPlay([], workflow).flatMap((node) =>
+    nodeClasses(node, policy.overrides).flatMap((c) => {
+      const because = classRefusal(caller, policy, c.class);
+      if (because === null) return [];
+      const message = `"${clip(node.name)}" ${c.why}: class "${c.class}", and ${because}. create_workflow, edit_workflow and try_nodes refuse it for this credential.`;
+      return [{ node: node.name, code: 'node_class_refused', message }];
+    }),
+  );
 }

@@ -3,6 +3,7 @@ import { EXPRESSION_GUIDE_URI } from '../../catalog/expressionGuide';
 import { MAX_FINDINGS } from '../../workflows/findings';
 import { workflowOverLimit } from '../../workflows/limits';
 import { validateWorkflow as validate } from '../../workflows/validateWorkflow';
+import { classWarnings, nodePolicyOf } from '../../auth/nodePolicy';
 import { defineTool } from '../tool';
 import { catalogViewFor, unknownReleaseNote } from './catalogView';
 import { FindingsOutput, WorkflowJson } from './schemas';
@@ -24,7 +25,8 @@ export const validateWorkflow = defineTool({
     "Switch rules, error outputs), AI nodes without the sub-nodes they need, references like $('Name') to " +
     `nodes that do not exist, fields read from nodes whose output cannot have them ($json.email after a Webhook: ` +
     `$json.body.email), a Webhook waiting for a Respond to Webhook node no path reaches, Execute Workflow inputs the ` +
-    `called workflow does not define (pass it in called_workflows), triggers and unreachable nodes. ` +
+    `called workflow does not define (pass it in called_workflows), triggers and unreachable nodes; and the nodes ` +
+    `your credential may not put into n8n (the n8n host, code, stored credentials need scopes of their own). ` +
     `How to write expressions: the resource ${EXPRESSION_GUIDE_URI}. Answers {valid, errors, warnings}: the first ${MAX_FINDINGS} ` +
     `of each, "omitted" counting the rest. ${SIZE_LIMITS}`,
   input: z.object({
@@ -39,10 +41,13 @@ export const validateWorkflow = defineTool({
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   execution: 'direct',
   scope: 'nodes:read',
-  async run({ workflow, called_workflows = [] }, { env }) {
+  async run({ workflow, called_workflows = [] }, { env, caller }) {
     withinLimits(workflowOverLimit(workflow));
     for (const [i, called] of called_workflows.entries()) withinLimits(workflowOverLimit(called, `called_workflows[${i}]`));
     const callees = new Map(called_workflows.map((w) => [w.id, w]));
-    return { ...validate(workflow, await catalogViewFor(env, workflow.nodes), undefined, callees), ...(await unknownReleaseNote(env)) };
+    const result = validate(workflow, await catalogViewFor(env, workflow.nodes), undefined, callees);
+    // Nodes this credential may not put into n8n: said now, not first at create_workflow.
+    const refused = classWarnings(workflow, caller, nodePolicyOf(env));
+    return { ...result, warnings: [...result.warnings, ...refused], ...(await unknownReleaseNote(env)) };
   },
 });

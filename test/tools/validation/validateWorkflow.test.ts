@@ -4,7 +4,7 @@ import { clearCatalogCache } from '../../../src/catalog/catalog';
 import { CURRENT_KEY } from '../../../src/catalog/keys';
 import { loadCatalog } from '../../support/catalog';
 import { n8nSpecs } from '../../support/n8nCatalog';
-import { callInSession, type ToolAnswer } from '../../support/tools';
+import { callDirect, callInSession, type ToolAnswer } from '../../support/tools';
 import { FAULTY_WORKFLOW } from '../../support/workflows';
 
 /** validate_workflow in the session object, over a catalog of real n8n descriptions in KV. */
@@ -19,6 +19,31 @@ describe('validate_workflow', () => {
         { code: 'invalid_connection_type', node: 'Check' },
       ],
     });
+  });
+
+  it('warns of the nodes this credential may not put into n8n, with the class and the scope, and only of those', async () => {
+    await loadCatalog(n8nSpecs, ['n8n']);
+    const workflow = {
+      nodes: [
+        { name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+        { name: 'Run', type: 'n8n-nodes-base.code', typeVersion: 2, position: [200, 0], parameters: { jsCode: 'return $input.all();' } },
+      ],
+      connections: { Start: { main: [[{ node: 'Run', type: 'main', index: 0 }]] } },
+    };
+    const refused = (scopes: string[]) =>
+      callDirect('validate_workflow', { workflow }, { scopes }).then((a) =>
+        (a.json.warnings as { code: string; node: string; message: string }[]).filter((w) => w.code === 'node_class_refused'),
+      );
+    expect(await refused(['nodes:read', 'workflows:write'])).toEqual([
+      {
+        node: 'Run',
+        code: 'node_class_refused',
+        message: expect.stringMatching(
+          /^"Run" runs the JavaScript or Python it is given: class "code", and it needs the scope "workflows:code", which this credential does not have\. create_workflow/,
+        ),
+      },
+    ]);
+    expect(await refused(['nodes:read', 'workflows:code'])).toEqual([]);
   });
 
   it('checks Execute Workflow inputs against a called workflow passed with it, by id', async () => {
