@@ -57,6 +57,13 @@ export interface ToolDefinition<In extends z.ZodObject = z.ZodObject> {
    * unknown (the service failed, or the run stopped, after the change was sent) made its change.
    */
   checkWith?: string;
+  /**
+   * An answer over the answer budget (ANSWER_BUDGET_BYTES, src/config.ts) is replaced
+   * (src/server/formatResult.ts): `readTheRest` says how to read it in parts, in the answer that
+   * replaces it; `smaller`, given what the tool returned and the sentence naming its size and the
+   * budget, makes a smaller answer of the tool's own (a workflow's nodes summarised), used when it fits.
+   */
+  tooLarge?: { readTheRest: string; smaller?(value: unknown, said: string): unknown };
   /** Deadline of a queued call; default from TOOL_TIMEOUT_SECONDS, else 120 s. */
   timeoutMs?: number;
   /**
