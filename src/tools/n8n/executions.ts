@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { executionId, n8nId } from '../../n8n/ids';
-import { failureOf, nodeSummaries, runPath, type Execution } from './executionReport';
+import { failureOf, nodeSummaries, runPath, withoutHostDetails, type Execution } from './executionReport';
 import { DELETES, n8nTool, page, paging, READS, type Page } from './n8nTool';
 
 /** Execution data beyond this many characters is summarised unless the caller asks for all of it. */
@@ -57,7 +57,7 @@ export const EXECUTION_TOOLS = [
     annotations: READS,
     async run({ workflowId, status, projectId, includeData, fullData, limit, cursor }, n8n) {
       const query = { workflowId, status, projectId, includeData, limit, cursor };
-      return page('executions', await n8n.get<Page<Execution>>('/executions', { query }), (e) => trimExecution(e, fullData ?? false));
+      return page('executions', withoutHostDetails(await n8n.get<Page<Execution>>('/executions', { query })), (e) => trimExecution(e, fullData ?? false));
     },
   }),
   n8nTool({
@@ -75,8 +75,9 @@ export const EXECUTION_TOOLS = [
     }),
     annotations: READS,
     async run({ id, includeData, fullData, view }, n8n) {
-      if (view === 'error') return errorView(await n8n.get<Execution>(`/executions/${id}`, { query: { includeData: true } }));
-      return trimExecution(await n8n.get<Execution>(`/executions/${id}`, { query: { includeData } }), fullData ?? false);
+      const read = async (withData?: boolean) => withoutHostDetails(await n8n.get<Execution>(`/executions/${id}`, { query: { includeData: withData } }));
+      if (view === 'error') return errorView(await read(true));
+      return trimExecution(await read(includeData), fullData ?? false);
     },
   }),
   n8nTool({

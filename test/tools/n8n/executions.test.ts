@@ -3,6 +3,8 @@ import { EXECUTION_DATA_LIMIT, trimExecution } from '../../../src/tools/n8n/exec
 import { toolsFor } from '../../../src/server/registry';
 import { withN8n } from '../../support/hostile';
 import { callDirect, fakeN8n, sentToN8n } from '../../support/tools';
+// An execution a real n8n 1.123.81 stored, errors with their stacks and file paths in it (test/tools/n8n/executionReport.test.ts).
+import hostDetails from '../../fixtures/executions/hostDetails.json';
 
 /** An execution whose one node put out `items` items of `size` characters each. */
 const execution = (items: number, size: number) => ({
@@ -59,6 +61,22 @@ describe('the execution tools', () => {
     expect(read.json).toMatchObject({ id, status: 'success', data: expect.any(Object) });
     expect(await callDirect('delete_execution', { id })).toMatchObject({ json: { deleted: true, id } });
     expect((await callDirect('get_execution', { id })).text).toMatch(/Not found \(404\)/);
+  });
+
+  it('answers execution data without the stacks and paths of the n8n host, however it is asked for', async () => {
+    const workflowId = 'wfHostDetails1';
+    const { id } = await fakeN8n('executions', { workflowId, execution: hostDetails });
+    const answers = [
+      await callDirect('get_execution', { id, includeData: true }),
+      await callDirect('get_execution', { id, includeData: true, fullData: true }),
+      await callDirect('get_execution', { id, view: 'error' }),
+      await callDirect('list_executions', { workflowId, includeData: true, fullData: true }),
+    ];
+    for (const answer of answers) {
+      expect(answer.isError).toBe(false);
+      expect(answer.text).toContain('Command failed: cat <path>');
+      expect(answer.text).not.toMatch(/"stack"|node_modules|\\n {4}at /);
+    }
   });
 
   it('takes only numbers as execution ids: nothing else reaches a URL', () => {
