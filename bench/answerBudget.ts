@@ -14,7 +14,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { serialize } from 'node:v8';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { ANSWER_BUDGET_BYTES } from '../src/config.ts';
-import { answerBytes } from '../src/server/formatResult.ts';
+import { answerBytes } from '../src/protocol/answerBytes.ts';
 
 const DO_VALUE_BYTES = 2_000_000;
 const INLINE_ARGUMENT_BYTES = 64 * 1024;

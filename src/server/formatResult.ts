@@ -1,5 +1,6 @@
 import { isInputRequiredResult, type CallToolResult } from '@modelcontextprotocol/server';
 import { ANSWER_BUDGET_BYTES } from '../config';
+import { answerBytes } from '../protocol/answerBytes';
 import { rawResultOf, type ToolDefinition } from '../tools/tool';
 
 /**
@@ -19,22 +20,6 @@ export function formatToolResult(value: unknown, options: { structured?: boolean
   }
   return result;
 }
-
-/** UTF-8 bytes of a text, counted without encoding it (a surrogate pair: two units, four bytes). */
-function utf8Bytes(text: string): number {
-  let bytes = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code > 0x7f) bytes += code > 0x7ff && (code < 0xd800 || code > 0xdfff) ? 2 : 1;
-  }
-  return bytes;
-}
-
-/** Bytes a result takes in its JSON-RPC message: UTF-8 JSON, the text escaped, structuredContent beside it. */
-export const answerBytes = (result: CallToolResult): number => utf8Bytes(JSON.stringify(result));
-
-/** Bytes a value takes in an answer's text: its JSON, escaped once more as the message carries the text. */
-export const bytesInAnswer = (value: unknown): number => utf8Bytes(JSON.stringify(JSON.stringify(value) ?? 'null')) - 2;
 
 /** The sentence an answer over the budget gets: its size, the budget. */
 const overBudget = (bytes: number): string =>

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ANSWER_BUDGET_BYTES } from '../../src/config';
-import { answerBytes, bytesInAnswer, formatError, formatToolResult, toolResult } from '../../src/server/formatResult';
+import { answerBytes } from '../../src/protocol/answerBytes';
+import { formatError, formatToolResult, toolResult } from '../../src/server/formatResult';
 import { defineTool, rawResult, type ToolDefinition } from '../../src/tools/tool';
 
 describe('MessageFormatter', () => {
@@ -52,12 +53,6 @@ const over = () => ({ id: 'w1', name: 'Big', active: false, pad: 'x'.repeat(ANSW
 const overSize = answerBytes(formatToolResult(over())).toLocaleString('en-US');
 
 describe('the answer budget', () => {
-  it('counts an answer as its JSON-RPC message carries it: UTF-8, the text escaped, structuredContent beside it', () => {
-    const result = formatToolResult({ quote: '"é€😀' }, { structured: true });
-    expect(answerBytes(result)).toBe(new TextEncoder().encode(JSON.stringify(result)).byteLength);
-    expect(bytesInAnswer({ quote: '"é' })).toBe(new TextEncoder().encode(JSON.stringify(JSON.stringify({ quote: '"é' }))).byteLength - 2);
-  });
-
   it('leaves every answer within the budget as it is', () => {
     const value = { id: 'w1', pad: 'x'.repeat(ANSWER_BUDGET_BYTES - 100) };
     const result = toolResult(probe(), value);

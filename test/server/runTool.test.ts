@@ -6,7 +6,7 @@ import type { Env } from '../../src/env';
 import type { Principal } from '../../src/principal';
 import { ANSWER_BUDGET_BYTES } from '../../src/config';
 import { authInfoOf } from '../../src/server/caller';
-import { answerBytes } from '../../src/server/formatResult';
+import { answerBytes } from '../../src/protocol/answerBytes';
 import { callRequestOf, invokeTool, progressNotification, runDirect, toolContext, type CallRequest } from '../../src/server/runTool';
 import { defineTool, rawResult, ToolError, TransientError, type ToolContext, type ToolDefinition } from '../../src/tools/tool';
 
