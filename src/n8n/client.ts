@@ -24,8 +24,8 @@ const REQUEST_TIMEOUT_MS = 30_000;
 
 /**
  * The most of one n8n answer this server reads: a Worker has 128 MB, and an answer is held as text
- * (1 to 2 bytes a character) and then as the objects it parses into (1.7 times its bytes, measured on
- * execution data: bench/answerSizes.ts), so 16 MiB takes about 45 to 60 MB at once.
+ * (1 to 2 bytes a character) and then as the objects it parses into (1.3 to 1.7 times its bytes,
+ * measured on execution data: bench/answerSizes.ts), so 16 MiB takes about 40 to 60 MB at once.
  */
 const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 
