@@ -98,6 +98,10 @@ const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 /** Checks a definition once, when its module loads, so a bad name never reaches a client. */
 export function defineTool<In extends z.ZodObject>(tool: ToolDefinition<In>): ToolDefinition {
   if (!TOOL_NAME.test(tool.name)) throw new Error(`Invalid tool name "${tool.name}": must match ${TOOL_NAME}`);
+  // Past the answer budget an answer loses its structuredContent (src/server/formatResult.ts): a change's
+  // answer, which must still say it succeeded, would then fail the SDK's check of the output schema.
+  if (tool.output && tool.annotations.readOnlyHint !== true)
+    throw new Error(`Tool "${tool.name}" declares an output schema, so it must be read-only (readOnlyHint)`);
   return tool as unknown as ToolDefinition;
 }
 
