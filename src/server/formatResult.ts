@@ -27,11 +27,13 @@ const overBudget = (bytes: number): string =>
 
 const READ_LESS = 'Ask for less at a time: a smaller limit, fewer names, one part of it.';
 
-/** Fields of an answer kept when the rest is too large: its ids, names, states, counts. */
+/** Fields of an answer kept when the rest is too large: its ids, names, states, counts (the first 50: well within the budget). */
 const shortFields = (value: unknown): Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && rawResultOf(value) === undefined
     ? Object.fromEntries(
-        Object.entries(value).filter(([, v]) => v === null || typeof v === 'number' || typeof v === 'boolean' || (typeof v === 'string' && v.length <= 200)),
+        Object.entries(value)
+          .filter(([, v]) => v === null || typeof v === 'number' || typeof v === 'boolean' || (typeof v === 'string' && v.length <= 200))
+          .slice(0, 50),
       )
     : {};
 

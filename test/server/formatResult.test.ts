@@ -71,6 +71,12 @@ describe('the answer budget', () => {
     expect(answerBytes(result)).toBeLessThan(ANSWER_BUDGET_BYTES);
   });
 
+  it('keeps the first 50 short fields of an answer made of many: the answer replacing it stays within the budget', () => {
+    const many = Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`field${i}`, 'v'.repeat(100)]));
+    const cut = toolResult(probe(), many);
+    expect(Object.keys(JSON.parse((cut.content[0] as { text: string }).text))).toEqual([...Object.keys(many).slice(0, 50), 'answerTooLarge']);
+  });
+
   it('says a change succeeded when only its answer is past the budget: never an error', () => {
     const changes = probe({ annotations: { readOnlyHint: false } });
     const result = toolResult(changes, over());
