@@ -39,27 +39,32 @@ const readAgain = (id: string | number) => `get_execution with id ${id}, include
 /**
  * list_executions with includeData: the listed executions with their data, each whole (fullData) or
  * trimmed as get_execution trims it, as long as it fits what is left of the answer; one that does not
- * is summarised per node, and once the answer is full the rest come without data. Each says why.
+ * is summarised per node, or listed without its data when even that does not fit. Each says why. The
+ * room each execution takes without its data is kept from the start, so the answer stays within the budget.
  */
 async function withData(n8n: N8nClient, listed: Execution[], fullData: boolean): Promise<Record<string, unknown>[]> {
-  let room = ANSWER_BUDGET_BYTES - ANSWER_MARGIN;
+  const plain = listed.map((execution) => ({
+    ...execution,
+    dataTrimmed: `Its data does not fit what is left of this answer, even summarised per node. ${readAgain(execution.id)}`,
+  }));
+  const plainBytes = plain.map((execution) => bytesInAnswer(execution) + 1);
+  let room = ANSWER_BUDGET_BYTES - ANSWER_MARGIN - plainBytes.reduce((sum, bytes) => sum + bytes, 0);
   const shown: Record<string, unknown>[] = [];
-  for (const execution of listed) {
-    let answer: Record<string, unknown> = { ...execution, dataTrimmed: `Not read: this answer is full. ${readAgain(execution.id)}` };
-    if (room > ANSWER_MARGIN) {
-      try {
-        const read = withoutHostDetails(await n8n.get<Execution>(`/executions/${execution.id}`, { query: { includeData: true } }));
-        answer = trimExecution(read, fullData);
-        if (bytesInAnswer(answer) > room)
-          answer = summarised(read, `Its data does not fit what is left of this answer, so it is summarised per node. ${readAgain(execution.id)}`);
-      } catch (error) {
-        if (!(error instanceof N8nAnswerTooLarge)) throw error;
-        answer = { ...execution, dataTrimmed: error.message };
-      }
+  for (const [i, execution] of listed.entries()) {
+    /** What the execution's data adds to the answer. */
+    const added = (answer: Record<string, unknown>) => bytesInAnswer(answer) + 1 - plainBytes[i]!;
+    let answer: Record<string, unknown>;
+    try {
+      const read = withoutHostDetails(await n8n.get<Execution>(`/executions/${execution.id}`, { query: { includeData: true } }));
+      answer = trimExecution(read, fullData);
+      if (added(answer) > room)
+        answer = summarised(read, `Its data does not fit what is left of this answer, so it is summarised per node. ${readAgain(execution.id)}`);
+      if (added(answer) > room) answer = plain[i]!;
+    } catch (error) {
+      if (!(error instanceof N8nAnswerTooLarge)) throw error;
+      answer = { ...execution, dataTrimmed: error.message };
     }
-    const bytes = bytesInAnswer(answer) + 1;
-    if (bytes > room) answer = { ...execution, dataTrimmed: `Not shown: this answer is full. ${readAgain(execution.id)}` };
-    room -= bytesInAnswer(answer) + 1;
+    room -= added(answer);
     shown.push(answer);
   }
   return shown;

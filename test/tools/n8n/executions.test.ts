@@ -3,7 +3,7 @@ import { EXECUTION_DATA_LIMIT, trimExecution } from '../../../src/tools/n8n/exec
 import { toolsFor } from '../../../src/server/registry';
 import { withN8n } from '../../support/hostile';
 import { ANSWER_BUDGET_BYTES } from '../../../src/config';
-import { answerBytes } from '../../../src/protocol/answerBytes';
+import { answerBytes, bytesInAnswer } from '../../../src/protocol/answerBytes';
 import { callDirect, fakeN8n, fakeN8nApi, sentToN8n } from '../../support/tools';
 // An execution a real n8n 1.123.81 stored, errors with their stacks and file paths in it (test/tools/n8n/executionReport.test.ts).
 import hostDetails from '../../fixtures/executions/hostDetails.json';
@@ -124,6 +124,57 @@ describe('the execution tools', () => {
     );
     expect(executions[2].data.resultData.nodes).toEqual([expect.objectContaining({ node: 'Start', items: [1_400] })]);
     expect(note).toBe('With includeData a page holds at most 10 executions: nextCursor gives the next ones.');
+  });
+
+  it('list_executions lists an execution without its data when even its summary does not fit, and stays within the budget', async () => {
+    const workflowId = `wf${crypto.randomUUID().replaceAll('-', '').slice(0, 12)}`;
+    // 1,000 nodes, each with an item of 900 characters: its summary (a sample per node) is about a megabyte too.
+    const runData = Object.fromEntries(
+      Array.from({ length: 1_000 }, (_, n) => [`Node ${n}`, [{ executionIndex: n, data: { main: [[{ json: { text: 't'.repeat(900) } }]] } }]]),
+    );
+    const execution = {
+      status: 'success',
+      finished: true,
+      mode: 'manual',
+      startedAt: '2026-11-28T00:00:00.000Z',
+      stoppedAt: '2026-11-28T00:00:01.000Z',
+      data: { resultData: { runData } },
+    };
+    const ids: string[] = [];
+    for (let n = 0; n < 3; n++) ids.unshift((await fakeN8n('executions', { workflowId, execution })).id);
+    const listed = await callDirect('list_executions', { workflowId, includeData: true });
+    expect(listed.isError).toBe(false);
+    expect(answerBytes({ content: [{ type: 'text', text: listed.text }] })).toBeLessThanOrEqual(ANSWER_BUDGET_BYTES);
+    expect(listed.json.executions.map((e: any) => [e.id, e.data, e.dataTrimmed])).toEqual(
+      ids.map((id) => [
+        id,
+        undefined,
+        `Its data does not fit what is left of this answer, even summarised per node. get_execution with id ${id}, includeData and fullData reads it a page at a time.`,
+      ]),
+    );
+  });
+
+  it('list_executions keeps room for every execution it lists: one that would fill the answer alone is summarised', async () => {
+    const workflowId = `wf${crypto.randomUUID().replaceAll('-', '').slice(0, 12)}`;
+    const execution = (pad: number) => ({
+      status: 'success',
+      finished: true,
+      mode: 'manual',
+      data: { resultData: { runData: { Start: [{ executionIndex: 0, data: { main: [[{ json: { pad: 'p'.repeat(pad) } }]] } }] } } },
+    });
+    // Its size without a pad, then nine small ones, then one padded to the budget less 3,000 bytes: alone it would fit.
+    const probe = (await fakeN8n('executions', { workflowId, execution: execution(0) })).id;
+    const base = bytesInAnswer(await fakeN8nApi('GET', `/executions/${probe}?includeData=true`));
+    for (let n = 0; n < 9; n++) await fakeN8n('executions', { workflowId, execution: execution(10) });
+    const { id } = await fakeN8n('executions', { workflowId, execution: execution(ANSWER_BUDGET_BYTES - 3_000 - base) });
+    const listed = await callDirect('list_executions', { workflowId, includeData: true, fullData: true });
+    expect(listed.isError).toBe(false);
+    expect(answerBytes({ content: [{ type: 'text', text: listed.text }] })).toBeLessThanOrEqual(ANSWER_BUDGET_BYTES);
+    expect(listed.json.executions.map((e: any) => e.dataTrimmed ?? 'whole')).toEqual([
+      expect.stringMatching(/^Its data does not fit what is left of this answer, so it is summarised per node\./),
+      ...Array.from({ length: 9 }, () => 'whole'),
+    ]);
+    expect(listed.json.executions[0].id).toBe(id);
   });
 
   it('says an execution is larger than this server reads from n8n at once, in get_execution and in a listing', async () => {
