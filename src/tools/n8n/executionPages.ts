@@ -30,8 +30,11 @@ function cursorOf(text: string): Cursor {
   return { node, run, output, item };
 }
 
-/** Bytes left for the answer's sentence and cursor beside the page. */
+/** Bytes left for the answer's sentence and cursor beside the page: names in it are clipped to keep within them. */
 const SENTENCE_BYTES = 2_000;
+
+/** A node's name as the sentence quotes it, clipped at 100 characters. */
+const quoted = (name: string) => `"${name.length > 100 ? `${name.slice(0, 100)}…` : name}"`;
 
 interface NodeRun {
   data?: Record<string, unknown>;
@@ -121,7 +124,7 @@ function fill(execution: Execution, path: string[], start: Cursor, room: number)
           if (items > 0) return { runs, next: { node, run, output, item }, cut };
           // One item larger than a whole page: shown cut (a JSON character takes at most 7 bytes here), so that every page moves on.
           slice.items.push(clip(all[item], Math.max(0, Math.floor(room / 7))));
-          cut.push(`"${name}" run ${run}, ${type} output ${index}, item ${item} (${itemBytes.toLocaleString('en-US')} bytes)`);
+          cut.push(`${quoted(name)} run ${run}, ${type} output ${index}, item ${item} (${itemBytes.toLocaleString('en-US')} bytes)`);
           const more = item + 1 < all.length || output + 1 < outputs.length || run + 1 < nodeRuns.length || node + 1 < path.length;
           return { runs, ...(more ? { next: { node, run, output, item: item + 1 } } : {}), cut };
         }
@@ -134,7 +137,7 @@ function fill(execution: Execution, path: string[], start: Cursor, room: number)
 /** What a page holds and how to read the rest. */
 function sentence(execution: Execution, bytes: number, { runs, next, cut, first }: { runs: PageRun[]; next?: Cursor; cut: string[]; first: boolean }): string {
   const slices = runs.flatMap((r) =>
-    r.outputs.map((o) => `"${r.node}" run ${r.run} ${o.type} output ${o.index} items ${o.from}–${o.from + o.items.length - 1} of ${o.count}`),
+    r.outputs.map((o) => `${quoted(r.node)} run ${r.run} ${o.type} output ${o.index} items ${o.from}–${o.from + o.items.length - 1} of ${o.count}`),
   );
   const holds = slices.length
     ? `This page holds ${slices.length > 4 ? `${slices.slice(0, 2).join(', ')} … ${slices.slice(-2).join(', ')}` : slices.join(', ')}.`

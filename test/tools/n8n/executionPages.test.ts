@@ -114,6 +114,19 @@ describe('an execution a page at a time', () => {
     expect(all.flatMap((p) => p.data.runData.flatMap((r: any) => r.outputs.flatMap((o: any) => o.items))).length).toBe(3_000 + 1 + 6_000);
   });
 
+  it('quotes node names of any length in its sentence clipped, so the page stays within the budget', () => {
+    const long = (n: string) => `${n}${'n'.repeat(5_000)}`;
+    const execution = large();
+    const runData = execution.data!.resultData!.runData!;
+    execution.data!.resultData!.runData = Object.fromEntries(Object.entries(runData).map(([name, runs]) => [long(name), runs]));
+    const all = pages(execution);
+    for (const page of all) {
+      expect(answerBytes(formatToolResult(page))).toBeLessThanOrEqual(ANSWER_BUDGET_BYTES);
+      expect(page.page).not.toContain('n'.repeat(100));
+    }
+    expect(all[0]!.page).toContain(`"${long('A').slice(0, 100)}…" run 0 main output 0 items 0–`);
+  });
+
   it('refuses a cursor past the end of the data', () => {
     expect(() => executionPage(large(), 1, '3.0.0.0')).toThrow(/^cursor "3\.0\.0\.0" is past the end of execution 7's data: 3 nodes ran\.$/);
   });
