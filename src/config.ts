@@ -12,6 +12,18 @@ export const SERVER_TITLE = 'n8n MCP (edge)';
 /** Largest request body accepted on any route (413 above it). */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
+/**
+ * The most one tool answer may be: bytes of its result as UTF-8 JSON (the text content escaped, and
+ * structuredContent beside it), which is what the JSON-RPC message carries. A session's event store
+ * and a task's record keep that result in a Durable Object, whose values are at most 2 MB
+ * (SQLite-backed) as V8 serializes them: there a string with any character past U+00FF takes two bytes
+ * a character, so an answer of ASCII JSON with one such character takes twice its bytes, the worst of
+ * the shapes measured (bench/answerBudget.ts). 2 × 800,000 leaves 400,000 for what is stored beside
+ * it: a task's arguments kept inline (64 KiB of JSON, up to 295,000 bytes serialized: numbers V8 keeps
+ * as doubles, 9 bytes each), ids.
+ */
+export const ANSWER_BUDGET_BYTES = 800_000;
+
 /** Largest total of request headers (431 above it); an MCP request needs a few hundred bytes. */
 export const MAX_HEADER_BYTES = 16 * 1024;
 

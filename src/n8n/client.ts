@@ -22,6 +22,46 @@ function tooLong(url: URL): ToolError {
 /** One request to n8n may take this long; the call's own deadline (the signal) may cut it shorter. */
 const REQUEST_TIMEOUT_MS = 30_000;
 
+/**
+ * The most of one n8n answer this server reads: a Worker has 128 MB, and an answer is held as text
+ * (1 to 2 bytes a character) and then as the objects it parses into (1.3 to 1.7 times its bytes,
+ * measured on execution data: bench/answerSizes.ts), so 16 MiB takes about 40 to 60 MB at once.
+ */
+const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
+
+/** n8n answered more than this server reads at once: the same request would again, so it is the caller's to ask for less. */
+export class N8nAnswerTooLarge extends ToolError {
+  override name = 'N8nAnswerTooLarge';
+  constructor(where: string) {
+    super(
+      `n8n's answer to ${where} is more than the ${MAX_ANSWER_BYTES / 1024 / 1024} MiB this server reads at once (a Worker has 128 MB of memory): ask for less (a smaller limit, no includeData).`,
+    );
+  }
+}
+
+/** The answer's text, read up to MAX_ANSWER_BYTES (what n8n says it sends, and what it sends). */
+async function textOf(response: Response, where: string): Promise<string> {
+  if (Number(response.headers.get('content-length') ?? 0) > MAX_ANSWER_BYTES) {
+    await response.body?.cancel();
+    throw new N8nAnswerTooLarge(where);
+  }
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return text + decoder.decode();
+    bytes += value.byteLength;
+    if (bytes > MAX_ANSWER_BYTES) {
+      await reader.cancel();
+      throw new N8nAnswerTooLarge(where);
+    }
+    text += decoder.decode(value, { stream: true });
+  }
+}
+
 export interface N8nConnection {
   /** `https://n8n.example.com/api/v1`, whatever form N8N_API_URL was given in. */
   apiBase: string;
@@ -187,8 +227,9 @@ export class N8nClient {
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         signal: this.signal ? AbortSignal.any([this.signal, timeout.signal]) : timeout.signal,
       });
-      text = await response.text();
+      text = await textOf(response, `${method} ${url.pathname}`);
     } catch (error) {
+      if (error instanceof N8nAnswerTooLarge) throw error;
       // The URL, never the key: secrets stay out of messages and logs.
       if (timeout.signal.aborted) throw new N8nUnavailableError(`n8n did not answer ${method} ${url.pathname} within ${REQUEST_TIMEOUT_MS / 1000} s`);
       throw new N8nUnavailableError(`Could not reach n8n at ${url.origin}: ${String(error)}`);

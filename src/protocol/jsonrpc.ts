@@ -43,3 +43,10 @@ export const isCancellation = (m: JSONRPCMessage): m is JSONRPCNotification & { 
 export function jsonRpcError(id: RequestId | null, code: number, message: string, data?: unknown): JsonRpcErrorResponse {
   return { jsonrpc: '2.0', id, error: data === undefined ? { code, message } : { code, message, data } };
 }
+
+/**
+ * What a request is answered with when its own answer could not be stored or sent (a Durable Object
+ * refused to keep it): an error, so the client is never left waiting on silence.
+ */
+export const undeliverable = (id: RequestId | null, error: unknown): JsonRpcErrorResponse =>
+  jsonRpcError(id, ErrorCode.InternalError, `The answer to this request could not be stored to send (${String(error)})`);

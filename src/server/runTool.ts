@@ -2,7 +2,7 @@ import type { CallToolResult, LoggingLevel, ProgressToken, RequestId, ServerCont
 import type { Principal } from '../principal';
 import type { Env } from '../env';
 import { observe } from '../observability/events';
-import { formatError, formatToolResult } from './formatResult';
+import { formatError, toolResult } from './formatResult';
 import { ToolError, type ToolContext, type ToolDefinition } from '../tools/tool';
 import { requestPrincipal } from './caller';
 import { callTimeoutMs } from './policy';
@@ -38,14 +38,15 @@ export function callRequestOf(ctx: ServerContext): CallRequest {
 }
 
 /**
- * Runs a tool and formats its outcome. A ToolError is the tool's own answer (an isError result); any
- * other exception is thrown on, for the queue to retry or answer. `execution` says where it ran, for the metrics.
+ * Runs a tool and formats its outcome, within the answer budget (formatResult's toolResult). A
+ * ToolError is the tool's own answer (an isError result); any other exception is thrown on, for the
+ * queue to retry or answer. `execution` says where it ran, for the metrics.
  */
 export async function invokeTool(tool: ToolDefinition, args: unknown, ctx: ToolContext, execution: 'direct' | 'queued' = 'queued'): Promise<CallToolResult> {
   const started = Date.now();
   let outcome: 'ok' | 'error' | 'failed' = 'failed';
   try {
-    const result = formatToolResult(await tool.run(args as never, ctx), { structured: tool.output !== undefined });
+    const result = toolResult(tool, await tool.run(args as never, ctx));
     outcome = result.isError ? 'error' : 'ok';
     return result;
   } catch (error) {

@@ -77,11 +77,19 @@ export class TaskObject extends DurableObject<Env> {
     return true;
   }
 
-  /** The outcome of a run, from the queue consumer (or the dead-letter consumer). */
+  /**
+   * The outcome of a run, from the queue consumer (or the dead-letter consumer). One this object
+   * cannot store (past the 2 MB a value may hold) fails the task with an error that says so: the
+   * client must never read a task as completed that no later read of it could show.
+   */
   async deliverOutcome(callId: string, outcome: TaskOutcome): Promise<Delivery> {
     const task = await this.waitingOn(callId);
     if (!task) return 'ignored';
-    await this.save(settle(task, outcome, Date.now()));
+    const now = Date.now();
+    await this.save(settle(task, outcome, now)).catch((error: unknown) => {
+      const message = `The result of ${task.tool} could not be stored with its task (${String(error)}): the call ran, and what it answered is lost.`;
+      return this.save(settle(task, { kind: 'error', error: { code: ErrorCode.InternalError, message } }, now));
+    });
     return 'delivered';
   }
 
@@ -105,14 +113,19 @@ export class TaskObject extends DurableObject<Env> {
     return (await this.waitingOn(callId)) !== null;
   }
 
-  /** A running tool's progress becomes the task's status message (its log messages have nowhere to go). */
+  /**
+   * A running tool's progress becomes the task's status message (its log messages have nowhere to go);
+   * one the storage refuses is not kept, and the run goes on.
+   */
   async relayNotification(callId: string, notification: ServerNotification): Promise<boolean> {
     const task = await this.waitingOn(callId);
     if (!task || notification.method !== 'notifications/progress') return false;
     const { progress, total, message } = notification.params as { progress: number; total?: number; message?: string };
     const statusMessage = message ?? (total ? `${progress} of ${total}` : String(progress));
-    await this.save({ ...task, statusMessage, lastUpdatedAt: Date.now() });
-    return true;
+    return this.save({ ...task, statusMessage, lastUpdatedAt: Date.now() }).then(
+      () => true,
+      () => false,
+    );
   }
 
   /** A run past its deadline is answered with a timeout; a task past its TTL is forgotten. Stored state decides. */
@@ -154,9 +167,10 @@ export class TaskObject extends DurableObject<Env> {
     return this.cached;
   }
 
+  /** Storage first, then memory: a record the storage refused is never answered from memory. */
   private async save(task: TaskRecord): Promise<void> {
-    this.cached = task;
     await this.ctx.storage.put(RECORD_KEY, task);
+    this.cached = task;
     // A run that has ended leaves nothing for its consumer; an ended task's runs need no arguments kept apart.
     if (task.status !== 'working') await forgetCall(this.ctx.storage, task.callId);
     if (isTerminal(task.status) && task.arguments === undefined) await forgetCall(this.ctx.storage, task.taskId);

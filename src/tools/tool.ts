@@ -59,6 +59,13 @@ export interface ToolDefinition<In extends z.ZodObject = z.ZodObject> {
    * unknown (the service failed, or the run stopped, after the change was sent) made its change.
    */
   checkWith?: string;
+  /**
+   * An answer over the answer budget (ANSWER_BUDGET_BYTES, src/config.ts) is replaced
+   * (src/server/formatResult.ts): `readTheRest` says how to read it in parts, in the answer that
+   * replaces it; `smaller`, given what the tool returned and the sentence naming its size and the
+   * budget, makes a smaller answer of the tool's own (a workflow's nodes summarised), used when it fits.
+   */
+  tooLarge?: { readTheRest: string; smaller?(value: unknown, said: string): unknown };
   /** Deadline of a queued call; default from TOOL_TIMEOUT_SECONDS, else 120 s. */
   timeoutMs?: number;
   /**
@@ -99,6 +106,10 @@ const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 /** Checks a definition once, when its module loads, so a bad name never reaches a client. */
 export function defineTool<In extends z.ZodObject>(tool: ToolDefinition<In>): ToolDefinition {
   if (!TOOL_NAME.test(tool.name)) throw new Error(`Invalid tool name "${tool.name}": must match ${TOOL_NAME}`);
+  // Past the answer budget an answer loses its structuredContent (src/server/formatResult.ts): a change's
+  // answer, which must still say it succeeded, would then fail the SDK's check of the output schema.
+  if (tool.output && tool.annotations.readOnlyHint !== true)
+    throw new Error(`Tool "${tool.name}" declares an output schema, so it must be read-only (readOnlyHint)`);
   return tool as unknown as ToolDefinition;
 }
 

@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers';
-import { describe, expect, it } from 'vitest';
-import { N8nClient } from '../../src/n8n/client';
+import { describe, expect, it, vi } from 'vitest';
+import { N8nAnswerTooLarge, N8nClient } from '../../src/n8n/client';
 import { nodeGate } from '../../src/tools/n8n/nodeGate';
 
 const everyScope = { id: 'key_test', subject: 'key_test', scopes: ['*'] };
@@ -11,6 +11,37 @@ describe('the n8n client', () => {
     const n8n = new N8nClient({ apiBase: 'http://127.0.0.1:1/api/v1', apiKey: 'n8n_api_secret' }, nodeGate(everyScope, env));
     for (const path of ['/workflows/.', '/workflows/..', '/workflows/a/../../rest/settings', '/credentials/schema/%2e/..']) {
       await expect(n8n.get(path), path).rejects.toThrow(/^n8n path .* resolves to .*: not sent$/);
+    }
+  });
+
+  it('reads no more of an answer than 16 MiB, whether n8n says its length or not, and says what to do', async () => {
+    const n8n = new N8nClient({ apiBase: 'http://n8n.example/api/v1', apiKey: 'n8n_api_secret' }, nodeGate(everyScope, env));
+    const chunk = new Uint8Array(1024 * 1024).fill(0x20);
+    let sent = 0;
+    // 18 MiB of spaces, a MiB at a time.
+    const body = () =>
+      new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (++sent > 18) return controller.close();
+          controller.enqueue(chunk);
+        },
+      });
+    const said = { 'content-length': String(17 * 1024 * 1024) };
+    const fetch = vi
+      .spyOn(globalThis, 'fetch')
+      .mockImplementation(async (input) =>
+        (input instanceof Request ? input.url : input.toString()).includes('said') ? new Response(body(), { headers: said }) : new Response(body()),
+      );
+    try {
+      const refused =
+        /^n8n's answer to GET \/api\/v1\/executions(\/said)? is more than the 16 MiB this server reads at once \(a Worker has 128 MB of memory\): ask for less/;
+      await expect(n8n.get('/executions/said')).rejects.toThrow(refused);
+      expect(sent).toBeLessThanOrEqual(1);
+      sent = 0;
+      await expect(n8n.get('/executions')).rejects.toBeInstanceOf(N8nAnswerTooLarge);
+      expect(sent).toBe(17);
+    } finally {
+      fetch.mockRestore();
     }
   });
 });

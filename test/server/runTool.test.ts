@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { Env } from '../../src/env';
 import type { Principal } from '../../src/principal';
+import { ANSWER_BUDGET_BYTES } from '../../src/config';
 import { authInfoOf } from '../../src/server/caller';
+import { answerBytes } from '../../src/protocol/answerBytes';
 import { callRequestOf, invokeTool, progressNotification, runDirect, toolContext, type CallRequest } from '../../src/server/runTool';
 import { defineTool, rawResult, ToolError, TransientError, type ToolContext, type ToolDefinition } from '../../src/tools/tool';
 
@@ -65,6 +67,28 @@ describe('running a tool', () => {
         context(toolEnv),
       ),
     ).toEqual(raw);
+  });
+
+  it('holds every answer to the answer budget, the tool’s own errors too', async () => {
+    const { env: toolEnv } = observed();
+    const large = await invokeTool(
+      tool(() => 'x'.repeat(ANSWER_BUDGET_BYTES)),
+      {},
+      context(toolEnv),
+    );
+    expect(answerBytes(large)).toBeLessThanOrEqual(ANSWER_BUDGET_BYTES);
+    expect(large).toMatchObject({
+      isError: true,
+      content: [{ text: expect.stringContaining(`more than the ${ANSWER_BUDGET_BYTES.toLocaleString('en-US')} one answer may carry here`) }],
+    });
+    const refusal = await invokeTool(
+      tool(() => {
+        throw new ToolError('y'.repeat(ANSWER_BUDGET_BYTES));
+      }),
+      {},
+      context(toolEnv),
+    );
+    expect(answerBytes(refusal)).toBeLessThanOrEqual(ANSWER_BUDGET_BYTES);
   });
 
   it('gives the tool the arguments and the context it was handed', async () => {

@@ -19,3 +19,21 @@ export const webhookTrigger = (path: string, name = 'Hook', parameters: Record<s
   position: [0, 0],
   parameters: { path, httpMethod: 'POST', ...parameters },
 });
+
+/** A workflow past the answer budget: a Manual Trigger, then `codeNodes` Code nodes of `codeChars` characters of JavaScript each. */
+export function largeWorkflow(name: string, codeNodes = 8, codeChars = 110_000) {
+  const code = Array.from({ length: codeNodes }, (_, i) => ({
+    name: `Code ${i + 1}`,
+    type: 'n8n-nodes-base.code',
+    typeVersion: 2,
+    position: [200 * (i + 1), 0],
+    parameters: { jsCode: `// ${i + 1}\n${'return $input.all();\n'.repeat(codeChars / 20)}` },
+  }));
+  const names = ['Start', ...code.map((n) => n.name)];
+  return {
+    name,
+    nodes: [{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} }, ...code],
+    connections: Object.fromEntries(names.slice(0, -1).map((from, i) => [from, { main: [[{ node: names[i + 1]!, type: 'main', index: 0 }]] }])),
+    settings: { executionOrder: 'v1' },
+  };
+}

@@ -9,6 +9,8 @@ import { modern, pollTask, withTasks } from '../support/modern';
 import { runOf, startTask, TASK_OWNER, taskWaitingOn } from '../support/tasks';
 
 const result = (text: string) => ({ kind: 'result' as const, result: { content: [{ type: 'text' as const, text }] } });
+/** The task as its object's storage has it. */
+const storedRecord = (taskId: string) => runInDurableObject(taskStub(env, taskId), (_: TaskObject, state) => state.storage.get('task'));
 /** The keys of the task's storage: the record, and whatever is kept for its runs (call:…). */
 const storedKeys = (taskId: string) => runInDurableObject(taskStub(env, taskId), async (_: TaskObject, state) => [...(await state.storage.list()).keys()]);
 
@@ -104,6 +106,27 @@ describe('the runs of a task', () => {
     expect(await task.relayNotification(record.callId, { method: 'notifications/message', params: { level: 'info', data: 'x' } })).toBe(false);
     expect(await task.relayNotification('another-run', { method: 'notifications/progress', params: { progressToken: 'p', progress: 9 } })).toBe(false);
     expect(await statusMessage()).toBe('7');
+  });
+
+  it('fails the task when its result cannot be stored, and never shows it completed from memory', async () => {
+    const record = await taskWaitingOn('test_queued_echo', {});
+    const task = taskStub(env, record.taskId);
+    // Past the 8 MiB local workerd's SQLite takes for a value (2 MB deployed): the write is refused.
+    expect(await task.deliverOutcome(record.callId, result('x'.repeat(9 * 1024 * 1024)))).toBe('delivered');
+    const failed = {
+      status: 'failed',
+      error: { code: -32603, message: expect.stringMatching(/^The result of test_queued_echo could not be stored with its task \(.*SQLITE_TOOBIG/) },
+    };
+    expect(await task.view(TASK_OWNER)).toMatchObject(failed);
+    expect(await storedRecord(record.taskId)).toMatchObject(failed);
+  });
+
+  it('shows nothing from memory that its storage refused', async () => {
+    const record = await taskWaitingOn('test_queued_progress', {});
+    const task = taskStub(env, record.taskId);
+    const progress = { method: 'notifications/progress' as const, params: { progressToken: 'p', progress: 1, message: 'y'.repeat(9 * 1024 * 1024) } };
+    expect(await task.relayNotification(record.callId, progress)).toBe(false);
+    expect(await task.view(TASK_OWNER)).not.toHaveProperty('statusMessage');
   });
 
   it('keeps its task when the task’s object is reset mid-run: the run’s result reaches the fresh instance', async () => {

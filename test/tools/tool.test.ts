@@ -134,6 +134,12 @@ describe('defineTool', () => {
       expect(() => defineTool(tool(name)), name).toThrow(`Invalid tool name "${name}"`);
     }
   });
+
+  it('takes an output schema on a read-only tool only: a change answered past the answer budget has no structuredContent to give', () => {
+    const output = z.object({ a: z.number() });
+    expect(defineTool({ ...tool('reads'), output, annotations: { readOnlyHint: true } }).output).toBe(output);
+    expect(() => defineTool({ ...tool('changes'), output })).toThrow('Tool "changes" declares an output schema, so it must be read-only (readOnlyHint)');
+  });
 });
 
 describe('refusal', () => {

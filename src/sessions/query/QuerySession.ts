@@ -1,7 +1,7 @@
 import type { JSONRPCMessage, JSONRPCRequest, McpServer } from '@modelcontextprotocol/server';
 import type { Principal } from '../../principal';
 import { sessionNotFound, toErrorResponse } from '../../protocol/httpError';
-import { ErrorCode, isResponse, jsonRpcError, type JsonRpcErrorResponse } from '../../protocol/jsonrpc';
+import { ErrorCode, isResponse, jsonRpcError, undeliverable, type JsonRpcErrorResponse } from '../../protocol/jsonrpc';
 import { authInfoOf } from '../../server/caller';
 import type { SessionHost } from '../session';
 import { PARKED, QUERY_STREAM_ID, queryReply, queryResponseEvent, serveQueryRequest } from './queryMessages';
@@ -68,7 +68,10 @@ export class QuerySession {
     await this.host.storage.deleteAll();
   }
 
-  /** The query's answer: on the Worker's socket if it is there, else kept until it comes for it. */
+  /**
+   * The query's answer: on the Worker's socket if it is there, else kept until it comes for it; one too
+   * large to keep is kept as the error saying so, for the client to get instead of silence.
+   */
   private async answer(reply: unknown): Promise<void> {
     const record = await this.host.storage.get<QueryRecord>(QUERY_KEY);
     if (!record) return;
@@ -76,7 +79,9 @@ export class QuerySession {
       this.host.sockets.close(QUERY_STREAM_ID, 'answered');
       await this.host.storage.deleteAll();
     } else {
-      await this.host.storage.put(QUERY_KEY, { ...record, reply } satisfies QueryRecord);
+      await this.host.storage
+        .put(QUERY_KEY, { ...record, reply } satisfies QueryRecord)
+        .catch((error: unknown) => this.host.storage.put(QUERY_KEY, { ...record, reply: undeliverable(record.request.id, error) } satisfies QueryRecord));
     }
   }
 

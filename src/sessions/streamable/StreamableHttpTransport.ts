@@ -9,7 +9,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { SSE_KEEPALIVE_MS } from '../../config';
 import { HttpError, toErrorResponse } from '../../protocol/httpError';
-import { ErrorCode, isCancellation, isInitialize, isRequest, isResponse } from '../../protocol/jsonrpc';
+import { ErrorCode, isCancellation, isInitialize, isRequest, isResponse, undeliverable } from '../../protocol/jsonrpc';
 import { STANDALONE_STREAM_ID, streamBookkeeping, type StreamBookkeeping } from '../../server/sdkInternals';
 import { DurableEventStore } from './DurableEventStore';
 import { handoffComment } from '../handoff/handoff';
@@ -228,7 +228,13 @@ export class StreamableHttpTransport extends WebStandardStreamableHTTPServerTran
     if (response && message.id !== undefined && this.cancelled.delete(message.id)) return;
     const requestId = response ? message.id : options?.relatedRequestId;
     const streamId = requestId === undefined ? undefined : this.streamOf(requestId);
-    await super.send(message, options);
+    try {
+      await super.send(message, options);
+    } catch (error) {
+      // An answer the event store refused (too large to keep) would leave its client waiting for ever.
+      if (!response) throw error;
+      await super.send(undeliverable(message.id ?? null, error) as JSONRPCMessage, options);
+    }
     if (!response || streamId === undefined) return;
     if (this.isAnswering(streamId)) return this.parkIfWaiting(streamId);
     this.cursors.delete(streamId);

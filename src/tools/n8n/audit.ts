@@ -15,6 +15,7 @@ export const AUDIT_TOOLS = [
     }),
     // Reads and reports; n8n computes it afresh each time.
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: true },
+    tooLarge: { readTheRest: 'Ask for fewer categories at a time.' },
     async run({ categories, daysAbandonedWorkflow }, n8n) {
       const additionalOptions = { ...(categories ? { categories } : {}), ...(daysAbandonedWorkflow ? { daysAbandonedWorkflow } : {}) };
       return n8n.post('/audit', { body: Object.keys(additionalOptions).length ? { additionalOptions } : {} });

@@ -4,7 +4,7 @@
  * and where the items stopped when nothing failed. Pure: test_workflow and get_execution read the
  * execution from n8n and answer with this.
  */
-import { own } from '../../lib/ownKeys';
+import { deleteOwn, own, setOwn } from '../../lib/ownKeys';
 import { isPlainObject } from '../../workflows/values';
 
 export interface Execution {
@@ -62,14 +62,60 @@ export function clip(value: unknown, max = SAMPLE_CHARS): unknown {
   return `${text.slice(0, max)}… (${text.length} characters)`;
 }
 
+/** Where an absolute path starts a host's own folders; a path under one, or through node_modules or .n8n, is the host's. */
+const HOST_ROOT = /^(?:file:\/\/)?(?:[A-Za-z]:\\|\/(?:home|usr|opt|var|root|tmp|app|data|srv|Users|mnt|snap|private|etc)\/)/;
+const HOST_FOLDER = /^(?:file:\/\/)?\/.*[\\/](?:node_modules|\.n8n)(?:[\\/]|$)/;
+
 /**
  * An error message without the n8n instance's file system: absolute paths (of its install, its user
- * folder, its modules) become `<path>`. Stacks are never answered at all.
+ * folder, its modules) become `<path>`. Stacks are never answered at all. Word by word (a word: what
+ * lies between spaces, quotes and brackets), so the time is linear: a pattern over the whole text took
+ * quadratic time on a message of many slashes (20,000 took a second).
  */
 export function withoutPaths(text: string): string {
-  return text
-    .replace(/(?:file:\/\/)?(?:[A-Za-z]:\\|\/)(?:[^\s'"()[\]]*[\\/])?node_modules[\\/][^\s'"()[\]]*/g, '<path>')
-    .replace(/(?<![\w.:/])(?:[A-Za-z]:\\|\/(?:home|usr|opt|var|root|tmp|app|data|srv|Users|mnt|snap|private|etc)\/)[^\s'"()[\]]*/g, '<path>');
+  return text.replace(/[^\s'"()[\]]+/g, (word) => (HOST_ROOT.test(word) || HOST_FOLDER.test(word) ? '<path>' : word));
+}
+
+/**
+ * A stack trace's frames, from the first `at …` line on: what follows an error's message in a stack.
+ * Spaces and tabs only before `at`: with any whitespace, text of many newlines took quadratic time.
+ */
+const FRAMES = /\n[ \t]+at \S[\s\S]*$/;
+
+/**
+ * Execution data without what it tells of the n8n host, changed in place (the caller's own copy, as
+ * read from n8n). n8n keeps each error it stores with its stack (the install's paths, its modules),
+ * in the run data, in the items a node that continues on failure puts out, in the items left to run:
+ * every error's stack goes, the frames of a stack anywhere else are cut off, and the file paths in
+ * error messages are replaced (withoutPaths). What the workflow itself made (items, parameters) stays
+ * as it is. Every answer that carries execution data reads it through here: get_execution,
+ * list_executions, and the runs of test_workflow, try_nodes and run_workflow_tests (ownExecution).
+ */
+export function withoutHostDetails<T>(data: T): T {
+  // A stack, not recursion: items nest as deep as a workflow made them.
+  const pending: unknown[] = [data];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (typeof value !== 'object' || value === null) continue;
+    // An error as n8n stores one: its fields are n8n's words (a message, its name, n8n's messages).
+    const error = !Array.isArray(value) && typeof (value as { stack?: unknown }).stack === 'string';
+    for (const [key, field] of Object.entries(value)) {
+      if (error && key === 'stack') deleteOwn(value, key);
+      else if (error && key === 'messages' && Array.isArray(field))
+        setOwn(
+          value,
+          key,
+          field.map((m: unknown) => (typeof m === 'string' ? withoutPaths(m) : m)),
+        );
+      else if (typeof field !== 'string') pending.push(field);
+      else {
+        const cut = field.replace(FRAMES, '');
+        const scrubbed = error || (key === 'error' && !Array.isArray(value)) ? withoutPaths(cut) : cut;
+        if (scrubbed !== field) setOwn(value, key, scrubbed);
+      }
+    }
+  }
+  return data;
 }
 
 const runDataOf = (execution: Execution): Record<string, NodeRun[]> => execution.data?.resultData?.runData ?? {};

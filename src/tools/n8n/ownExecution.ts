@@ -7,7 +7,7 @@
 import { N8nApiError, type N8nClient } from '../../n8n/client';
 import { own } from '../../lib/ownKeys';
 import { ToolError } from '../tool';
-import type { Execution } from './executionReport';
+import { withoutHostDetails, type Execution } from './executionReport';
 import { messageOf } from './runWithCleanUp';
 import { isMarkedRun, triggerRequest, type TriggerNode } from './trigger';
 
@@ -109,7 +109,7 @@ export async function waitForOwnExecution({
     for (const candidate of candidates) {
       const id = String(candidate.id);
       if (read.has(id) || !isSettled(candidate)) continue;
-      const execution = await n8n.get<Execution>(`/executions/${id}`, { query: { includeData: true } });
+      const execution = withoutHostDetails(await n8n.get<Execution>(`/executions/${id}`, { query: { includeData: true } }));
       read.add(id);
       const marked = isMarkedRun(trigger, triggerItem(execution, trigger.name), runId, payload);
       if (marked !== false) return { execution, identifiedBy: marked === undefined ? ('order' as const) : ('mark' as const) };

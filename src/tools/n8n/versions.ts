@@ -13,6 +13,7 @@ import { publishingOf } from './publishing';
 import { historyFor } from '../../history/history';
 import { changeWorkflow, keepVersion, UNCHANGED } from './safeChange';
 import { workflowPath, type Workflow } from './workflowApi';
+import { nodeNames, withNodes, workflowOutline } from './workflowParts';
 
 const version = z.number().int().min(1).describe('A version number, as list_workflow_versions gives it');
 const limit = z.number().int().min(1).max(200).default(50).describe('At most this many, newest first');
@@ -78,13 +79,22 @@ export const VERSION_TOOLS = [
     title: 'Get a version of a workflow',
     description:
       'One kept version of a workflow, whole (nodes, connections, settings), as it was before the change that replaced it. ' +
+      'A version too large for one answer comes as an outline (each node with its size): read its nodes with nodes. ' +
       'What n8n says of its owners needs the users:read scope too.',
-    input: z.object({ id: n8nId('workflow'), version }),
+    input: z.object({ id: n8nId('workflow'), version, nodes: nodeNames }),
     annotations: READS,
-    async run({ id, version }, _n8n, ctx) {
+    tooLarge: {
+      readTheRest: 'Read the nodes a few at a time with get_workflow_version and nodes (names).',
+      smaller: (value, said) => {
+        const { version, workflow } = value as { version: unknown; workflow: Workflow };
+        return { version, workflow: workflowOutline(workflow, said, 'get_workflow_version') };
+      },
+    },
+    async run({ id, version, nodes }, _n8n, ctx) {
       const { record, workflow } = await kept(ctx, id, version);
       // What n8n says of the workflow's owners stays behind users:read, as get_workflow's does.
-      return { version: listed(record), workflow: workflowFor(ctx.caller, workflow) };
+      const shown = workflowFor(ctx.caller, workflow);
+      return { version: listed(record), workflow: nodes ? withNodes(shown, nodes) : shown };
     },
   }),
   n8nTool({
@@ -99,6 +109,7 @@ export const VERSION_TOOLS = [
       to: which.default('current').describe('The newer version, or "current" (default)'),
     }),
     annotations: READS,
+    tooLarge: { readTheRest: 'Compare the nodes that changed a few at a time: get_workflow_version and get_workflow read chosen nodes (nodes).' },
     async run({ id, from, to }, n8n, ctx) {
       const read = async (v: number | 'current') => {
         if (v !== 'current') return (await kept(ctx, id, v)).workflow;

@@ -20,6 +20,7 @@ import { changeWorkflow, keepVersion, previousVersion, refuseIfNotFrom } from '.
 import { publishingOf } from './publishing';
 import { workflowFor } from './userData';
 import { workflowPath, type Workflow } from './workflowApi';
+import { nodeNames, withNodes, workflowOutline } from './workflowParts';
 
 /** What a listing shows of a workflow: enough to pick one, not its whole graph. */
 const summary = (w: Workflow) => ({
@@ -139,13 +140,19 @@ export const WORKFLOW_TOOLS = [
     title: 'Get a workflow',
     description:
       'Get one workflow whole: nodes, connections, settings. Change it and send it back with update_workflow. ' +
+      'A workflow too large for one answer comes as an outline (each node with its size): read its nodes with nodes. ' +
       'What n8n says of its owners (their e-mail, names) needs the users:read scope too.',
-    input: z.object({ id: n8nId('workflow') }),
+    input: z.object({ id: n8nId('workflow'), nodes: nodeNames }),
     annotations: READS,
-    async run({ id }, n8n, ctx) {
+    tooLarge: {
+      readTheRest: 'Read the nodes a few at a time with get_workflow and nodes (names).',
+      smaller: (value, said) => workflowOutline(value as Workflow, said, 'get_workflow'),
+    },
+    async run({ id, nodes }, n8n, ctx) {
       const workflow = await n8n.get<Workflow>(workflowPath(id));
       const { draft } = publishingOf(workflow);
-      return { ...workflowFor(ctx.caller, workflow), ...(draft ? { draft } : {}) };
+      const shown = { ...workflowFor(ctx.caller, workflow), ...(draft ? { draft } : {}) };
+      return nodes ? withNodes(shown, nodes) : shown;
     },
   }),
   n8nTool({

@@ -16,10 +16,22 @@ export const autofixWorkflow = defineTool({
     'letter, webhookId and path of webhook triggers, connections written with node ids, stale, duplicate and self ' +
     'connections, AI sub-nodes wired as main, output/input indexes a one-port node lacks, "singleValue" on conditions ' +
     'that take no right value ("is true", "exists"). Nothing uncertain is ' +
-    'applied: those are listed for you to decide. Answers the validation before and after. This previews; to fix a ' +
+    'applied: those are listed for you to decide. Answers the validation before and after (a fixed workflow too large for ' +
+    'one answer is left out, the fixes stay). This previews; to fix a ' +
     `saved workflow in n8n, call edit_workflow with its id, "operations": [] and "autofix": true. ${SIZE_LIMITS}`,
   input: z.object({ workflow: WorkflowJson }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  tooLarge: {
+    readTheRest: 'Send a smaller workflow.',
+    // The fixes, each saying what it changes, without the fixed workflow.
+    smaller: (value, said) => {
+      const { workflow: _workflow, ...fixes } = value as Record<string, unknown>;
+      return {
+        ...fixes,
+        workflowLeftOut: `${said} The fixed workflow is left out: make the fixes yourself (each says what it changes), or save the workflow and call edit_workflow with "operations": [] and "autofix": true.`,
+      };
+    },
+  },
   execution: 'direct',
   scope: 'nodes:read',
   async run({ workflow }, { env }) {

@@ -168,7 +168,8 @@ export async function startFakeN8n(apiKey = 'n8n_api_test_key'): Promise<FakeN8n
 
   /**
    * The test's levers, for tests in other processes than the one running the fake: GET violations, requests;
-   * POST config { apiKey?, unlicensed?, missing?, faults?, webhookDelayMs?, cannotPublish? }; POST executions { workflowId, status, items } → { id }.
+   * POST config { apiKey?, unlicensed?, missing?, faults?, webhookDelayMs?, cannotPublish? }; POST executions { workflowId, status, items } or
+   * { workflowId, execution } (one a real n8n stored) → { id }.
    */
   const control = async (path: string, request: IncomingMessage): Promise<Answer> => {
     if (path === '/__fake/violations') return [200, fake.violations];
@@ -193,6 +194,7 @@ export async function startFakeN8n(apiKey = 'n8n_api_test_key'): Promise<FakeN8n
         },
       ];
     }
+    if (path === '/__fake/executions' && body.execution) return [200, { id: fake.state.addRecordedExecution(body.workflowId, body.execution) }];
     if (path === '/__fake/executions') return [200, { id: fake.state.addExecution(body.workflowId, body.status ?? 'success', body.items ?? 1) }];
     return [404, { message: 'no such control' }];
   };

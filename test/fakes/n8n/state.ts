@@ -454,6 +454,13 @@ export class FakeN8nState {
     return this.storeExecution(workflowId, status, 'manual', 'Start', output);
   }
 
+  /** An execution as a real n8n stored it (a recorded fixture), kept under a new id and `workflowId`. */
+  addRecordedExecution(workflowId: string, execution: Json): string {
+    const id = String(++this.lastExecutionId);
+    this.executions.set(id, { ...structuredClone(execution), id, workflowId });
+    return id;
+  }
+
   /**
    * The execution n8n stores for a call of an active workflow's Webhook node, as far as the fake runs it:
    * the node's one item (request headers, lowercased, as Express gives them; params, query, body), the

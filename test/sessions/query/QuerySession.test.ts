@@ -63,6 +63,26 @@ describe('a query-mode request in its object', () => {
     expect(await stored(id)).toEqual([]);
   });
 
+  it('keeps an answer too large to store as the error saying so, which the Worker’s socket then carries', async () => {
+    const id = newSessionId();
+    const stub = sessionStub(env, id);
+    expect(await stub.serveQuery(executeTool(5, 'test_queued_slow', { ms: 900 }), id, principal)).toBe(PARKED);
+    await evictDurableObject(stub);
+    const [pending] = await waitFor(
+      () => pendingCalls(id),
+      (p) => p.length === 1,
+    );
+    // Past the 8 MiB a value may take in local workerd's SQLite (2 MB deployed).
+    const unstorable = { content: [{ type: 'text' as const, text: 'x'.repeat(9 * 1024 * 1024) }] };
+    expect(await sessionStub(env, id).deliverResult(pending!.callId, unstorable)).toBe('delivered');
+    const [event] = await eventsUntilClosed((await socketFor(id, principal)).webSocket!);
+    expect(JSON.parse(event!.data)).toEqual({
+      jsonrpc: '2.0',
+      id: 5,
+      error: { code: -32603, message: expect.stringMatching(/^The answer to this request could not be stored to send \(.*SQLITE_TOOBIG/) },
+    });
+  });
+
   it('sends the answer on the Worker’s socket when it comes, then closes the socket and forgets the query', async () => {
     const id = newSessionId();
     expect(await sessionStub(env, id).serveQuery(executeTool(4, 'test_queued_slow', { ms: 200 }), id, principal)).toBe(PARKED);

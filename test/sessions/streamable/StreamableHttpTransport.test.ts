@@ -164,6 +164,41 @@ describe('a queued call across the loss of its session object', () => {
   });
 });
 
+describe('an answer the session cannot store', () => {
+  /** Past the 8 MiB a value may take in local workerd's SQLite (2 MB deployed): the event store's write is refused. */
+  const unstorable = { content: [{ type: 'text' as const, text: 'x'.repeat(9 * 1024 * 1024) }] };
+  const undeliverable = {
+    jsonrpc: '2.0',
+    id: 11,
+    error: { code: -32603, message: expect.stringMatching(/^The answer to this request could not be stored to send \(.*SQLITE_TOOBIG.*\)$/) },
+  };
+
+  it('becomes an error answer on the stream the client waits on, never silence', async () => {
+    const sessionId = await openSession(VERSION);
+    const { stream } = await startCall(sessionId, 11, 'test_queued_slow', { ms: 900 });
+    const [pending] = await waitFor(
+      () => pendingCalls(sessionId),
+      (p) => p.length === 1,
+    );
+    expect(await sessionStub(env, sessionId).deliverResult(pending!.callId, unstorable)).toBe('delivered');
+    const hang = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no answer in 10 s')), 10_000));
+    const answer = await Promise.race([stream.next((f) => f.data !== ''), hang]);
+    expect(JSON.parse(answer.data)).toEqual(undeliverable);
+  });
+
+  it('becomes an error answer a resuming client receives, when it came after the session object was lost', async () => {
+    const sessionId = await openSession(VERSION);
+    const { cursor } = await startCall(sessionId, 11, 'test_queued_slow', { ms: 900 });
+    const [pending] = await waitFor(
+      () => pendingCalls(sessionId),
+      (p) => p.length === 1,
+    );
+    await crash(sessionId);
+    expect(await sessionStub(env, sessionId).deliverResult(pending!.callId, unstorable)).toBe('delivered');
+    expect(await messagesOf(await resume(sessionId, cursor))).toEqual([undeliverable]);
+  });
+});
+
 describe('streams handed to the Worker', () => {
   const sockets = (sessionId: string) => runInDurableObject(sessionStub(env, sessionId), (_: SessionObject, state) => state.getWebSockets().length);
 

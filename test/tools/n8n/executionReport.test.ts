@@ -1,11 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { clip, failureOf, mainOutputs, nodeSummaries, runPath, whereItemsStopped, withoutPaths, type Execution } from '../../../src/tools/n8n/executionReport';
+import {
+  clip,
+  failureOf,
+  mainOutputs,
+  nodeSummaries,
+  runPath,
+  whereItemsStopped,
+  withoutHostDetails,
+  withoutPaths,
+  type Execution,
+} from '../../../src/tools/n8n/executionReport';
 // Executions a real n8n 1.123.81 stored for one workflow (Hook → Split → Check → Keep → Respond, as in
 // test/e2e-n8n/testRuns.test.ts), read back with includeData: Check failing on an item without `need`,
 // Keep discarding every item, and a run that answered.
 import answered from '../../fixtures/executions/answered.json';
 import failed from '../../fixtures/executions/failed.json';
 import stopped from '../../fixtures/executions/stopped.json';
+// An execution a real n8n 1.123.81 stored of Hook → Items → Fails per item (a Code node that continues on
+// its failure) → Call nowhere (an HTTP Request to a closed port, continuing on its failure) → Read file
+// (Execute Command: cat of a file missing from n8n's user folder, which fails the run).
+import hostDetails from '../../fixtures/executions/hostDetails.json';
 
 const real = (e: unknown) => structuredClone(e) as Execution;
 
@@ -108,6 +122,53 @@ describe('withoutPaths', () => {
     expect(withoutPaths('open C:\\Users\\me\\.n8n\\db.sqlite failed')).toBe('open <path> failed');
     expect(withoutPaths('GET https://api.example.com/v1/users/7 returned 404')).toBe('GET https://api.example.com/v1/users/7 returned 404');
     expect(withoutPaths('either/or, 3/4 of the items')).toBe('either/or, 3/4 of the items');
+    expect(withoutPaths('cat: /work/main/.n8n/missing.txt: No such file')).toBe('cat: <path> No such file');
+  });
+
+  it('reads a message word by word: a million slashes are one word, not a pattern tried at each of them (quadratic: hours)', () => {
+    expect(withoutPaths(`${'/'.repeat(1_000_000)} node_modules`)).toBe(`${'/'.repeat(1_000_000)} node_modules`);
+  });
+});
+
+describe('withoutHostDetails', () => {
+  /** Every string in a value, with where it is. */
+  const strings = (value: unknown, at = ''): [string, string][] =>
+    typeof value === 'string'
+      ? [[at, value]]
+      : typeof value === 'object' && value !== null
+        ? Object.entries(value).flatMap(([key, v]) => strings(v, `${at}/${key}`))
+        : [];
+  const keys = (value: unknown): string[] =>
+    typeof value === 'object' && value !== null ? Object.entries(value).flatMap(([key, v]) => [key, ...keys(v)]) : [];
+
+  it('leaves no stack and no path of the n8n host in execution data a real n8n stored; what the workflow made stays', () => {
+    for (const fixture of [hostDetails, failed]) {
+      const scrubbed = withoutHostDetails(real(fixture));
+      expect(keys(scrubbed)).not.toContain('stack');
+      expect(strings(scrubbed).filter(([, text]) => /node_modules|\n[ \t]+at \S/.test(text))).toEqual([]);
+    }
+    const scrubbed = withoutHostDetails(real(hostDetails));
+    const { resultData, executionData } = scrubbed.data!;
+    // The failed node's error, where the run stopped and in its run.
+    const commandFailed = 'Command failed: cat <path>\ncat: <path> No such file or directory\n';
+    expect(resultData!.error).toMatchObject({ name: 'NodeOperationError', message: commandFailed, context: { itemIndex: 0 } });
+    expect(resultData!.runData!['Read file']![0]!.error).toMatchObject({ message: commandFailed });
+    // Items a node that continues on failure put out, in its run and where they wait to be run.
+    const refused = { error: { message: 'connect ECONNREFUSED 127.0.0.1:9', name: 'Error', code: 'ECONNREFUSED' } };
+    expect(resultData!.runData!['Call nowhere']![0]!.data!.main![0]!.map((item) => item.json)).toEqual([refused, refused]);
+    expect(executionData!.nodeExecutionStack![0]!.data!.main![0]!.map((item) => item.json)).toEqual([refused, refused]);
+    expect(resultData!.runData!['Fails per item']![0]!.data!.main![0]!.map((item) => item.json)).toEqual([{ n: 1 }, { error: 'item two is bad [line 1]' }]);
+    // The workflow's own parameters are its author's, not the host's.
+    expect(scrubbed.workflowData!.nodes).toEqual(real(hostDetails).workflowData!.nodes);
+  });
+
+  it('replaces the paths in the messages n8n keeps with an error, and cuts the frames of a stack kept anywhere else', () => {
+    const frames = '\n    at load (/usr/lib/node_modules/n8n/dist/a.js:1:2)\n    at run (node:internal/x:3:4)';
+    const scrubbed = withoutHostDetails({
+      error: { message: 'failed', stack: `Error: failed${frames}`, messages: ['open /root/.n8n/nope failed', 7] },
+      trace: `Error: kept${frames}`,
+    });
+    expect(scrubbed).toEqual({ error: { message: 'failed', messages: ['open <path> failed', 7] }, trace: 'Error: kept' });
   });
 });
 

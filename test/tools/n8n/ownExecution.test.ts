@@ -58,6 +58,21 @@ describe('the execution a call started', () => {
     expect(await waitForOwnExecution({ ...base, runId: 'an earlier run', until: Date.now() + 1_000 })).toBeNull();
   });
 
+  it('comes without the stacks and paths of the n8n host, as every answer of test_workflow, try_nodes and run_workflow_tests reads it', async () => {
+    const { id, trigger, call } = await activeWebhook();
+    const after = await newestExecutionId(client);
+    // The run's item holds what the request carried: here an error as n8n stores one, with its stack.
+    const error = {
+      message: 'open /root/.n8n/config failed',
+      name: 'Error',
+      stack: 'Error: open failed\n    at read (/usr/lib/node_modules/n8n/dist/a.js:1:2)',
+    };
+    await call({ error }, 'with an error');
+    const found = await waitForOwnExecution({ n8n: client, workflowId: id, after, until: soon(), signal: never, trigger, runId: 'with an error', payload: {} });
+    const item = found!.execution.data!.resultData!.runData!.Hook![0]!.data!.main![0]![0]!.json as { body: unknown };
+    expect(item.body).toEqual({ error: { message: 'open <path> failed', name: 'Error' } });
+  });
+
   it('is not found once the signal is aborted or the time is up', async () => {
     const { id, trigger } = await activeWebhook();
     const base = { n8n: client, workflowId: id, after: 0, trigger, runId: 'never called', payload: {} };

@@ -3,6 +3,7 @@ import { loadCatalog, seedSpecs } from '../../support/catalog';
 import { savedSampleWorkflow, withN8n } from '../../support/hostile';
 import { n8nSpecs } from '../../support/n8nCatalog';
 import { callDirect, savedN8nWorkflow } from '../../support/tools';
+import { largeWorkflow } from '../../support/workflows';
 
 /** The version history's tools against the contract fake of n8n: every answer checked against what n8n holds. */
 beforeAll(() => loadCatalog([...seedSpecs(), ...n8nSpecs], ['seed', 'n8n']));
@@ -134,5 +135,18 @@ describe('the version history', () => {
     expect(await by()).toEqual(['key_other', 'key_hostile', 'key_hostile']);
     expect(await ok('prune_workflow_versions', { id })).toEqual({ id, deleted: 2, freedBytes: expect.any(Number) });
     expect(await by()).toEqual(['key_other']);
+  });
+});
+
+describe('a kept version larger than one answer', () => {
+  it('get_workflow_version answers its outline, each node with its size, and its nodes by name', async () => {
+    const { id } = await ok('create_workflow', { workflow: largeWorkflow(`Large ${crypto.randomUUID()}`) });
+    const [{ version }] = (await ok('list_workflow_versions', { id })).versions;
+    const outline = await ok('get_workflow_version', { id, version });
+    expect(outline.version).toMatchObject({ version, change: 'create' });
+    expect(outline.workflow.answerTooLarge).toMatch(/^The answer is [\d,]+ bytes, .* read them with get_workflow_version and nodes \(names\)/);
+    expect(outline.workflow.nodes).toHaveLength(9);
+    const part = await ok('get_workflow_version', { id, version, nodes: ['Code 8'] });
+    expect(part.workflow.nodes).toEqual([expect.objectContaining({ name: 'Code 8', parameters: largeWorkflow('').nodes[8]!.parameters })]);
   });
 });

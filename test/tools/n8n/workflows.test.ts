@@ -4,7 +4,10 @@ import { toolsFor } from '../../../src/server/registry';
 import { loadCatalog } from '../../support/catalog';
 import { directContext, renamedNode, SAMPLE_WORKFLOW, withN8n } from '../../support/hostile';
 import { connect, n8nSpecs, node } from '../../support/n8nCatalog';
-import { callDirect, savedN8nWorkflow } from '../../support/tools';
+import { callDirect, fakeN8nApi, savedN8nWorkflow } from '../../support/tools';
+import { largeWorkflow } from '../../support/workflows';
+import { ANSWER_BUDGET_BYTES } from '../../../src/config';
+import { answerBytes } from '../../../src/protocol/answerBytes';
 
 /** The workflow tools' answers about sub-workflows, in workerd against the fake n8n, with n8n's own node descriptions loaded. */
 const n8nUrl = inject('n8nUrl');
@@ -75,5 +78,25 @@ describe('create_workflow and names that are special on JavaScript objects', () 
     const workflow = renamedNode(SAMPLE_WORKFLOW, 'Build Order', '__proto__');
     const { id } = (await callDirect('create_workflow', JSON.parse(`{"workflow":${workflow},"force":true}`))).json;
     expect(Object.hasOwn((await savedN8nWorkflow(id)).connections, '__proto__')).toBe(true);
+  });
+});
+
+describe('a workflow larger than one answer', () => {
+  it('get_workflow answers its outline, each node with its size, and its nodes by name', async () => {
+    const { id } = await fakeN8nApi('POST', '/workflows', largeWorkflow(`Large ${crypto.randomUUID()}`));
+    const outline = await callDirect('get_workflow', { id });
+    expect(outline.isError).toBe(false);
+    expect(answerBytes({ content: [{ type: 'text', text: outline.text }] })).toBeLessThanOrEqual(ANSWER_BUDGET_BYTES);
+    expect(outline.json).toMatchObject({
+      id,
+      answerTooLarge: expect.stringMatching(/^The answer is [\d,]+ bytes, .* read them with get_workflow and nodes \(names\)/),
+    });
+    expect(outline.json.nodes.map((n: { name: string; bytes: number }) => [n.name, n.bytes > 100_000])).toEqual([
+      ['Start', false],
+      ...Array.from({ length: 8 }, (_, i) => [`Code ${i + 1}`, true]),
+    ]);
+    const part = await callDirect('get_workflow', { id, nodes: ['Code 2', 'Code 3'] });
+    expect(part.json.nodes).toEqual((await savedN8nWorkflow(id)).nodes.slice(2, 4));
+    expect(part.json.partial).toMatch(/^Only 2 of the workflow's 9 nodes/);
   });
 });

@@ -3,7 +3,7 @@ import { loadCatalog } from '../../support/catalog';
 import { n8nSpecs } from '../../support/n8nCatalog';
 import { fromJson, withPrototypesUnchanged } from '../../support/specialNames';
 import { callInSession } from '../../support/tools';
-import { FAULTY_WORKFLOW } from '../../support/workflows';
+import { FAULTY_WORKFLOW, largeWorkflow } from '../../support/workflows';
 
 /** autofix_workflow in the session object, over a catalog of real n8n descriptions in KV. */
 describe('autofix_workflow', () => {
@@ -15,6 +15,19 @@ describe('autofix_workflow', () => {
     expect(fixed.json.fixes[0]).toMatchObject({ kind: 'node_type', applied: true });
     expect(fixed.json.workflow.nodes[1].type).toBe('n8n-nodes-base.if');
     expect(fixed.json.before).toMatchObject({ valid: false });
+  });
+
+  it('answers the fixes without the fixed workflow when that is larger than one answer', async () => {
+    await loadCatalog(n8nSpecs, ['n8n']);
+    const large = largeWorkflow('Large');
+    large.nodes[1]!.type = 'n8n-nodes-base.CODE';
+    const fixed = await callInSession('autofix_workflow', { workflow: large });
+    expect(fixed.isError).toBe(false);
+    expect(fixed.json.fixes[0]).toMatchObject({ kind: 'node_type', node: 'Code 1', applied: true });
+    expect(fixed.json).not.toHaveProperty('workflow');
+    expect(fixed.json.workflowLeftOut).toMatch(
+      /^The answer is [\d,]+ bytes, .* The fixed workflow is left out: make the fixes yourself \(each says what it changes\), or save the workflow and call edit_workflow with "operations": \[\] and "autofix": true\.$/,
+    );
   });
 
   it('passes on names that mean something to JavaScript objects as they came: a node named "__proto__" keeps its connections', async () => {
