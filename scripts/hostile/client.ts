@@ -73,9 +73,15 @@ export class Client {
     return this.post(session, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }, ms);
   }
 
-  /** A tool's answer on a session of its own: its text, whether it is an error, how long it took, and its size; null when none came within `ms`. */
-  async tool(name: string, args: unknown, ms = 120_000): Promise<ToolAnswer | null> {
-    const answer = await this.callTool(await this.session(), name, args, ms);
+  /**
+   * A tool's answer: on a 2025 session of its own (the call goes through the session's object and the
+   * queue), or as a 2026-07-28 request (`modern`: answered where it arrives, in the Worker, as concurrent
+   * as its callers); its text, whether it is an error, how long it took, and its size; null when none
+   * came within `ms`.
+   */
+  async tool(name: string, args: unknown, ms = 120_000, era: 'session' | 'modern' = 'session'): Promise<ToolAnswer | null> {
+    const answer =
+      era === 'modern' ? await this.modern('tools/call', { name, arguments: args }, ms) : await this.callTool(await this.session(), name, args, ms);
     if (!answer) return null;
     const message = responseOf(answer.text);
     const result = message?.result as { isError?: boolean; content?: { text?: string }[] } | undefined;
@@ -87,6 +93,19 @@ export class Client {
       json = undefined;
     }
     return { isError: result?.isError === true || message?.error !== undefined, text, json, ms: answer.ms, bytes: answer.text.length };
+  }
+
+  /** A 2026-07-28 request: no session, the envelope in `_meta` and mirrored in headers. */
+  modern(method: string, params: Record<string, unknown>, ms = 30_000) {
+    const name: Record<string, string> = typeof params.name === 'string' ? { 'mcp-name': params.name } : {};
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+    return within(ms, () =>
+      fetch(`${this.url}/mcp`, {
+        method: 'POST',
+        headers: { ...JSON_HEADERS, authorization: `Bearer ${this.key}`, 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...name },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: meta } }),
+      }),
+    );
   }
 
   /** Whether the server still serves: a new session, and the landing page. */

@@ -80,12 +80,19 @@ export async function n8nAttacks(keyed: Keyed, n8n: N8nAccess): Promise<Outcome[
   const ids = new Set<string>();
   try {
     // 1. Commands, files and the environment of the n8n host, with workflows:write.
-    const command = { name: 'Cmd', type: 'n8n-nodes-base.executeCommand', typeVersion: 1, parameters: { command: 'id; cat ~/.n8n/config' } };
+    // Its output says it ran: the shell's arithmetic, and n8n's encryption key from its config file.
+    const command = {
+      name: 'Cmd',
+      type: 'n8n-nodes-base.executeCommand',
+      typeVersion: 1,
+      parameters: { command: 'echo ran-$((6*7)); id; cat "$N8N_USER_FOLDER/.n8n/config"' },
+    };
+    const ran = (text: string | undefined) => /ran-42|encryptionKey/.test(text ?? '');
     const tried = await writer.tool('try_nodes', { nodes: [command] });
     out.push({
       finding: '39.1 host',
-      attack: 'try_nodes with Execute Command "id; cat ~/.n8n/config" (workflows:write)',
-      refused: !/uid=|encryptionKey/.test(tried?.text ?? ''),
+      attack: 'try_nodes with Execute Command "id; cat …/.n8n/config" (workflows:write)',
+      refused: !ran(tried?.text),
       detail: said(tried),
     });
     const path = `hostile-${crypto.randomUUID()}`;
@@ -98,7 +105,7 @@ export async function n8nAttacks(keyed: Keyed, n8n: N8nAccess): Promise<Outcome[
     out.push({
       finding: '39.1 host',
       attack: 'create_workflow + activate_workflow: a public webhook that runs Execute Command (workflows:write)',
-      refused: !/uid=/.test(publicCall),
+      refused: !ran(publicCall),
       detail: `create ${said(saved)}; activate ${said(activated)}; the webhook answered ${clip(publicCall, 80)}`,
     });
     const env = { name: 'Env', type: 'n8n-nodes-base.code', typeVersion: 2, parameters: { jsCode: 'return [{ json: { folder: $env.N8N_USER_FOLDER } }];' } };
@@ -171,8 +178,8 @@ export async function n8nAttacks(keyed: Keyed, n8n: N8nAccess): Promise<Outcome[
     let clashes = 0;
     for (let round = 0; round < rounds; round++) {
       const answers = await Promise.all([
-        writer.tool('edit_workflow', { id: shared.id, operations: [{ type: 'addNode', node: noOp(`A${round}`) }] }),
-        other.tool('edit_workflow', { id: shared.id, operations: [{ type: 'addNode', node: noOp(`B${round}`) }] }),
+        writer.tool('edit_workflow', { id: shared.id, operations: [{ type: 'addNode', node: noOp(`A${round}`) }] }, 120_000, 'modern'),
+        other.tool('edit_workflow', { id: shared.id, operations: [{ type: 'addNode', node: noOp(`B${round}`) }] }, 120_000, 'modern'),
       ]);
       for (const answer of answers) {
         if (answer?.json?.saved === true) made++;
@@ -188,7 +195,7 @@ export async function n8nAttacks(keyed: Keyed, n8n: N8nAccess): Promise<Outcome[
     const versionIds = ((versions?.json?.versions ?? []) as Json[]).map((v) => v.versionId);
     out.push({
       finding: '39.3 concurrency',
-      attack: `${rounds} rounds of two keys sending edit_workflow (addNode) to one workflow at the same instant`,
+      attack: `${rounds} rounds of two keys sending edit_workflow (addNode) to one workflow at the same instant (2026-07-28 requests)`,
       refused: saidSaved === present,
       detail: `${rounds * 2} changes sent, ${saidSaved} answered saved, ${present} in n8n afterwards: ${saidSaved - present} lost, ${clashes} refused as clashes; ${versionIds.length} versions kept, ${new Set(versionIds).size} distinct`,
     });
@@ -224,13 +231,13 @@ export async function n8nAttacks(keyed: Keyed, n8n: N8nAccess): Promise<Outcome[
     const inactive = await api('POST', '/workflows', chain(`hostile activation ${runPath}`, webhook(runPath), wait(4)));
     ids.add(inactive.id);
     const [tested, activation] = await Promise.all([
-      writer.tool('test_workflow', { id: inactive.id, waitSeconds: 30 }),
-      pause(2_000).then(() => other.tool('activate_workflow', { id: inactive.id })),
+      writer.tool('test_workflow', { id: inactive.id, waitSeconds: 30 }, 120_000, 'modern'),
+      pause(2_000).then(() => other.tool('activate_workflow', { id: inactive.id }, 120_000, 'modern')),
     ]);
     const activeAfter = (await api('GET', `/workflows/${inactive.id}`)).active === true;
     out.push({
       finding: '39.5 active state',
-      attack: 'test_workflow of an inactive workflow (a 4 s Wait); another key activates it 2 s in',
+      attack: 'test_workflow of an inactive workflow (a 4 s Wait); another key activates it 2 s in (2026-07-28 requests)',
       refused: activation?.json?.active !== true || activeAfter,
       detail: `activate_workflow: ${said(activation)}; test: ${clip(JSON.stringify(tested?.json?.workflow ?? tested?.text))}; active afterwards: ${activeAfter}`,
     });
