@@ -97,7 +97,7 @@ describe('long calls on a queue of their own', () => {
     // try_nodes sent nothing to n8n from tool-calls; list_workflows ran and answered.
     expect(((await fakeN8n('requests')) as string[]).slice(sentBefore).filter((r) => r.startsWith('POST '))).toEqual([]);
     expect(await answerOf(long)).toEqual({ status: 'working', json: undefined });
-    expect(await answerOf(short)).toEqual({ status: 'completed', json: { workflows: expect.any(Array) } });
+    expect(await answerOf(short)).toEqual({ status: 'completed', json: expect.objectContaining({ workflows: expect.any(Array) }) });
 
     const second = await consume('tool-calls-long', moved.slice(), moved);
     expect(second.explicitAcks).toEqual([`${long.callId}-tool-calls-long`]);
