@@ -20,6 +20,7 @@ import { parseArgs } from 'node:util';
 import { parseSse } from '../scripts/lib/sseFrame.ts';
 import { startWranglerDev } from '../scripts/lib/wranglerDev.ts';
 import { startFakeN8n } from '../test/fakes/n8n/server.ts';
+import { largeWorkflow } from '../test/support/workflows.ts';
 
 const { values: flags } = parseArgs({
   options: { out: { type: 'string', default: 'bench/results/answer-sizes.json' }, compare: { type: 'boolean', default: false } },
@@ -197,24 +198,6 @@ async function inSession(tool: string, args: Record<string, unknown>, seconds: n
   return { answered: false, answerBytes: 0, seconds: Math.round((Date.now() - started) / 100) / 10, said: '' };
 }
 
-/** A workflow of `nodes` Code nodes of `chars` characters each, after a Manual Trigger; `variant` changes every one. */
-function workflow(name: string, nodes: number, chars: number, variant = 'a') {
-  const code = Array.from({ length: nodes }, (_, i) => ({
-    name: `Code ${i + 1}`,
-    type: 'n8n-nodes-base.code',
-    typeVersion: 2,
-    position: [200 * (i + 1), 0],
-    parameters: { jsCode: `// ${variant} ${i}\n${`return $input.all(); // ${variant}\n`.repeat(Math.ceil(chars / 26))}` },
-  }));
-  const names = ['Start', ...code.map((n) => n.name)];
-  return {
-    name,
-    nodes: [{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} }, ...code],
-    connections: Object.fromEntries(names.slice(0, -1).map((from, i) => [from, { main: [[{ node: names[i + 1]!, type: 'main', index: 0 }]] }])),
-    settings: { executionOrder: 'v1' },
-  };
-}
-
 const rows: Row[] = [];
 const measure = async (tool: string, args: Record<string, unknown>, what: string) => {
   const { row, json } = await call(tool, args, what);
@@ -228,11 +211,11 @@ try {
   await measure('get_execution', { id: large.id, includeData: true, fullData: true }, '10 MB execution, fullData');
   await measure('list_executions', { workflowId: 'wfBenchTen1', includeData: true, fullData: true, limit: 10 }, '10 × 1.8 MB, fullData');
 
-  const big = workflow('Bench large', 8, 370_000);
+  const big = largeWorkflow('Bench large', 8, 370_000);
   const { id: inN8n } = await n8nApi('POST', '/workflows', big);
   await measure('get_workflow', { id: inN8n }, '3 MB workflow');
   const { id } = await measure('create_workflow', { workflow: { ...big, name: 'Bench kept' }, force: true }, '3 MB workflow');
-  await measure('update_workflow', { id, workflow: workflow('Bench kept', 8, 370_000, 'b'), force: true }, '3 MB, every node changed');
+  await measure('update_workflow', { id, workflow: largeWorkflow('Bench kept', 8, 370_000, 'b'), force: true }, '3 MB, every node changed');
   const { versions } = (await call('list_workflow_versions', { id }, 'its versions')).json;
   const { version } = versions.at(-1);
   await measure('get_workflow_version', { id, version }, '3 MB version');

@@ -7,7 +7,7 @@
  * what the listener received and what the answer said, never by the words of a refusal, so that the
  * same attacks run against the commit before tell what it let through (`--url`, `--n8n-url`).
  */
-import { createServer } from 'node:http';
+import { startListener } from '../lib/listener.ts';
 import type { Client, Outcome, ToolAnswer } from './client.ts';
 
 export interface N8nAccess {
@@ -69,14 +69,8 @@ export async function n8nAttacks(keyed: Keyed, n8n: N8nAccess): Promise<Outcome[
   const everything = await keyed('*');
 
   // A listener of the attacker's: what reaches it.
-  const received: string[] = [];
-  const listener = createServer((request, response) => {
-    received.push(`${request.method} ${request.url} ${JSON.stringify(request.headers)}`);
-    response.setHeader('content-type', 'application/json');
-    response.end('{"ok":true}');
-  });
-  await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
-  const listenerUrl = `http://127.0.0.1:${(listener.address() as { port: number }).port}`;
+  const listener = await startListener();
+  const { received, url: listenerUrl } = listener;
   const ids = new Set<string>();
   try {
     // 1. Commands, files and the environment of the n8n host, with workflows:write.
@@ -421,7 +415,7 @@ export async function n8nAttacks(keyed: Keyed, n8n: N8nAccess): Promise<Outcome[
       detail: tags.includes(tag) ? `tag "${tag}" was created` : 'no tag was created',
     });
   } finally {
-    listener.close();
+    await listener.close();
     for (const id of ids) await api('DELETE', `/workflows/${id}`).catch(() => {});
   }
   return out;

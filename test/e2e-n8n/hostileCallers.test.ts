@@ -1,5 +1,5 @@
-import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startListener, type Listener } from '../../scripts/lib/listener';
 import { connectedClient, n8nApi as n8n, scopedKey, type Json } from './client';
 
 /**
@@ -14,19 +14,14 @@ const other = connectedClient('e2e-hostile-other', scopedKey('hostile-other', 'w
 const owner = connectedClient('e2e-hostile-owner');
 
 /** A listener of the attacker's: every request it receives, headers included. */
-let listener: Server;
+let listener: Listener;
 let listenerUrl = '';
-const received: string[] = [];
+let received: string[] = [];
 beforeAll(async () => {
-  listener = createServer((request, response) => {
-    received.push(`${request.method} ${request.url} ${JSON.stringify(request.headers)}`);
-    response.setHeader('content-type', 'application/json');
-    response.end('{"ok":true}');
-  });
-  await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
-  listenerUrl = `http://127.0.0.1:${(listener.address() as { port: number }).port}`;
+  listener = await startListener();
+  ({ url: listenerUrl, received } = listener);
 });
-afterAll(() => new Promise<void>((resolve) => listener.close(() => resolve())));
+afterAll(() => listener.close());
 
 const webhook = (path: string) => ({
   name: 'Hook',

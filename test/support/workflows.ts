@@ -20,14 +20,18 @@ export const webhookTrigger = (path: string, name = 'Hook', parameters: Record<s
   parameters: { path, httpMethod: 'POST', ...parameters },
 });
 
-/** A workflow past the answer budget: a Manual Trigger, then `codeNodes` Code nodes of `codeChars` characters of JavaScript each. */
-export function largeWorkflow(name: string, codeNodes = 8, codeChars = 110_000) {
+/**
+ * A workflow past the answer budget: a Manual Trigger, then `codeNodes` Code nodes of about `codeChars`
+ * characters of JavaScript each; another `variant` changes every node.
+ */
+export function largeWorkflow(name: string, codeNodes = 8, codeChars = 110_000, variant = '') {
+  const line = `return $input.all();${variant && ` // ${variant}`}\n`;
   const code = Array.from({ length: codeNodes }, (_, i) => ({
     name: `Code ${i + 1}`,
     type: 'n8n-nodes-base.code',
     typeVersion: 2,
     position: [200 * (i + 1), 0],
-    parameters: { jsCode: `// ${i + 1}\n${'return $input.all();\n'.repeat(codeChars / 20)}` },
+    parameters: { jsCode: `// ${variant} ${i + 1}\n${line.repeat(Math.ceil(codeChars / line.length))}` },
   }));
   const names = ['Start', ...code.map((n) => n.name)];
   return {
