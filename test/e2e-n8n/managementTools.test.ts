@@ -11,7 +11,7 @@ const { client, call, ok } = connectedClient('e2e-real-n8n-tools');
 const stamp = Date.now().toString(36);
 
 describe('the n8n management tools on a real n8n', () => {
-  it('lists all 42 n8n tools', async () => {
+  it('lists all 43 n8n tools', async () => {
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name);
     for (const name of [
@@ -23,9 +23,10 @@ describe('the n8n management tools on a real n8n', () => {
       'delete_project',
       'restore_workflow_version',
       'run_workflow_tests',
+      'prune_workflow_versions',
     ])
       expect(names).toContain(name);
-    expect(tools.filter((t) => t.annotations?.openWorldHint)).toHaveLength(42);
+    expect(tools.filter((t) => t.annotations?.openWorldHint)).toHaveLength(43);
   });
 
   it('workflows: create, get, update, list, activate, deactivate, tags, delete', async () => {

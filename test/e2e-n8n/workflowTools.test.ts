@@ -156,7 +156,7 @@ describe('create, edit, activate and test-run a workflow on a real n8n', () => {
     const read = await call('get_workflow', { id });
     await n8n('PUT', `/workflows/${id}`, { name: 'Changed elsewhere', nodes: read.nodes, connections: read.connections, settings: read.settings });
     const text = await refusal('edit_workflow', { id, operations: [{ type: 'updateName', name: 'Mine' }], expectedVersionId: read.versionId });
-    expect(text).toMatch(/has changed since you read it/);
+    expect(text).toMatch(/has changed since the copy you started from/);
     expect((await n8n('GET', `/workflows/${id}`)).name).toBe('Changed elsewhere');
   });
 
