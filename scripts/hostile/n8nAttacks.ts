@@ -196,26 +196,31 @@ export async function n8nAttacks(keyed: Keyed, n8n: N8nAccess): Promise<Outcome[
 
     // 4. A put-back after failed tests, over another key's change made meanwhile.
     const slowPath = `hostile-slow-${crypto.randomUUID()}`;
-    const slow = await api('POST', '/workflows', chain(`hostile put-back ${slowPath}`, webhook(slowPath), wait(4)));
+    const slow = await api('POST', '/workflows', chain(`hostile put-back ${slowPath}`, webhook(slowPath), wait(8)));
     ids.add(slow.id);
     await writer.tool('save_workflow_test', { id: slow.id, test: { name: 'fails', expect: { status: 201 } } });
     const [a, b] = await Promise.all([
-      writer.tool('edit_workflow', { id: slow.id, operations: [{ type: 'addNode', node: noOp('From A') }], runTests: true }),
-      pause(2_000).then(() =>
-        other.tool('edit_workflow', {
-          id: slow.id,
-          operations: [
-            { type: 'updateName', name: 'Renamed by B' },
-            { type: 'addNode', node: noOp('From B') },
-          ],
-        }),
+      writer.tool('edit_workflow', { id: slow.id, operations: [{ type: 'addNode', node: noOp('From A') }], runTests: true }, 120_000, 'modern'),
+      pause(3_000).then(() =>
+        other.tool(
+          'edit_workflow',
+          {
+            id: slow.id,
+            operations: [
+              { type: 'updateName', name: 'Renamed by B' },
+              { type: 'addNode', node: noOp('From B') },
+            ],
+          },
+          120_000,
+          'modern',
+        ),
       ),
     ]);
     const afterPutBack = await api('GET', `/workflows/${slow.id}`);
     const bLost = b?.json?.saved === true && !(afterPutBack.nodes as Json[]).some((n) => n.name === 'From B');
     out.push({
       finding: '39.4 put-back',
-      attack: 'edit_workflow with runTests (the test fails after a 4 s Wait); another key renames and adds a node 2 s in',
+      attack: 'edit_workflow with runTests (the test fails after an 8 s Wait); another key renames and adds a node 3 s in (2026-07-28 requests)',
       refused: !bLost,
       detail: `A: ${said(a)}; B: ${said(b)}; n8n now: "${afterPutBack.name}", ${(afterPutBack.nodes as Json[]).map((n) => n.name).join(', ')}`,
     });
