@@ -16,6 +16,8 @@ import type { NodeSpec } from '../../src/catalog/nodeSpec.ts';
 import { importN8n, N8N_SPECS_FILE, readN8nSpecs } from './n8n/import.ts';
 import { applyUsage, readParameterUsage } from './usage/applyUsage.ts';
 import { readNodeUsage } from './usage/count.ts';
+import { applyObserved } from './observe/apply.ts';
+import { readObserved } from './observe/paths.ts';
 import { readSeedCatalog } from './readSeed.ts';
 
 export const OUT_DIR = '.catalog';
@@ -54,7 +56,7 @@ export async function build(catalogs: string[]) {
     specs.push(...SOURCES[FALLBACK]!());
     included.push(FALLBACK);
   }
-  const { specs: used, refused } = applyUsage(specs, readParameterUsage());
+  const { specs: used, refused } = applyUsage(applyObserved(specs, readObserved()), readParameterUsage());
   if (refused.length > 0) console.error(`${refused.length} real examples validate_node refuses, not served:\n  ${refused.join('\n  ')}`);
   const result = await buildCatalog(used, { sources: included, usage: readNodeUsage() });
   mkdirSync(OUT_DIR, { recursive: true });

@@ -173,6 +173,31 @@ const ExampleSchema = z
   })
   .strict();
 
+/** What one configuration of a node did on a real n8n (src/catalog/observed.ts; specs/observed/). */
+const ObservedBehaviourSchema = z
+  .object({
+    configuration: z.string(),
+    parameters: z.record(z.string(), z.unknown()),
+    outputs: z.array(
+      z
+        .object({
+          items: z.string(),
+          fields: z.record(z.string(), z.string()),
+          input_fields: z.string(),
+          order: z.string().optional(),
+          example: z.unknown().optional(),
+        })
+        .strict(),
+    ),
+    fails: z.string().optional(),
+    on_zero_items: z.string(),
+    on_missing_field: z.string(),
+    on_one_input_empty: z.string().optional(),
+    runs_out: z.array(z.number().int().nonnegative()),
+    fails_on_missing_field: z.string().optional(),
+  })
+  .strict();
+
 export const NodeSpecSchema = z
   .object({
     node_type: NodeTypeSchema,
@@ -228,9 +253,32 @@ export const NodeSpecSchema = z
       })
       .strict()
       .optional(),
+    /**
+     * What the node did on a real n8n (`npm run catalog:observe`), per typeVersion it covers: each
+     * configuration observed, with the release it ran on and, for a typeVersion that release lacks,
+     * the one whose runs are carried over.
+     */
+    observed: z
+      .object({
+        n8n: z.string(),
+        versions: z.record(
+          z.string(),
+          z
+            .object({
+              carried_from: z.number().optional(),
+              /** The typeVersion (of this description) whose configurations this one's runs repeat, listed there only. */
+              same_as: z.string().optional(),
+              configurations: z.array(ObservedBehaviourSchema).optional(),
+            })
+            .strict(),
+        ),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 
 export type NodeSpec = z.infer<typeof NodeSpecSchema>;
+export type ObservedBehaviour = z.infer<typeof ObservedBehaviourSchema>;
 export type Port = z.infer<typeof PortSchema>;
 export type Credential = z.infer<typeof CredentialSchema>;

@@ -55,7 +55,8 @@ interface EssentialParameter {
 export function serializeSpec(spec: NodeSpec, options: SerializeOptions): Record<string, unknown> {
   // dynamic_ports names the functions the validator computes ports with: nothing an agent can use;
   // common_parameters is what essentials are chosen by.
-  const { examples, parameters: all, input_ports, output_ports, dynamic_ports: _, common_parameters: common, ...rest } = spec;
+  // observed is answered per configuration by get_node_details (src/catalog/observed.ts).
+  const { examples, parameters: all, input_ports, output_ports, dynamic_ports: _, common_parameters: common, observed: _observed, ...rest } = spec;
   const scoped = inScope(all, spec, { resource: options.resource, operation: options.operation });
   const operation = operationKey(options);
   const version = options.typeVersion ?? (spec.type_versions ? highest(spec) : undefined);

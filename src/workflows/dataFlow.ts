@@ -145,18 +145,25 @@ export function checkDataFlow(
   byName: Map<string, Endpoint>,
   shaped: Map<string, ShapedNode>,
   pinData: unknown,
+  codeParameters: Map<string, Set<string>>,
   out: Findings,
 ): void {
   const pinned = new Map(isPlainObject(pinData) ? Object.entries(pinData) : []);
   const { output, input } = outputShapes(connections, byName, shaped, pinned);
   for (const [name, { node }] of byName) {
     if (node.disabled) continue;
+    const javaScript = javaScriptParameters(codeParameters.get(name), shaped.get(name));
     for (const string of strings(node.parameters, 'parameters')) {
-      if (!isExpression(string.value)) continue;
+      // A Code node's JavaScript reads items as expressions do ($json, $input.first().json, $('Node')…).
+      const code = isExpression(string.value) ? expressionParts(string.value).code : javaScript.has(string.path) ? [string.value] : [];
       // One finding per distinct read of a parameter, however often it repeats.
       const seen = new Set<string>();
-      for (const read of expressionParts(string.value).code.flatMap(fieldReads)) {
-        if (seen.has(read.text)) continue;
+      // Code may set a field on the items it reads ($input.item.json.size = …) and read it after.
+      const written = isExpression(string.value) ? new Set<string>() : assignedFields(string.value);
+      for (const read of code.flatMap(fieldReads)) {
+        if (seen.has(read.text) || written.has(read.field)) continue;
+        // Code that reads a field with a fallback (`… || '/tmp'`, `?? 0`, `… ? a : b`, `if (!…)`) expects it may be absent.
+        if (!isExpression(string.value) && readsWithFallback(string.value, read.text)) continue;
         seen.add(read.text);
         const source = read.node === null ? input.get(name) : output.get(read.node);
         if (!source?.shape.closed || source.shape.fields.has(read.field) || INHERITED.has(read.field)) continue;
@@ -170,4 +177,31 @@ export function checkDataFlow(
       }
     }
   }
+}
+
+/**
+ * The paths of a Code node's parameters that hold its JavaScript (`jsCode`; not Python, nor the legacy
+ * Function nodes, whose code reads `items`).
+ */
+function javaScriptParameters(names: Set<string> | undefined, node: ShapedNode | undefined): Set<string> {
+  if (!names || names.size === 0 || node?.type !== CODE) return new Set();
+  const language = (node.values as Record<string, unknown>).language;
+  if (typeof language === 'string' && language.startsWith('python')) return new Set();
+  return new Set([...names].filter((n) => !/python/i.test(n)).map((n) => `parameters.${n}`));
+}
+
+const CODE = 'n8n-nodes-base.code';
+
+function readsWithFallback(code: string, text: string): boolean {
+  for (let at = code.indexOf(text); at >= 0; at = code.indexOf(text, at + 1)) {
+    if (/^\s*(?:\|\||\?|&&)/.test(code.slice(at + text.length)) || /(?:!|typeof\s+)\s*$/.test(code.slice(Math.max(0, at - 10), at))) return true;
+  }
+  return false;
+}
+
+/** Property names code assigns to (`x.size = …`, `x['size'] ??= …`), wherever: each may be read after it is set. */
+function assignedFields(code: string): Set<string> {
+  const assigned = new Set<string>();
+  for (const m of code.matchAll(/(?:\.([A-Za-z_$][\w$]*)|\[\s*['"]([^'"\n]+)['"]\s*\])\s*(?:[-+*/%]|\|\||&&|\?\?)?=(?!=)/g)) assigned.add(m[1] ?? m[2]!);
+  return assigned;
 }

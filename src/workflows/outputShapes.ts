@@ -4,7 +4,7 @@
  * output depends on data this cannot see (Code, HTTP responses, app nodes) have no shape: nothing is
  * guessed. Pure: (node type, typeVersion, parameter values with defaults, the input's shape) → shape.
  */
-import type { NodeSpec } from '../catalog/nodeSpec';
+import type { NodeSpec, ObservedBehaviour } from '../catalog/nodeSpec';
 import { own } from '../lib/ownKeys';
 import { isPlainObject, nodeValues } from './values';
 
@@ -20,6 +20,8 @@ export interface ShapedNode {
   type: string;
   typeVersion: number;
   values: object;
+  /** What the node's configuration nearest these values was seen to do on a real n8n, if observed. */
+  observed?: ObservedBehaviour;
 }
 
 const BASE = 'n8n-nodes-base.';

@@ -3,6 +3,8 @@
  * own typeVersion. Pure: (workflow JSON, catalog view) → findings. Disabled nodes and sticky notes are
  * not judged (they still count as names that connections and expressions may use).
  */
+import type { NodeSpec, ObservedBehaviour } from '../catalog/nodeSpec';
+import { matchingBehaviour, observedConfigurations } from '../catalog/observed';
 import { checkConnections, checkRequiredInputs, readConnections, type Endpoint } from './connections';
 import { checkDataFlow } from './dataFlow';
 import { codeIn, referencedNodes, strings } from './expressions';
@@ -78,8 +80,9 @@ export function validateWorkflow(
   checkRequiredInputs(connections, byName, out);
   checkReferences(workflow.nodes, byName, idToName, codeParameters, out);
   checkGraph(connections, byName, starters, out);
-  checkDataFlow(connections, byName, shaped, workflow.pinData, out);
+  checkDataFlow(connections, byName, shaped, workflow.pinData, codeParameters, out);
   checkWebhookAnswers(connections, byName, shaped, starters, out);
+  checkMissingFieldFailures(byName, shaped, out);
   checkSubWorkflowCalls(
     [...byName.values()].map((e) => e.node),
     callees,
@@ -110,7 +113,7 @@ function judge(
     endpoint,
     startsRun: !node.disabled && startsRun(endpoint, spec.node_type),
     codeParameters: new Set(spec.parameters.filter((p) => p.type === 'code').map((p) => p.name)),
-    shaped: { type: node.type, typeVersion: node.typeVersion, values },
+    shaped: { type: node.type, typeVersion: node.typeVersion, values, ...observedOf(spec, node.typeVersion, values) },
   };
 }
 
@@ -164,4 +167,28 @@ function nearNames(names: Set<string>): (ref: string) => string {
     const i = Math.min(lower.get(ref.toLowerCase()) ?? Infinity, trimmed.get(ref.trim()) ?? Infinity);
     return i === Infinity ? '' : ` Did you mean ${quote(list[i]!)}?`;
   };
+}
+
+/** The observed configuration nearest the node's values (src/catalog/observed.ts), when the node version was observed. */
+function observedOf(spec: NodeSpec, typeVersion: number, values: Record<string, unknown>): { observed?: ObservedBehaviour } {
+  const configurations = observedConfigurations(spec.observed, typeVersion);
+  const observed = configurations ? matchingBehaviour(configurations, values) : undefined;
+  return observed ? { observed } : {};
+}
+
+/**
+ * Nodes whose configuration was seen to fail on an item without the field it reads (Sort: "Couldn't
+ * find the field …"; Crypto: "The \"data\" argument must be …"): a call whose items lack it fails the
+ * run. Not said of a node set to go on after an error.
+ */
+function checkMissingFieldFailures(byName: Map<string, Endpoint>, shaped: Map<string, ShapedNode>, out: Findings): void {
+  for (const [name, { node }] of byName) {
+    const failure = shaped.get(name)?.observed?.fails_on_missing_field;
+    if (node.disabled || !failure || (node as { onError?: unknown }).onError !== undefined) continue;
+    out.warning(
+      name,
+      'fails_on_missing_field',
+      `${quote(name)} fails on an item without the field it reads (seen on a real n8n: "${clip(failure, 120)}"), and the run stops there. If items may lack it, give it a default first (an Edit Fields before it, e.g. "={{ $json.field ?? '' }}"), or set "onError" to "continueRegularOutput".`,
+    );
+  }
 }

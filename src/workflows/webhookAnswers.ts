@@ -9,6 +9,7 @@ import { own } from '../lib/ownKeys';
 import type { Connection, Endpoint } from './connections';
 import { quote, type Findings } from './findings';
 import { adjacency, reach } from './graph';
+import type { ObservedBehaviour } from '../catalog/nodeSpec';
 import type { ShapedNode } from './outputShapes';
 
 const WEBHOOK = 'n8n-nodes-base.webhook';
@@ -17,8 +18,6 @@ const WAIT = 'n8n-nodes-base.wait';
 const RESPOND = 'n8n-nodes-base.respondToWebhook';
 /** What a Respond to Webhook (v1.1+) needs upstream, or n8n fails it with "No Webhook node found in the workflow". */
 const ANSWERED = new Set([WEBHOOK, FORM_TRIGGER, '@n8n/n8n-nodes-langchain.chatTrigger', WAIT]);
-/** Filter drops the items its conditions do not keep, on its one output. */
-const DROPS_ITEMS = new Set(['n8n-nodes-base.filter']);
 
 type Graph = Map<string, string[]>;
 
@@ -84,7 +83,7 @@ export function checkWebhookAnswers(
       );
     }
     if (responders.length === 0) continue;
-    if (mode === 'responseNode') checkItemsReachRespond(name, below, flow, out);
+    if (mode === 'responseNode') checkItemsReachRespond(name, below, flow, shaped, out);
     // A mode that is no string is the parameters' finding; String() of an object can throw.
     checkUnusedRespond(
       name,
@@ -150,7 +149,7 @@ function checkUnusedRespond(name: string, typeVersion: number, type: string, mod
  * leads to no Respond node (IF's other branch, Switch's other rules, an error output), or a node
  * that drops items (Filter) without "Always Output Data". The call then gets an empty 200.
  */
-function checkItemsReachRespond(webhook: string, below: Set<string>, flow: Flow, out: Findings): void {
+function checkItemsReachRespond(webhook: string, below: Set<string>, flow: Flow, shaped: Map<string, ShapedNode>, out: Findings): void {
   const onPath = [webhook, ...[...below].filter((n) => flow.toRespond.has(n) && flow.typeOf(n) !== RESPOND)];
   for (const name of onPath) {
     const { node, ports } = flow.byName.get(name)!;
@@ -165,12 +164,21 @@ function checkItemsReachRespond(webhook: string, below: Set<string>, flow: Flow,
           `Items that ${quote(name)} sends to its output ${index} ("${port.name}") reach no Respond to Webhook node: when all of a call's items go there, ${quote(webhook)} answers an empty 200. Connect that output to a Respond to Webhook node too.`,
         );
       }
-    } else if (DROPS_ITEMS.has(node.type) && (node as { alwaysOutputData?: unknown }).alwaysOutputData !== true && flow.children.has(name)) {
+    } else if ((node as { alwaysOutputData?: unknown }).alwaysOutputData !== true && flow.children.has(name)) {
+      const observed = shaped.get(name)?.observed;
+      if (!observed?.runs_out.includes(0)) continue;
       out.warning(
         name,
         'items_may_not_reach_respond',
-        `${quote(name)} can drop every item, and then no Respond to Webhook node runs: ${quote(webhook)} answers an empty 200. Turn on "Always Output Data" in its settings ("alwaysOutputData": true), or answer the dropped items through its discarded output.`,
+        `${quote(name)} can put out no items (seen on a real n8n: ${whenItRunsOut(observed)}), and then nothing after it runs: no Respond to Webhook node answers and ${quote(webhook)} answers an empty 200. Turn on "Always Output Data" in its settings ("alwaysOutputData": true: it then puts out one empty item, so read fields with a default after it), or answer the no-items case on its own path.`,
       );
     }
   }
+}
+
+/** The observed run in which the configuration put out nothing, in words. */
+function whenItRunsOut(observed: ObservedBehaviour): string {
+  if (observed.on_missing_field.startsWith('puts out no items')) return 'on items without the field it reads';
+  if (/does not run|no items/.test(observed.on_one_input_empty ?? '')) return `with one input empty (${observed.on_one_input_empty})`;
+  return 'on items none of which its conditions kept';
 }

@@ -49,6 +49,26 @@ describe('data flow', () => {
     expect(findings(w)).toEqual([]);
   });
 
+  it("reads a Code node's JavaScript as expressions are read: $input.first().json and $('Node') against what the node before puts out", () => {
+    const code = (jsCode: string, language?: string) => node('Count', 'code', 2, { jsCode, ...(language ? { language } : {}) });
+    const workflow = (jsCode: string, language?: string) => ({ nodes: [webhook, code(jsCode, language)], connections: connect(['Webhook', 'Count']) });
+    const errors = findings(
+      workflow("const ids = $input.first().json.ids; // $json.note in a comment\nreturn [{ json: { n: $('Webhook').first().json.email } }];"),
+    );
+    expect(errors.map((e) => [e.node, e.path])).toEqual([
+      ['Count', 'parameters.jsCode'],
+      ['Count', 'parameters.jsCode'],
+    ]);
+    expect(errors[0]!.message).toContain('$input.first().json.body.ids');
+    expect(findings(workflow('return [{ json: { ids: $input.first().json.body.ids } }];'))).toEqual([]);
+    // A read with a fallback expects the field may be absent.
+    expect(findings(workflow("const dir = $input.first().json.outputDir || '/tmp'; if (!$input.first().json.name) return [];"))).toEqual([]);
+    // A field the code sets on the items is there to read afterwards.
+    expect(findings(workflow("$input.item.json.size = 'S';\nif ($input.item.json.size) $input.item.json['tier'] ??= 1;\nreturn $input.item;"))).toEqual([]);
+    // Python reads items otherwise: not judged by these rules.
+    expect(findings(workflow('return [{"json": {"n": _input.first().json.ids}}]', 'pythonNative'))).toEqual([]);
+  });
+
   it('follows shapes through IF and Edit Fields, says nothing where a shape is unknown (Code) or open', () => {
     const w = {
       nodes: [

@@ -236,6 +236,19 @@ describe('validate_workflow', () => {
     expect(errorsOf(w)).toEqual([]);
   });
 
+  it('warns about a node seen to fail on an item without the field it reads, unless it is set to go on after an error', () => {
+    const sort = node('Rank', 'sort', 1, { sortFieldsUi: { sortField: [{ fieldName: 'score', order: 'descending' }] } });
+    const w = { nodes: [node('Start', 'manualTrigger', 1), sort], connections: connect(['Start', 'Rank']) };
+    const warning = validateWorkflow(w, n8nCatalog).warnings.find((f) => f.code === 'fails_on_missing_field');
+    expect(warning?.node).toBe('Rank');
+    expect(warning?.message).toMatch(/Couldn't find the field/);
+    Object.assign(sort, { onError: 'continueRegularOutput' });
+    expect(validateWorkflow(w, n8nCatalog).warnings.filter((f) => f.code === 'fails_on_missing_field')).toEqual([]);
+    // Sorted in random order, it reads no field.
+    const random = { ...w, nodes: [w.nodes[0], node('Rank', 'sort', 1, { type: 'random' })] };
+    expect(validateWorkflow(random, n8nCatalog).warnings.filter((f) => f.code === 'fails_on_missing_field')).toEqual([]);
+  });
+
   it('does not judge disabled nodes', () => {
     const w = goodWorkflow();
     Object.assign(nodeNamed(w, 'Tell sales'), { parameters: { text: 42, resource: 'nope' } });

@@ -74,6 +74,37 @@ describe('webhook answers', () => {
   });
 });
 
+describe('where items run out, as observed on a real n8n', () => {
+  const path = (middle: ReturnType<typeof node>) => ({
+    nodes: [hook('responseNode'), middle, respond()],
+    connections: connect(['Webhook', middle.name], [middle.name, 'Answer']),
+  });
+
+  it('warns at a node seen to put out no items though items came in (Split Out of a missing or empty list), saying when', () => {
+    const split = node('Split', 'splitOut', 1, { fieldToSplitOut: 'body.ids' });
+    const warnings = validateWorkflow(path(split), n8nCatalog).warnings.filter((w) => w.code === 'items_may_not_reach_respond');
+    expect(warnings.map((w) => w.node)).toEqual(['Split']);
+    expect(warnings[0]!.message).toMatch(/items without the field it reads/);
+    expect(warnings[0]!.message).toMatch(/alwaysOutputData/);
+  });
+
+  it('warns at a Merge that does not run when one input is empty', () => {
+    const merge = node('Join', 'merge', 3.2, { mode: 'combine', combineBy: 'combineByFields', fieldsToMatchString: 'id' });
+    const w = {
+      nodes: [hook('responseNode'), node('A', 'noOp', 1), node('B', 'noOp', 1), merge, respond()],
+      connections: connect(['Webhook', 'A'], ['Webhook', 'B'], ['A', 'Join'], ['B', 'Join', 0, 'main', 1], ['Join', 'Answer']),
+    };
+    const warning = validateWorkflow(w, n8nCatalog).warnings.find((f) => f.code === 'items_may_not_reach_respond' && f.node === 'Join');
+    expect(warning?.message).toMatch(/one input empty/);
+  });
+
+  it('says nothing of a node seen always to put out items (Summarize), nor of one with Always Output Data', () => {
+    const summarize = node('Count', 'summarize', 1.1, { fieldsToSummarize: { values: [{ aggregation: 'count', field: 'id' }] } });
+    expect(found(path(summarize))).toEqual([]);
+    expect(found(path(node('Split', 'splitOut', 1, { fieldToSplitOut: 'body.ids' }, { alwaysOutputData: true })))).toEqual([]);
+  });
+});
+
 describe('webhook answers after a Form Trigger', () => {
   it('refuses a Respond to Webhook after a Form Trigger 2.2+, whatever its mode, as n8n does', () => {
     const form = (typeVersion: number, responseMode: string) =>

@@ -3,6 +3,7 @@ import { Catalog } from '../../catalog/catalog';
 import { EXPRESSION_GUIDE_URI } from '../../catalog/expressionGuide';
 import { withinBudget } from '../../catalog/budget';
 import type { NodeSpec } from '../../catalog/nodeSpec';
+import { behaviourAnswer } from '../../catalog/observed';
 import { serializeSpec, type Detail } from '../../catalog/serialize';
 import { instanceRelease, type InstanceRelease } from '../../n8n/release';
 import { newestRelease, ReleaseNodes } from '../../n8n/releaseTable';
@@ -33,6 +34,8 @@ export const getNodeDetails = defineTool({
     'to paste into workflow JSON, in the shape real workflows use. n8n nodes have several typeVersions, each with its own parameters: ' +
     'type_versions says which this description covers and node_versions lists all; pass version to get the ' +
     'one your workflow uses (default: the newest the configured n8n runs), and resource/operation to narrow a large node to what one operation uses. ' +
+    "For n8n's core, transform and flow nodes, behaviour says what the node was seen to do on a real n8n: per output the fields its items hold, " +
+    'whether the input fields and order are kept, and what it does with no items, items missing the field it reads, or one input empty (pass parameters for your configuration). ' +
     'Then write the node and check it with validate_node or ' +
     `validate_workflow. Expressions ("={{ $json.body.email }}", $('Node'), dates): the resource ${EXPRESSION_GUIDE_URI}. ` +
     'Answers one entry per requested node, in order; an unknown node gets an entry with an error instead.',
@@ -49,6 +52,12 @@ export const getNodeDetails = defineTool({
             .max(200)
             .optional()
             .describe('n8n nodes with operations: describe only what applies to this one (e.g. send); with detail "full", the way to read a large node whole'),
+          parameters: z
+            .record(z.string(), z.unknown())
+            .optional()
+            .describe(
+              'The parameter values you intend (e.g. {"mode": "combine", "joinMode": "enrichInput1"}): behaviour then describes the observed configuration nearest them',
+            ),
         }),
       )
       .min(1)
@@ -96,11 +105,16 @@ export const getNodeDetails = defineTool({
         // `version` names the typeVersion described, not the newest its description covers (agents read it so).
         const described = version === undefined ? {} : { version: String(version) };
         const at = (level: Detail) => ({ ...atVersion(serializeSpec(spec, { ...options, ...scope, detail: level }), subtype, version), ...described, n8n });
-        const answer = at(detail);
+        const behaviour = behaviourAnswer(spec.observed, version ?? Number(spec.version), {
+          ...(resource !== undefined ? { resource } : {}),
+          ...(operation !== undefined ? { operation } : {}),
+          ...(nodes[i]!.parameters ?? {}),
+        });
+        const answer = { ...at(detail), ...(behaviour ? { behaviour } : {}) };
         if (detail === 'essentials' || JSON.stringify(answer).length <= remaining) return answer;
         // A full spec too big for one response: the essentials, and how to read the rest (per
         // operation; the resource holds the newest description whole, an older one is asked for again on its own).
-        const essentials = at('essentials');
+        const essentials = { ...at('essentials'), ...(behaviour ? { behaviour } : {}) };
         const newest = !spec.type_versions || spec.version === spec.node_versions?.map(String).at(-1);
         const perOperation = spec.parameters.some((p) => p.name === 'operation') && operation === undefined;
         return {

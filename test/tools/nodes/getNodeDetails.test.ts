@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { loadCatalog, seedSpecs, spec } from '../../support/catalog';
+import { n8nSpecs } from '../../support/n8nCatalog';
 import { callInSession } from '../../support/tools';
 
 beforeEach(async () => {
@@ -86,5 +87,34 @@ describe('get_node_details', () => {
     const result = await callInSession('get_node_details', { nodes: [] });
     expect(result.isError).toBe(true);
     expect(result.text).toMatch(/nodes/);
+  });
+});
+
+describe('get_node_details: behaviour observed on a real n8n', () => {
+  const details = async (node: Record<string, unknown>) => (await callInSession('get_node_details', { nodes: [{ node_type: 'FLOW_NODE', ...node }] })).json[0];
+
+  it('says what the outputs hold, how their fields are named from the parameters, and what no items do', async () => {
+    await loadCatalog(n8nSpecs, ['n8n']);
+    const summarize = n8nSpecs.find((s) => s.subtype === 'n8n-nodes-base.summarize')!;
+    const answer = await details({ node_type: summarize.node_type, subtype: summarize.subtype });
+    expect(answer.behaviour.observed_on).toMatch(/^n8n 1\.123\.81/);
+    expect(Object.keys(answer.behaviour.outputs[0].fields)).toEqual(['count_score']);
+    expect(answer.behaviour.on_zero_items).toMatch(/does not run/);
+  });
+
+  it('describes the configuration nearest the parameters given, and names the others', async () => {
+    await loadCatalog(n8nSpecs, ['n8n']);
+    const merge = n8nSpecs.find((s) => s.subtype === 'n8n-nodes-base.merge')!;
+    const answer = await details({
+      node_type: merge.node_type,
+      subtype: merge.subtype,
+      version: 3.2,
+      parameters: { mode: 'combine', joinMode: 'enrichInput1' },
+    });
+    expect(answer.behaviour.configuration).toMatch(/joinMode=enrichInput1/);
+    expect(answer.behaviour.on_one_input_empty).toMatch(/input 2 empty/);
+    expect(answer.behaviour.other_configurations).toContain('mode=append');
+    const defaults = await details({ node_type: merge.node_type, subtype: merge.subtype, version: 3.2 });
+    expect(defaults.behaviour.configuration).toBe('mode=append');
   });
 });
