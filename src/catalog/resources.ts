@@ -1,7 +1,7 @@
 import { ResourceNotFoundError, ResourceTemplate, type McpServer, type RegisteredResourceTemplate } from '@modelcontextprotocol/server';
 import type { Env } from '../env';
 import { own } from '../lib/ownKeys';
-import { Catalog } from './catalog';
+import { Catalog, listedUnder } from './catalog';
 import { EXPRESSION_GUIDE, EXPRESSION_GUIDE_URI } from './expressionGuide';
 import { NODE_TYPES } from './nodeSpec';
 import { serializeSpec } from './serialize';
@@ -47,7 +47,9 @@ export function installCatalogResources(server: McpServer, env: Env): Registered
     }),
     { description: 'A node specification from the catalog, in full', mimeType: 'application/json' },
     async (uri, { node_type, subtype }) => {
-      const spec = await catalog.spec(String(node_type), String(subtype));
+      // Named under the wrong category, a spec is read all the same: its content names the right one.
+      const listed = listedUnder(await catalog.types(), String(subtype));
+      const spec = listed === undefined ? null : await catalog.spec(listed, String(subtype));
       if (!spec) throw new ResourceNotFoundError(uri.href, `Node specification not found: ${node_type}/${subtype}`);
       const text = JSON.stringify(serializeSpec(spec, { includeExamples: true, includeSchemas: true, detail: 'full' }));
       return { contents: [{ uri: uri.href, mimeType: 'application/json', text }] };

@@ -23,6 +23,14 @@ describe('node-spec:// resources', () => {
     expect(JSON.parse(content.text)).toMatchObject({ node_type: 'FLOW_NODE', subtype: 'IF', detail: 'full' });
   });
 
+  it('reads a spec named under the wrong node type: its content names the right one', async () => {
+    const sessionId = await openSession();
+    const { reply } = await rpc(sessionId, 'resources/read', { uri: 'node-spec://ACTION_NODE/IF' });
+    const [content] = reply!.result.contents;
+    expect(content.uri).toBe('node-spec://ACTION_NODE/IF');
+    expect(JSON.parse(content.text)).toMatchObject({ node_type: 'FLOW_NODE', subtype: 'IF' });
+  });
+
   it('answers an unknown spec as a resource not found, whatever its names (no -32603)', async () => {
     const sessionId = await openSession();
     let id = 10;
