@@ -2,7 +2,8 @@ import { ResourceNotFoundError, ResourceTemplate, type McpServer, type Registere
 import type { Env } from '../env';
 import { own } from '../lib/ownKeys';
 import { Catalog, listedUnder } from './catalog';
-import { EXPRESSION_GUIDE, EXPRESSION_GUIDE_URI } from './expressionGuide';
+import { n8nConnection } from '../n8n/client';
+import { EXPRESSION_GUIDE_URI, expressionGuide, timeZoneSection } from './expressionGuide';
 import { NODE_TYPES } from './nodeSpec';
 import { serializeSpec } from './serialize';
 
@@ -55,16 +56,19 @@ export function installCatalogResources(server: McpServer, env: Env): Registered
       return { contents: [{ uri: uri.href, mimeType: 'application/json', text }] };
     },
   );
-  // Public knowledge, no catalog read: any caller may read it.
+  // Public knowledge, no catalog read: any caller may read it (get_guide serves it to clients that only call tools).
   server.registerResource(
     'expressions',
     EXPRESSION_GUIDE_URI,
     {
       title: 'Writing n8n expressions',
-      description: "How n8n expressions are written: ={{ … }}, $json, $('Node'), $input, $itemIndex, $now and Luxon dates, $jmespath, what common nodes output",
+      description:
+        "How n8n expressions are written: ={{ … }}, $json, $('Node'), $input, $itemIndex, $now and Luxon dates, the time zone a workflow runs in, $jmespath, what common nodes output",
       mimeType: 'text/markdown',
     },
-    async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/markdown', text: EXPRESSION_GUIDE }] }),
+    async (uri) => ({
+      contents: [{ uri: uri.href, mimeType: 'text/markdown', text: expressionGuide(timeZoneSection({ instance: n8nConnection(env) !== undefined })) }],
+    }),
   );
   return nodeSpecs;
 }

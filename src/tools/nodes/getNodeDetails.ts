@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Catalog, listedUnder } from '../../catalog/catalog';
-import { EXPRESSION_GUIDE_URI } from '../../catalog/expressionGuide';
+import { EXPRESSION_GUIDE_POINTER } from '../../catalog/expressionGuide';
 import { withinBudget } from '../../catalog/budget';
 import type { NodeSpec } from '../../catalog/nodeSpec';
 import { serializeSpec, type Detail } from '../../catalog/serialize';
@@ -34,7 +34,7 @@ export const getNodeDetails = defineTool({
     'type_versions says which this description covers and node_versions lists all; pass version to get the ' +
     'one your workflow uses (default: the newest the configured n8n runs), and resource/operation to narrow a large node to what one operation uses. ' +
     'Then write the node and check it with validate_node or ' +
-    `validate_workflow. Expressions ("={{ $json.body.email }}", $('Node'), dates): the resource ${EXPRESSION_GUIDE_URI}. ` +
+    `validate_workflow. Expressions ("={{ $json.body.email }}", $('Node'), dates): ${EXPRESSION_GUIDE_POINTER}. ` +
     'Answers one entry per requested node, in order; an unknown node gets an entry with an error instead.',
   input: z.object({
     nodes: z
