@@ -457,7 +457,9 @@ async function cleanUp(n8n: N8nClient, made: Made, ctx: ToolContext): Promise<Cl
   let ids = made.workflowId === undefined ? [] : [made.workflowId];
   if (made.workflowId === undefined) {
     try {
-      ids = (await n8n.get<Page<Workflow>>('/workflows', { query: { name: made.name } })).data.map((w) => w.id);
+      // n8n matches part of a name: only the workflow of exactly this name is the call's.
+      const named = (await n8n.get<Page<Workflow>>('/workflows', { query: { name: made.name } })).data;
+      ids = named.filter((w) => w.name === made.name).map((w) => w.id);
     } catch (error) {
       return failed(ctx, { workflowName: made.name }, error, `a workflow named "${made.name}" may be left in n8n: delete it with delete_workflow`);
     }
