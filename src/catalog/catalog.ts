@@ -93,6 +93,14 @@ export class Catalog {
   }
 }
 
+/**
+ * The node type `types` lists `subtype` under, whatever category a caller named with it: the build
+ * lists each subtype under one type (buildCatalog), so a wrong label is forgiven without a guess.
+ */
+export function listedUnder(types: TypesMap, subtype: string): string | undefined {
+  return Object.entries(types).find(([, subtypes]) => subtypes?.includes(subtype))?.[0];
+}
+
 /** Forgets what this isolate cached (tests switch catalogs under it). */
 export function clearCatalogCache(): void {
   cache.pointer = undefined;

@@ -7,20 +7,29 @@
  */
 export const EXPRESSION_GUIDE_URI = 'n8n-guide://expressions';
 
-export const EXPRESSION_GUIDE = `# Writing n8n expressions
+/** Where a tool description sends an agent for it: the tool first, since many clients only call tools. */
+export const EXPRESSION_GUIDE_POINTER = `get_guide (also the resource ${EXPRESSION_GUIDE_URI})`;
+
+/**
+ * The guide, with its time zone section as this server knows the time zone (timeZoneSection): the
+ * text of the `n8n-guide://expressions` resource and of get_guide.
+ */
+export const expressionGuide = (timeZone: string): string => `# Writing n8n expressions
 
 ## Syntax
 - A parameter is an expression when its value starts with \`=\`: \`"={{ $json.body.email }}"\`. Without the \`=\`, \`{{ … }}\` is plain text.
 - Each \`{{ … }}\` holds ONE JavaScript expression, evaluated per input item. Text around it is kept: \`"=Order {{ $json.body.id }} received"\`.
 - A value that is a single \`{{ … }}\` keeps its type (number, boolean, object, array): \`"={{ $json.body.total * 1.2 }}"\`.
-- No statements inside: no \`const\`, \`if\`, \`for\`, \`return\`. Use the ternary \`a ? b : c\`, \`??\`, \`?.\`, array methods; for more, an IIFE \`{{ (() => { …; return x })() }}\` or a Code node.
+- Any JavaScript expression may go inside, arrow functions included: \`"={{ $json.body.items.map(i => i.price * i.qty).reduce((a, b) => a + b, 0) }}"\`, template literals, the ternary \`a ? b : c\`, \`??\`, \`?.\`.
+- No statements inside: no \`const\`, \`if\`, \`for\`, \`return\`, no \`;\` between two expressions (n8n fails the node: "invalid syntax"). For statements, an IIFE \`"={{ (() => { const x = $json.body.n * 2; return x + 1 })() }}"\` or a Code node.
 - A JSON parameter (Respond to Webhook's \`responseBody\`, HTTP Request's \`jsonBody\`) takes JSON text, or an expression that returns an object: \`"={{ { greeting: 'Hi ' + $json.body.name } }}"\`.
 - A \`{{ … }}\` ends at the first \`}}\`: write object literals as \`{ a: 1 }\` with spaces, never \`}}\` inside.
 
 ## The current item
 - \`$json\`: the input item's JSON (same as \`$input.item.json\`). \`$json.field\`, \`$json["field with spaces"]\`, \`$json.list[0].name\`.
 - \`$binary\`: the input item's files. \`$itemIndex\`: the item's position (0-based). \`$runIndex\`: how many times this node ran before in the execution.
-- \`$input.item\`, \`$input.first()\`, \`$input.last()\`, \`$input.all()\` (every input item, as \`{ json, binary }\`).
+- \`$input.item\`, \`$input.first()\`, \`$input.last()\`, \`$input.all()\` (every input item, as \`{ json, binary }\`): these are items, so read \`$input.first().json.field\`.
+- On a plain list n8n adds \`.first()\`, \`.last()\`, \`.sum()\`, \`.pluck('field')\`, \`.isEmpty()\`…: \`$json.body.items.first().price\` is the list's first element itself (no \`.json\`).
 
 ## Other nodes (by their exact name)
 - \`$('Node name').item.json.field\`: the item of that node this item came from (paired items).
@@ -37,8 +46,11 @@ export const EXPRESSION_GUIDE = `# Writing n8n expressions
 - \`$now\`: the current time as a Luxon DateTime; \`$today\`: today at midnight. \`DateTime\` is available: \`DateTime.fromISO($json.body.date)\`.
 - \`$now.toISO()\`, \`$now.toFormat('yyyy-MM-dd')\`, \`$now.minus({ days: 7 })\`, \`$today.plus({ hours: 1 }).toISO()\`.
 - Between two dates: \`DateTime.fromISO(b).diff(DateTime.fromISO(a), 'days').days\` (a number; \`Math.round\` it across a daylight-saving change, or parse with \`{ zone: 'utc' }\`). The weekday's name: \`DateTime.fromISO(d).toFormat('cccc')\` ("Friday"); its number (Monday 1): \`.weekday\`.
-- The instance's timezone (America/New_York unless set) applies to \`$now\`, \`$today\` and dates parsed without an offset; a workflow can set its own ("timezone" in its settings).
+- \`$now\`, \`$today\` and dates parsed without an offset are in the time zone the workflow runs in: see "Time zone" below.
 - Dates pass between nodes as strings: parse them (\`DateTime.fromISO(…)\`, or n8n's \`"2024-05-01".toDateTime()\`) before date arithmetic.
+
+## Time zone
+${timeZone}
 
 ## Helpers
 - \`$jmespath(object, 'search')\`: a JMESPath query, e.g. \`$jmespath($json.body, 'items[*].name')\`.
@@ -55,3 +67,39 @@ export const EXPRESSION_GUIDE = `# Writing n8n expressions
 ## Check
 validate_workflow reports references to nodes that do not exist, expressions without \`=\` or with an unclosed \`{{\`, and fields read from nodes whose output cannot have them (with the likely path).
 `;
+
+/** What this server knows of the time zone a workflow runs in. */
+export interface TimeZoneFacts {
+  /** Whether an n8n is configured: its default time zone is never known (n8n's public API does not show it). */
+  instance: boolean;
+  /** A saved workflow asked about, as n8n has it: its settings.timezone, or none. */
+  workflow?: { id: string; name: string; timezone?: string };
+}
+
+/**
+ * The guide's time zone section, true for this server's n8n: how n8n picks the zone (checked on n8n
+ * 1.123.81: $now, $today and Luxon's parsing follow settings.timezone, JavaScript's Date does not, and
+ * n8n refuses to activate a workflow whose zone it does not know, "DEFAULT" included), what is known
+ * of it here, and how to pin it.
+ */
+export function timeZoneSection({ instance, workflow }: TimeZoneFacts): string {
+  const lines = [
+    '- A workflow runs in the time zone of its setting `timezone` (settings.timezone: an IANA name such as "Europe/Berlin"; n8n refuses to activate a workflow whose zone it does not know, "DEFAULT" included). Without it, in its n8n\'s default: the GENERIC_TIMEZONE n8n was started with, America/New_York when unset.',
+    "- That zone is the one of `$now`, `$today` and dates Luxon parses without an offset (`DateTime.fromISO('2024-05-01T10:00')` is 10:00 there); a date with an offset keeps its instant and is shown in that zone. JavaScript's `Date` ignores it: `new Date('2024-05-01T10:00')` is read in the n8n server's own zone. Use Luxon.",
+    instance
+      ? '- This server\'s n8n does not say its default: n8n\'s public API does not show it, so a workflow without settings.timezone runs in a zone unknown here. try_nodes with an Edit Fields value `"={{ $now.zoneName }}"` answers it (its throwaway workflow sets no time zone).'
+      : '- No n8n is configured on this server: the default time zone of the n8n your workflows run on is unknown here.',
+  ];
+  if (workflow) {
+    const named = `Workflow "${workflow.name}" (${workflow.id})`;
+    lines.push(
+      workflow.timezone
+        ? `- ${named} runs in ${workflow.timezone}: its settings.timezone.`
+        : `- ${named} sets no time zone: it runs in its n8n's default, unknown here.`,
+    );
+  }
+  lines.push(
+    '- To be sure of the zone, pin it: settings.timezone in create_workflow, or the edit_workflow operation `{"type": "updateSettings", "settings": {"timezone": "Europe/Berlin"}}`.',
+  );
+  return lines.join('\n');
+}

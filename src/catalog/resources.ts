@@ -1,8 +1,9 @@
 import { ResourceNotFoundError, ResourceTemplate, type McpServer, type RegisteredResourceTemplate } from '@modelcontextprotocol/server';
 import type { Env } from '../env';
 import { own } from '../lib/ownKeys';
-import { Catalog } from './catalog';
-import { EXPRESSION_GUIDE, EXPRESSION_GUIDE_URI } from './expressionGuide';
+import { Catalog, listedUnder } from './catalog';
+import { n8nConnection } from '../n8n/client';
+import { EXPRESSION_GUIDE_URI, expressionGuide, timeZoneSection } from './expressionGuide';
 import { NODE_TYPES } from './nodeSpec';
 import { serializeSpec } from './serialize';
 
@@ -47,22 +48,27 @@ export function installCatalogResources(server: McpServer, env: Env): Registered
     }),
     { description: 'A node specification from the catalog, in full', mimeType: 'application/json' },
     async (uri, { node_type, subtype }) => {
-      const spec = await catalog.spec(String(node_type), String(subtype));
+      // Named under the wrong category, a spec is read all the same: its content names the right one.
+      const listed = listedUnder(await catalog.types(), String(subtype));
+      const spec = listed === undefined ? null : await catalog.spec(listed, String(subtype));
       if (!spec) throw new ResourceNotFoundError(uri.href, `Node specification not found: ${node_type}/${subtype}`);
       const text = JSON.stringify(serializeSpec(spec, { includeExamples: true, includeSchemas: true, detail: 'full' }));
       return { contents: [{ uri: uri.href, mimeType: 'application/json', text }] };
     },
   );
-  // Public knowledge, no catalog read: any caller may read it.
+  // Public knowledge, no catalog read: any caller may read it (get_guide serves it to clients that only call tools).
   server.registerResource(
     'expressions',
     EXPRESSION_GUIDE_URI,
     {
       title: 'Writing n8n expressions',
-      description: "How n8n expressions are written: ={{ … }}, $json, $('Node'), $input, $itemIndex, $now and Luxon dates, $jmespath, what common nodes output",
+      description:
+        "How n8n expressions are written: ={{ … }}, $json, $('Node'), $input, $itemIndex, $now and Luxon dates, the time zone a workflow runs in, $jmespath, what common nodes output",
       mimeType: 'text/markdown',
     },
-    async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/markdown', text: EXPRESSION_GUIDE }] }),
+    async (uri) => ({
+      contents: [{ uri: uri.href, mimeType: 'text/markdown', text: expressionGuide(timeZoneSection({ instance: n8nConnection(env) !== undefined })) }],
+    }),
   );
   return nodeSpecs;
 }

@@ -1,5 +1,6 @@
 import type { Env } from '../env';
 import { n8nConnection } from '../n8n/client';
+import { getGuide } from '../tools/getGuide';
 import { getNodeDetails } from '../tools/nodes/getNodeDetails';
 import { N8N_TOOLS } from '../tools/n8n';
 import { getNodeTypes } from '../tools/nodes/getNodeTypes';
@@ -12,7 +13,16 @@ import type { ToolDefinition } from '../tools/tool';
 import { serverAdditions } from './additions';
 
 /** The tools every deployment serves. */
-const CORE_TOOLS: readonly ToolDefinition[] = [serverInfo, getNodeTypes, getNodeDetails, searchNodes, validateNode, validateWorkflow, autofixWorkflow];
+const CORE_TOOLS: readonly ToolDefinition[] = [
+  serverInfo,
+  getNodeTypes,
+  getNodeDetails,
+  searchNodes,
+  getGuide,
+  validateNode,
+  validateWorkflow,
+  autofixWorkflow,
+];
 
 /** The tools a session on this deployment offers: the n8n tools only when an n8n is configured; then any the entry added (./additions.ts). */
 export function toolsFor(env: Env): readonly ToolDefinition[] {

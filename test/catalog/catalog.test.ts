@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildCatalog } from '../../src/catalog/build';
-import { Catalog, clearCatalogCache } from '../../src/catalog/catalog';
+import { Catalog, clearCatalogCache, listedUnder } from '../../src/catalog/catalog';
 import { CURRENT_KEY, indexKey } from '../../src/catalog/keys';
 import type { SearchIndex } from '../../src/catalog/search/buildIndex';
 import { loadCatalog, spec } from '../support/catalog';
@@ -104,5 +104,15 @@ describe('what an isolate caches', () => {
     expect(await catalog.types()).toEqual({ ACTION_NODE: ['A'] });
     expect(await catalog.types()).toEqual({ ACTION_NODE: ['A'] });
     expect(get).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe('the node type a subtype is listed under', () => {
+  it('is the one type that lists it, whatever was asked; none for a subtype no type lists', () => {
+    const types = { ACTION_NODE: ['HTTP_REQUEST'], FLOW_NODE: ['IF', 'SWITCH'] };
+    expect(listedUnder(types, 'SWITCH')).toBe('FLOW_NODE');
+    expect(listedUnder(types, 'HTTP_REQUEST')).toBe('ACTION_NODE');
+    expect(listedUnder(types, 'NOPE')).toBeUndefined();
+    expect(listedUnder(types, '__proto__')).toBeUndefined();
   });
 });

@@ -23,6 +23,14 @@ describe('node-spec:// resources', () => {
     expect(JSON.parse(content.text)).toMatchObject({ node_type: 'FLOW_NODE', subtype: 'IF', detail: 'full' });
   });
 
+  it('reads a spec named under the wrong node type: its content names the right one', async () => {
+    const sessionId = await openSession();
+    const { reply } = await rpc(sessionId, 'resources/read', { uri: 'node-spec://ACTION_NODE/IF' });
+    const [content] = reply!.result.contents;
+    expect(content.uri).toBe('node-spec://ACTION_NODE/IF');
+    expect(JSON.parse(content.text)).toMatchObject({ node_type: 'FLOW_NODE', subtype: 'IF' });
+  });
+
   it('answers an unknown spec as a resource not found, whatever its names (no -32603)', async () => {
     const sessionId = await openSession();
     let id = 10;
@@ -110,6 +118,11 @@ describe('n8n-guide://expressions', () => {
     const described = tools!.result.tools
       .filter((t: { description: string }) => t.description.includes('n8n-guide://expressions'))
       .map((t: { name: string }) => t.name);
-    expect(described.sort()).toEqual(['get_node_details', 'validate_node', 'validate_workflow']);
+    expect(described.sort()).toEqual(['get_guide', 'get_node_details', 'validate_node', 'validate_workflow']);
+    // The tools send an agent to get_guide first: a client that only calls tools reads the same text there.
+    for (const tool of tools!.result.tools.filter((t: { name: string }) => described.includes(t.name) && t.name !== 'get_guide'))
+      expect(tool.description).toContain('get_guide (also the resource n8n-guide://expressions)');
+    const { reply: guide } = await rpc(sessionId, 'tools/call', { name: 'get_guide', arguments: {} }, 4);
+    expect(guide!.result.content[0].text).toBe(text);
   });
 });

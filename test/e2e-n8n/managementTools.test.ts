@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { connectedClient, type Json } from './client';
+import { connectedClient, n8nApi as n8n, scopedKey, type Json } from './client';
 
 /**
  * The 31 n8n management tools' happy paths against a real n8n 1.123.81 (community edition, no
@@ -7,6 +7,7 @@ import { connectedClient, type Json } from './client';
  * "plan does not include" answer rather than a failure.
  */
 const { client, call, ok } = connectedClient('e2e-real-n8n-tools');
+const reader = connectedClient('e2e-real-n8n-reader', scopedKey('workflows-reader', 'workflows:read'));
 
 const stamp = Date.now().toString(36);
 
@@ -60,6 +61,27 @@ describe('the n8n management tools on a real n8n', () => {
     expect(await ok('delete_tag', { id: tag.id })).toMatchObject({ deleted: true });
     expect(await ok('delete_workflow', { id: created.id })).toMatchObject({ deleted: true, id: created.id });
     expect((await call('get_workflow', { id: created.id })).text).toMatch(/Not found \(404\)/);
+  });
+
+  it('list_workflows: by part of the name in any case, each with the project that owns it, its owner named for users:read', async () => {
+    const made = [];
+    for (const name of [`Listing Alpha ${stamp}`, `Listing beta ${stamp}`])
+      made.push(await ok('create_workflow', { workflow: { name, nodes: [], connections: {}, settings: { executionOrder: 'v1' } } }));
+    try {
+      const names = async (name: string) => (await ok('list_workflows', { name })).workflows.map((w: Json) => w.name).sort();
+      expect(await names(`alpha ${stamp}`)).toEqual([`Listing Alpha ${stamp}`]);
+      expect(await names(`LISTING`)).toEqual(expect.arrayContaining([`Listing Alpha ${stamp}`, `Listing beta ${stamp}`]));
+      // The project n8n says owns each (its own answer for the workflow embeds it; its listing names only the id).
+      const { project } = (await n8n('GET', `/workflows/${made[0]!.id}`)).shared[0];
+      expect(project).toMatchObject({ type: 'personal', name: 'Test Owner <owner@example.com>' });
+      const listed = (await ok('list_workflows', { name: stamp })).workflows;
+      expect(listed.map((w: Json) => w.project)).toEqual([0, 1].map(() => ({ id: project.id, name: project.name, type: 'personal' })));
+      const unnamed = (await reader.ok('list_workflows', { name: stamp })).workflows;
+      expect(unnamed.map((w: Json) => w.project)).toEqual([0, 1].map(() => ({ id: project.id, type: 'personal' })));
+      expect((await ok('list_workflows', { name: stamp, projectId: project.id })).workflows).toHaveLength(2);
+    } finally {
+      for (const { id } of made) await ok('delete_workflow', { id });
+    }
   });
 
   it('executions: list, get (with data), delete', async () => {

@@ -336,17 +336,22 @@ describe('try_nodes answers what a saved workflow with the same nodes does', () 
       expect(saved.status).toBe('error');
       expect(failedRuns).toHaveLength(1);
       const [node, runs] = failedRuns[0]!;
-      const { message, description } = runs.at(-1)!.error;
+      const { message, description, context } = runs.at(-1)!.error;
       expect(answer.output).toBeUndefined();
       expect(answer.failed).toMatchObject({ node, error: [message, description].filter(Boolean).join(': '), input: { items: items.length } });
+      // The item it failed on, where n8n says which (the saved run's error names it by index too).
+      if (typeof context?.itemIndex === 'number') expect(answer.failed.item).toEqual({ index: context.itemIndex, json: items[context.itemIndex] });
+      else expect(answer.failed).not.toHaveProperty('item');
     } else {
       expect(saved.status).toBe('success');
       expect(answer.failed).toBeUndefined();
       expect(answer.output.node).toBe(names.at(-1));
       expect(answeredOutputs(answer.output)).toEqual(outputsIn(saved, names.at(-1)!));
     }
-    // Per node, the items on each output n8n stored.
-    expect(Object.fromEntries(answer.nodes.map((s: Json) => [s.node, s.items]))).toEqual(countsIn(saved, names));
+    // Per node, the items on each output n8n stored (labelled where a node has several).
+    expect(Object.fromEntries(answer.nodes.map((s: Json) => [s.node, s.items ?? s.outputs.map((o: Json) => o.count)]))).toEqual(countsIn(saved, names));
+    // Only the caller's nodes are named: never the tool's own.
+    expect(JSON.stringify(answer)).not.toMatch(/Sample items/);
     // The throwaway workflow and its execution are gone.
     expect(answer.cleanUp).toMatchObject({ deleted: true, executions: [expect.any(String)] });
     await expect(n8n('GET', `/workflows/${answer.cleanUp.workflow}`)).rejects.toThrow(/404/);
@@ -369,6 +374,39 @@ describe('try_nodes answers what a saved workflow with the same nodes does', () 
       ['1', 1],
       ['2', 0],
     ]);
+  });
+
+  it('labels every output in the per-node counts too, and says which of the caller’s nodes stopped a chain', async () => {
+    const filter = CASES['Filter: kept and discarded items']!.nodes[0]!;
+    const split = node('Split', 'splitOut', 1, { fieldToSplitOut: 'missing', options: {} });
+    const limit = node('Limit', 'limit', 1, { maxItems: 1 });
+    const labelled = await call('try_nodes', { nodes: [filter, limit], items: people });
+    tried.add(labelled.cleanUp.workflow);
+    expect(labelled.nodes.find((n: Json) => n.node === filter.name).outputs).toEqual([
+      { name: 'Kept', count: 3 },
+      { name: 'Discarded', count: 1 },
+    ]);
+    const stopped = await call('try_nodes', { nodes: [split, limit], items: people });
+    tried.add(stopped.cleanUp.workflow);
+    const saved = await savedRun({ nodes: [split, limit], items: people, outcome: 'output' });
+    // n8n ran Split, which put out nothing, and not Limit.
+    expect(countsIn(saved, ['Split', 'Limit'])).toEqual({ Split: [0] });
+    expect(stopped.output).toEqual({ node: 'Limit', count: 0, items: [], note: 'No item reached "Limit": "Split" put out no items, so "Limit" did not run.' });
+  });
+
+  it('names the item a node failed on, by its index, where n8n says which; a Code node for each item in a task runner does not', async () => {
+    const { nodes, items } = CASES['Edit Fields: an item without the field it reads']!;
+    const answer = await call('try_nodes', { nodes, items });
+    tried.add(answer.cleanUp.workflow);
+    expect(answer.failed).toMatchObject({ node: 'Set', item: { index: 1, json: { name: 'no price' } }, input: { items: 2 } });
+    expect(answer.failed.input).not.toHaveProperty('from');
+    const code = CASES['Code: one that throws on an item without the field']!;
+    const thrown = await call('try_nodes', { nodes: code.nodes, items: code.items });
+    tried.add(thrown.cleanUp.workflow);
+    const saved = await savedRun(code);
+    const [, runs] = Object.entries(saved.data.resultData.runData as Record<string, Json[]>).find(([, r]) => r.at(-1)!.error)!;
+    expect(runs.at(-1)!.error.context).toBeUndefined();
+    expect(thrown.failed).not.toHaveProperty('item');
   });
 
   it('a boolean "is true" without singleValue: refused before it runs, failed by n8n in a saved workflow, run once autofixed', async () => {

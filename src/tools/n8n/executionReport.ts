@@ -5,6 +5,8 @@
  * execution from n8n and answer with this.
  */
 import { deleteOwn, own, setOwn } from '../../lib/ownKeys';
+import type { NodeCatalog } from '../../workflows/nodeCatalog';
+import { portsOfNode } from '../../workflows/ports';
 import { isPlainObject } from '../../workflows/values';
 
 export interface Execution {
@@ -42,6 +44,8 @@ interface N8nError {
   description?: string | null;
   name?: string;
   node?: { name?: string };
+  /** Where n8n knows it, the item the node failed on (`itemIndex`, 0-based, among the items it was given). */
+  context?: { itemIndex?: unknown };
 }
 
 /** An item as n8n stores it: its JSON, and files as references (their data lives elsewhere). */
@@ -136,6 +140,35 @@ export function mainOutputs(execution: Execution, node: string): Item[][] | unde
   return Array.isArray(main) ? main.map((items) => (Array.isArray(items) ? items : [])) : [];
 }
 
+/** The names of a node's main outputs as n8n shows them, by node name; undefined where they cannot be told. */
+export type OutputNames = (node: string) => readonly string[] | undefined;
+
+/**
+ * The names of the main outputs of a workflow's nodes, from their descriptions for their parameters
+ * (an IF's "true" and "false", a Switch's rule outputs by their names); none for a node the catalog
+ * does not know, or whose outputs an expression decides.
+ */
+export function outputNamesOf(nodes: readonly unknown[], catalog: NodeCatalog | null): OutputNames {
+  const byName = new Map<string, readonly string[]>();
+  for (const node of nodes) {
+    if (!isPlainObject(node) || typeof node.name !== 'string' || typeof node.type !== 'string' || typeof node.typeVersion !== 'number') continue;
+    const spec = catalog?.describe(node.type, node.typeVersion);
+    const outputs = spec ? portsOfNode(spec, { ...node, type: node.type, typeVersion: node.typeVersion }).outputs : null;
+    if (outputs)
+      byName.set(
+        node.name,
+        outputs.filter((p) => p.type === 'main').map((p) => p.name),
+      );
+  }
+  return (name) => byName.get(name);
+}
+
+/**
+ * An output's label: its port's name; past the node's ports, "Discarded" (what n8n keeps of the items a
+ * Filter or Remove Duplicates drops, on an output nothing connects to); its index where no names are known.
+ */
+export const outputLabel = (names: readonly string[] | undefined, output: number): string => names?.[output] ?? (names?.length ? 'Discarded' : String(output));
+
 /** The nodes in the order they first ran (n8n's executionIndex, else their start time). */
 export function runPath(execution: Execution): string[] {
   const first = (runs: NodeRun[]) => runs[0]?.executionIndex ?? runs[0]?.startTime ?? Number.MAX_SAFE_INTEGER;
@@ -153,6 +186,10 @@ export function runPath(execution: Execution): string[] {
 export interface SampleOptions {
   trigger?: string;
   hideHeaders?: readonly string[];
+  /** Known: a node with several outputs is summarised with each output labelled. */
+  outputNames?: OutputNames;
+  /** Nodes the answer does not name (a tool's own helper nodes): a failed node's input is not said to come from one. */
+  unnamed?: readonly string[];
 }
 
 function sampleOf(item: Item | undefined, node: string, execution: Execution, options: SampleOptions): unknown {
@@ -169,10 +206,16 @@ export interface NodeSummary {
   status: string;
   error?: string;
   runs: number;
-  /** Items on each output of its last run. */
-  items: number[];
+  /** Items on each output of its last run (where its outputs are not labelled). */
+  items?: number[];
+  /** A node with several outputs whose names are known: the items on each, labelled (an IF's true and false). */
+  outputs?: { name: string; count: number }[];
   sample?: unknown;
 }
+
+/** The items a summarised node put out, all its outputs together. */
+export const itemsPutOut = (summary: Pick<NodeSummary, 'items' | 'outputs'>): number =>
+  (summary.items ?? summary.outputs?.map((o) => o.count) ?? []).reduce((a, b) => a + b, 0);
 
 /** Per node, in the order they ran: how its last run ended, its error, its runs, the items on each output and the first item. */
 export function nodeSummaries(execution: Execution, options: SampleOptions = {}): NodeSummary[] {
@@ -182,12 +225,14 @@ export function nodeSummaries(execution: Execution, options: SampleOptions = {})
     const last = runs.at(-1);
     const outputs = outputsOf(last);
     const first = outputs.find((items) => items.length > 0)?.[0];
+    const counts = outputs.map((items) => items.length);
+    const names = options.outputNames?.(node);
     return {
       node,
       status: last?.error ? 'error' : (last?.executionStatus ?? 'success'),
       ...(last?.error ? { error: messageOf(last.error) } : {}),
       runs: runs.length,
-      items: outputs.map((items) => items.length),
+      ...(names && counts.length > 1 ? { outputs: counts.map((count, output) => ({ name: outputLabel(names, output), count })) } : { items: counts }),
       ...(first ? { sample: sampleOf(first, node, execution, options) } : {}),
     };
   });
@@ -199,6 +244,8 @@ const messageOf = (error: N8nError): string =>
 export interface Failure {
   node: string;
   error: string;
+  /** The item it failed on, where n8n says which: its index among the items it was given (0-based), and the item. */
+  item?: { index: number; json: unknown };
   /** The items the node was given: where from, how many, the first few. */
   input?: { from?: string; items: number; samples: unknown[] };
 }
@@ -220,13 +267,16 @@ export function failureOf(execution: Execution, options: SampleOptions = {}): Fa
     ?.data?.main?.find((items) => Array.isArray(items));
   const upstream = from === undefined ? undefined : outputsOf(own(runData, from)?.at(-1))[run?.source?.[0]?.previousNodeOutput ?? 0];
   const items = stacked ?? upstream;
+  const index = error.context?.itemIndex;
+  const failedOn = typeof index === 'number' ? items?.[index] : undefined;
   return {
     node,
     error: messageOf(error),
+    ...(failedOn ? { item: { index: index as number, json: sampleOf(failedOn, node, execution, options) } } : {}),
     ...(items
       ? {
           input: {
-            ...(from === undefined ? {} : { from }),
+            ...(from === undefined || options.unnamed?.includes(from) ? {} : { from }),
             items: items.length,
             samples: items.slice(0, INPUT_SAMPLES).map((i) => sampleOf(i, node, execution, options)),
           },
@@ -235,30 +285,88 @@ export function failureOf(execution: Execution, options: SampleOptions = {}): Fa
   };
 }
 
+/**
+ * A node where the items went no further though nothing failed: it ran, and its outputs that lead on
+ * got none. A branch not taken: it put items on another output (an IF's other branch, a Switch's other
+ * rule, a Filter's discarded items); no items: it put out none at all, so the chain after it stopped.
+ */
+export interface Stop {
+  node: string;
+  kind: 'branch not taken' | 'no items';
+  /** Its outputs, labelled: how many items each got and the nodes it leads to. */
+  outputs: { name: string; count: number; to: string[] }[];
+  /** The nodes after it that did not run because of it. */
+  didNotRun: string[];
+}
+
 export interface ItemsStopped {
-  /** The last node, in the order they ran, that put out any items; the outputs they left on that lead nowhere. */
-  lastWithItems?: { node: string; items: number[]; unconnectedOutputs?: number[] };
-  /** Nodes the trigger leads to over main connections that never ran. */
+  /** Where the items stopped, in the order the nodes ran. */
+  stops: Stop[];
+  /** Every node the trigger leads to over main connections that never ran. */
   didNotRun: string[];
 }
 
 /**
- * Where the items went when nothing failed: the last node (in the order they ran) that put out any, with
- * the outputs they left on that are connected to nothing (a Filter's discarded items, an IF's false
- * branch), and the nodes the trigger leads to that never ran: typically a Respond to Webhook no item
- * reached, which n8n does not count as a failure (the webhook answers 200 with an empty body).
+ * Where the items went when nothing failed: the nodes the trigger leads to that never ran (typically a
+ * Respond to Webhook no item reached, which n8n does not count as a failure: the webhook answers 200
+ * with an empty body), and why — each node that ran and whose outputs leading to them got no items,
+ * told apart: a branch not taken, or a node that put out no items at all.
  */
-export function whereItemsStopped(execution: Execution, trigger: string): ItemsStopped {
+export function whereItemsStopped(execution: Execution, trigger: string, outputNames: OutputNames = () => undefined): ItemsStopped {
   const runData = runDataOf(execution);
   const connections = isPlainObject(execution.workflowData?.connections) ? execution.workflowData.connections : {};
-  const last = runPath(execution)
-    .map((node) => ({ node, items: outputsOf(own(runData, node)?.at(-1)).map((i) => i.length) }))
-    .findLast(({ items }) => items.some((n) => n > 0));
-  // Outputs that lead nowhere on a node that leads on elsewhere (a Filter's discarded items); a node connected to nothing at all is an end.
-  const leadsOn = last !== undefined && last.items.some((_, output) => mainTargets(connections, last.node, output).length > 0);
-  const unconnected = leadsOn ? last.items.flatMap((n, output) => (n > 0 && mainTargets(connections, last.node, output).length === 0 ? [output] : [])) : [];
   const didNotRun = reachableOverMain(execution.workflowData, trigger).filter((node) => own(runData, node) === undefined);
-  return { ...(last ? { lastWithItems: { ...last, ...(unconnected.length ? { unconnectedOutputs: unconnected } : {}) } } : {}), didNotRun };
+  const notRun = new Set(didNotRun);
+  const explained = new Set<string>();
+  const stops: Stop[] = [];
+  for (const node of runPath(execution)) {
+    const counts = (mainOutputs(execution, node) ?? []).map((items) => items.length);
+    const names = outputNames(node);
+    const outputs = Array.from({ length: Math.max(counts.length, mainOutputCount(connections, node)) }, (_, output) => ({
+      name: outputLabel(names, output),
+      count: counts[output] ?? 0,
+      to: mainTargets(connections, node, output),
+    }));
+    const starved = outputs.flatMap((o) => (o.count === 0 ? o.to.filter((target) => notRun.has(target) && !explained.has(target)) : []));
+    if (starved.length === 0) continue;
+    const after = walkMain(starved, connections, (name) => notRun.has(name) && !explained.has(name));
+    after.forEach((n) => explained.add(n));
+    stops.push({ node, kind: outputs.some((o) => o.count > 0) ? 'branch not taken' : 'no items', outputs, didNotRun: after });
+  }
+  return { stops, didNotRun };
+}
+
+/** How many main outputs of `source` its connections list. */
+function mainOutputCount(connections: Record<string, unknown>, source: string): number {
+  const byType = own(connections, source);
+  const main = isPlainObject(byType) ? own(byType, 'main') : undefined;
+  return Array.isArray(main) ? main.length : 0;
+}
+
+/** `from` and the nodes they lead to over main connections, through nodes `admit` lets in, breadth first. */
+function walkMain(from: readonly string[], connections: Record<string, unknown>, admit: (name: string) => boolean): string[] {
+  const seen = new Set(from);
+  const queue = [...seen];
+  for (let i = 0; i < queue.length; i++) {
+    for (let output = 0; output < mainOutputCount(connections, queue[i]!); output++) {
+      for (const name of mainTargets(connections, queue[i]!, output)) {
+        if (seen.has(name) || !admit(name)) continue;
+        seen.add(name);
+        queue.push(name);
+      }
+    }
+  }
+  return queue;
+}
+
+/** A stop in words: `"Split" put out no items, so "Respond" did not run`; a branch with where its items went instead. */
+export function stopText(stop: Stop): string {
+  const quoted = (names: string[]) => names.map((n) => `"${n}"`).join(', ');
+  const then = `so ${quoted(stop.didNotRun)} did not run`;
+  if (stop.kind === 'no items') return `"${stop.node}" put out no items, ${then}`;
+  const empty = stop.outputs.filter((o) => o.count === 0 && o.to.some((t) => stop.didNotRun.includes(t)));
+  const went = stop.outputs.filter((o) => o.count > 0).map((o) => `${o.count} on "${o.name}"${o.to.length ? '' : ', which leads nowhere'}`);
+  return `${empty.map((o) => `output "${o.name}"`).join(' and ')} of "${stop.node}" got no items (${went.join('; ')}), ${then}`;
 }
 
 /** The names of the nodes one main output of `source` is connected to. */
@@ -273,19 +381,5 @@ function mainTargets(connections: Record<string, unknown>, source: string, outpu
 function reachableOverMain(workflow: Execution['workflowData'], from: string): string[] {
   const connections = isPlainObject(workflow?.connections) ? workflow.connections : {};
   const disabled = new Set((workflow?.nodes ?? []).filter((n) => isPlainObject(n) && n.disabled === true).map((n) => (n as { name: unknown }).name));
-  const seen = new Set([from]);
-  const queue = [from];
-  for (let i = 0; i < queue.length; i++) {
-    const byType = own(connections, queue[i]!);
-    const main = isPlainObject(byType) ? own(byType, 'main') : undefined;
-    const outputs = Array.isArray(main) ? main.length : 0;
-    for (let output = 0; output < outputs; output++) {
-      for (const name of mainTargets(connections, queue[i]!, output)) {
-        if (seen.has(name) || disabled.has(name)) continue;
-        seen.add(name);
-        queue.push(name);
-      }
-    }
-  }
-  return queue.slice(1);
+  return walkMain([from], connections, (name) => !disabled.has(name)).slice(1);
 }

@@ -4,7 +4,22 @@ import { n8nId } from '../../n8n/ids';
 import { isPlainObject } from '../../workflows/values';
 import { ToolError, type ToolContext } from '../tool';
 import { n8nTool } from './n8nTool';
-import { clip, failureOf, nodeSummaries, runPath, whereItemsStopped, type Execution, type ItemsStopped } from './executionReport';
+import { Catalog } from '../../catalog/catalog';
+import { catalogForNodes } from '../../workflows/prefetch';
+import {
+  clip,
+  failureOf,
+  itemsPutOut,
+  nodeSummaries,
+  outputNamesOf,
+  runPath,
+  stopText,
+  whereItemsStopped,
+  type Execution,
+  type ItemsStopped,
+  type NodeSummary,
+  type OutputNames,
+} from './executionReport';
 import { callTrigger, newestExecutionId, waitForOwnExecution } from './ownExecution';
 import { liveVersionOf, publishingOf } from './publishing';
 import { historyFor } from '../../history/history';
@@ -13,6 +28,7 @@ import { inTurn, TURN_GRACE_MS } from './turns';
 import { RUN_HEADER, triggerKind, triggerUrl, type TriggerNode } from './trigger';
 import { workflowPath, type Workflow } from './workflowApi';
 import { NamedObject } from '../validation/schemas';
+import { valueAt } from '../../lib/jsonPointer';
 
 /**
  * What the run leaves of the call's time for putting the workflow back: the run stops this long before
@@ -20,25 +36,61 @@ import { NamedObject } from '../validation/schemas';
  */
 const RESTORE_MS = 10_000;
 
+/** What a test case expects of a run; every part it gives must hold. */
+const Expectation = z.object({
+  status: z.number().int().min(100).max(599).optional().describe('The HTTP status the trigger answers'),
+  body: NamedObject.optional().describe('Fields of the JSON answer: JSON Pointer → the value it must have, e.g. {"/ok": true, "/order/total": 250}'),
+  items: NamedObject.optional().describe('Node name → how many items it must put out (all its outputs together); 0 for a node no item may reach'),
+  noFailedNode: z.boolean().default(true).describe('The execution must succeed with no failed node (default true)'),
+});
+
+/**
+ * A test case: what to send the trigger, and what must hold of the run. test_workflow runs a list of
+ * them at once; save_workflow_test keeps one, named, with the workflow.
+ */
+export const TestCase = z.object({
+  name: z.string().min(1).max(100).optional().describe('A name for the case, said in its result (default "case 1", "case 2"…)'),
+  payload: NamedObject.optional().describe('What test_workflow sends the trigger: JSON body (POST…) or query (GET), a chat message'),
+  trigger: z.string().optional().describe('Which trigger to call, by name, if there are several'),
+  expect: Expectation.default({ noFailedNode: true }),
+  waitSeconds: z.number().int().min(1).max(60).default(20).describe('How long to wait for its execution'),
+});
+type TestCase = z.output<typeof TestCase>;
+
+/** At most this many cases in one test_workflow call: as many as a workflow may keep saved. */
+const MAX_CASES = 20;
+
 export const testWorkflow = n8nTool({
   name: 'test_workflow',
   title: 'Test-run a workflow',
   description:
     'Run a workflow that starts with a Webhook, Form or Chat trigger through the URL n8n gives it, with a payload you ' +
     "choose; wait for the execution of this run (not another caller's) to finish or to pause at a Wait node, and " +
-    'answer what happened: a verdict, the node ' +
-    'that failed with its error and the items it was given, or where the items stopped (nodes no item reached, such ' +
-    'as a Respond to Webhook); per node its status, items on each output and a sample. A failed execution is a failed ' +
+    'answer what happened: a verdict, the node that failed with its error, the item it failed on and the items it was ' +
+    'given, or where the items stopped, told apart: a branch not taken (an IF, Switch or Filter output that got no items ' +
+    'while the node ran) or a chain that stopped (a node that put out no items, so nothing after it ran); per node its ' +
+    'status, items on each output (labelled where it has several) and a sample. A failed execution is a failed ' +
     'test whatever HTTP status the webhook answered. An active workflow runs the version n8n has published (on an ' +
     'n8n with drafts not always the saved one: the answer names the version that ran, and the draft if there is one). ' +
     'An inactive workflow is activated for the run and deactivated after, however the run ends, unless someone set its ' +
-    'active state or changed it meanwhile (the answer says so when it is left active). The last step of the loop: search → details ' +
+    'active state or changed it meanwhile (the answer says so when it is left active). With cases, several payloads in one ' +
+    'call, each judged by what it expects (HTTP status, answer fields, items per node, no failed node) and answered per ' +
+    'case; save_workflow_test keeps a case with the workflow. The last step of the loop: search → details ' +
     '→ write → validate → fix → create or edit → test.',
   input: z.object({
     id: n8nId('workflow'),
     payload: NamedObject.optional().describe('JSON body (POST…) or query (GET) to send; a chat message for Chat triggers'),
     trigger: z.string().optional().describe('Which trigger node to call, by name, if there are several'),
     waitSeconds: z.number().int().min(1).max(110).default(30).describe('How long to wait for the execution to finish'),
+    cases: z
+      .array(TestCase)
+      .min(1)
+      .max(MAX_CASES)
+      .optional()
+      .describe(
+        'Instead of payload: several runs, one after the other, each with its payload and what must hold (as save_workflow_test takes them, ' +
+          'nothing saved); answered per case: passed, or what did not hold, with its verdict and execution',
+      ),
   }),
   // A run does whatever the workflow does, again each time: neither harmless nor repeatable.
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
@@ -46,10 +98,98 @@ export const testWorkflow = n8nTool({
   alsoNeeds: ['executions:read'],
   timeoutMs: 120_000,
   runsLong: () => true,
-  async run({ id: workflowId, payload, trigger, waitSeconds }, n8n, ctx) {
-    return (await runWorkflowTest(n8n, ctx, { workflowId, payload: payload ?? {}, trigger, waitSeconds })).answer;
+  async run({ id: workflowId, payload, trigger, waitSeconds, cases }, n8n, ctx) {
+    if (!cases) return (await runWorkflowTest(n8n, ctx, { workflowId, payload: payload ?? {}, trigger, waitSeconds })).answer;
+    if (payload) throw new ToolError('Give a payload or cases, not both: each case carries its own payload.');
+    const workflow = await n8n.get<Workflow>(workflowPath(workflowId));
+    // A case without a trigger of its own calls the one the call names.
+    const { results, draft } = await runCases(n8n, ctx, workflowId, trigger === undefined ? cases : cases.map((c) => ({ trigger, ...c })));
+    return { workflow: { id: workflowId, name: workflow.name, ...(draft ? { draft } : {}) }, passed: results.every((r) => r.passed), cases: results };
   },
 });
+
+/** What a run answered, as a test case judges it (test_workflow's answer, and the trigger's answer whole). */
+export interface RunOutcome {
+  status: number;
+  body: unknown;
+  execution: { status?: string; verdict?: string; failed?: unknown; nodes?: Pick<NodeSummary, 'node' | 'items' | 'outputs'>[] };
+}
+
+/** What does not hold of a run, one sentence each: none when the case passes. Pure. */
+export function judgeRun(expect: TestCase['expect'], run: RunOutcome): string[] {
+  const failures: string[] = [];
+  if (expect.status !== undefined && run.status !== expect.status) failures.push(`the trigger answered HTTP ${run.status}, not ${expect.status}`);
+  for (const [pointer, wanted] of Object.entries(expect.body ?? {})) {
+    const found = valueAt(run.body, pointer);
+    if (JSON.stringify(found) !== JSON.stringify(wanted)) {
+      failures.push(`the answer's ${pointer || 'body'} is ${found === undefined ? 'missing' : JSON.stringify(found)}, not ${JSON.stringify(wanted)}`);
+    }
+  }
+  for (const [node, wanted] of Object.entries(expect.items ?? {})) {
+    const ran = run.execution.nodes?.find((n) => n.node === node);
+    const count = ran ? itemsPutOut(ran) : 0;
+    if (count !== wanted)
+      failures.push(`"${node}" put out ${ran ? `${count} item${count === 1 ? '' : 's'}` : 'nothing (it did not run)'}, not ${String(wanted)}`);
+  }
+  if (expect.noFailedNode && (run.execution.status !== 'success' || run.execution.failed)) {
+    failures.push(`the run did not succeed: ${run.execution.verdict ?? run.execution.status ?? 'no execution found'}`);
+  }
+  return failures;
+}
+
+export interface TestResult {
+  name: string;
+  passed: boolean;
+  failures: string[];
+  /** The execution the run made, to read with get_execution. */
+  execution?: string;
+  /** The version of the workflow that ran: the published one (on an n8n with drafts, maybe not the saved one). */
+  ranVersionId?: string | null;
+  verdict?: string;
+  /** What the trigger answered: its HTTP status and its body (clipped). */
+  response?: { status: number; body: unknown };
+}
+
+/**
+ * Runs test cases one after the other, each as test_workflow runs the workflow, and judges each run. A
+ * case that cannot run (no time left, the trigger refused) fails with the reason. `draft` says, as a
+ * run said it, that the saved version is a draft the runs did not run.
+ */
+export async function runCases(
+  n8n: N8nClient,
+  ctx: ToolContext,
+  workflowId: string,
+  cases: readonly TestCase[],
+): Promise<{ results: TestResult[]; draft?: string }> {
+  const results: TestResult[] = [];
+  let draft: string | undefined;
+  for (const [i, test] of cases.entries()) {
+    const name = test.name ?? `case ${i + 1}`;
+    try {
+      const { answer, responseBody } = await runWorkflowTest(n8n, ctx, {
+        workflowId,
+        payload: test.payload ?? {},
+        trigger: test.trigger,
+        waitSeconds: test.waitSeconds,
+      });
+      draft ??= answer.workflow.draft;
+      const execution = answer.execution as RunOutcome['execution'] & { id?: string };
+      const failures = judgeRun(test.expect, { status: answer.trigger.status, body: responseBody, execution });
+      results.push({
+        name,
+        passed: failures.length === 0,
+        failures,
+        ...(execution.id ? { execution: execution.id } : {}),
+        verdict: execution.verdict,
+        ranVersionId: answer.workflow.ranVersionId,
+        response: { status: answer.trigger.status, body: answer.trigger.response },
+      });
+    } catch (error) {
+      results.push({ name, passed: false, failures: [`it could not run: ${messageOf(error)}`] });
+    }
+  }
+  return { results, ...(draft ? { draft } : {}) };
+}
 
 /** One test run of a saved workflow: which, with what, how long to wait for its execution. */
 export interface RunRequest {
@@ -64,12 +204,15 @@ export interface RunRequest {
  * not, and put back): the answer test_workflow gives, and the trigger's answer whole (the answer
  * clips it) for stored tests to judge.
  */
-export async function runWorkflowTest(n8n: N8nClient, ctx: ToolContext, { workflowId, payload, trigger, waitSeconds }: RunRequest) {
+async function runWorkflowTest(n8n: N8nClient, ctx: ToolContext, { workflowId, payload, trigger, waitSeconds }: RunRequest) {
   const workflow = await n8n.get<Workflow>(workflowPath(workflowId));
   const wasActive = workflow.active === true;
   // An active workflow runs its published version, which may not be the saved one (n8n with drafts).
   const { versionId, liveVersionId, draft } = publishingOf(workflow);
-  const node = callableTrigger(wasActive ? liveVersionOf(workflow).nodes : (workflow.nodes ?? []), trigger);
+  const nodes = wasActive ? liveVersionOf(workflow).nodes : (workflow.nodes ?? []);
+  const node = callableTrigger(nodes, trigger);
+  // The names of the nodes' outputs, for the answer to label them (an IF's true and false).
+  const outputNames = outputNamesOf(nodes, await catalogForNodes(new Catalog(ctx.env.SPECS), nodes));
   const url = triggerUrl(n8nConnection(ctx.env)!.apiBase.replace(/\/api\/v1$/, ''), node);
   await ctx.beginSideEffect();
   const activation: Activation = { claimed: false };
@@ -79,7 +222,7 @@ export async function runWorkflowTest(n8n: N8nClient, ctx: ToolContext, { workfl
     async ({ signal, stopBy }) => {
       const run = n8n.withSignal(signal);
       await activateForTheRun(run, ctx, workflowId, activation);
-      return runTest({ n8n: run, signal, stopBy, workflowId, node, url, payload, waitMs: waitSeconds * 1000 });
+      return runTest({ n8n: run, signal, stopBy, workflowId, node, url, payload, waitMs: waitSeconds * 1000, outputNames });
     },
     async (signal) => (activation.claimed ? deactivateAfterTheRun(n8n.withSignal(signal), ctx, workflowId, activation) : undefined),
   );
@@ -192,10 +335,11 @@ interface TestRun {
   payload: Record<string, unknown>;
   /** How long to wait for the execution to finish once the trigger has answered. */
   waitMs: number;
+  outputNames: OutputNames;
 }
 
 /** Calls the trigger and waits for the execution of this run. */
-async function runTest({ n8n, signal, stopBy, workflowId, node, url, payload, waitMs }: TestRun) {
+async function runTest({ n8n, signal, stopBy, workflowId, node, url, payload, waitMs, outputNames }: TestRun) {
   const runId = crypto.randomUUID();
   // Executions are numbered in order: this run's is newer than the newest before the call, whoever else runs the workflow.
   const newestBefore = await newestExecutionId(n8n);
@@ -208,7 +352,7 @@ async function runTest({ n8n, signal, stopBy, workflowId, node, url, payload, wa
     ranVersionId: found?.execution.workflowVersionId ?? null,
     trigger: { node: node.name, url: response.url, status: response.status, response: clip(response.body) },
     execution: found
-      ? report(found.execution, node, found.identifiedBy)
+      ? report(found.execution, node, found.identifiedBy, outputNames)
       : { status: 'not found', note: `no execution of this run of workflow ${workflowId} finished within ${Math.round((until - since) / 1000)} s` },
   };
 }
@@ -233,30 +377,40 @@ function waitingText(execution: Execution): string {
   return `waiting: the run is paused${at ? ` at "${at}"` : ''} ${until}; n8n goes on with it then, and get_execution reads it afterwards`;
 }
 
-/** Where the last items went, in words: "the last node that put out items was "Keep", on output 1, which is connected to nothing". */
-function lastItemsText(last: ItemsStopped['lastWithItems']): string {
-  if (!last) return 'no node put out any items';
-  const loose = last.unconnectedOutputs ?? [];
-  const where = loose.length ? `, on output${loose.length > 1 ? 's' : ''} ${loose.join(', ')}, connected to nothing` : '';
-  return `the last node that put out items was "${last.node}"${where}`;
+/**
+ * A run that succeeded though nodes it leads to did not run, in words: a chain that stopped (a node
+ * that put out no items) first, then nodes no item reached for another reason, then branches not
+ * taken, which are how the workflow was written to go.
+ */
+function stoppedVerdict(status: string, { stops, didNotRun }: ItemsStopped): string {
+  const quoted = (names: string[]) => names.map((n) => `"${n}"`).join(', ');
+  const branches = stops.filter((stop) => stop.kind === 'branch not taken');
+  const unexplained = didNotRun.filter((node) => !stops.some((stop) => stop.didNotRun.includes(node)));
+  const wrong = [
+    ...stops.filter((stop) => stop.kind === 'no items').map((stop) => `the chain stopped: ${stopText(stop)}`),
+    ...(unexplained.length ? [`no item reached ${quoted(unexplained)}`] : []),
+  ];
+  const taken = branches.length ? `${branches.length > 1 ? 'branches' : 'a branch'} not taken: ${branches.map(stopText).join('; ')}` : '';
+  if (wrong.length === 0) return `${status}; ${taken}`;
+  return `${status}, but ${wrong.join('; ')}${taken ? `; ${taken}` : ''}`;
 }
 
 /**
  * The run as the answer tells it: a verdict first, then the failure (node, error, the items it was
  * given) or where the items stopped, the path the run took, and per node its counts and a sample.
  */
-function report(execution: Execution, trigger: TriggerNode, identifiedBy: 'mark' | 'order') {
-  const samples = { trigger: trigger.name, hideHeaders: [RUN_HEADER] };
+function report(execution: Execution, trigger: TriggerNode, identifiedBy: 'mark' | 'order', outputNames: OutputNames) {
+  const samples = { trigger: trigger.name, hideHeaders: [RUN_HEADER], outputNames };
   const status = execution.status ?? (execution.finished ? 'success' : 'error');
   const failed = failureOf(execution, samples);
   // A run paused at a Wait node has not reached the nodes after it yet: that is not where its items stopped.
-  const stopped = failed || status === 'waiting' ? undefined : whereItemsStopped(execution, trigger.name);
+  const stopped = failed || status === 'waiting' ? undefined : whereItemsStopped(execution, trigger.name, outputNames);
   const verdict = failed
     ? `failed: "${failed.node}" stopped the run: ${failed.error}`
     : status === 'waiting'
       ? waitingText(execution)
       : stopped?.didNotRun.length
-        ? `${status}, but no item reached ${stopped.didNotRun.map((n) => `"${n}"`).join(', ')}: ${lastItemsText(stopped.lastWithItems)}`
+        ? stoppedVerdict(status, stopped)
         : status;
   return {
     id: String(execution.id),
@@ -268,7 +422,7 @@ function report(execution: Execution, trigger: TriggerNode, identifiedBy: 'mark'
         }
       : {}),
     ...(failed ? { failed } : {}),
-    ...(stopped?.lastWithItems ? { lastWithItems: stopped.lastWithItems } : {}),
+    ...(stopped?.stops.length ? { stops: stopped.stops } : {}),
     ...(stopped?.didNotRun.length ? { didNotRun: stopped.didNotRun } : {}),
     path: runPath(execution),
     nodes: nodeSummaries(execution, samples),

@@ -14,7 +14,19 @@ import { portsOfNode, type NodePorts } from '../../workflows/ports';
 import { isPlainObject } from '../../workflows/values';
 import { refusal, ToolError, TransientError, type ToolContext } from '../tool';
 import { NamedObject } from '../validation/schemas';
-import { clip, failureOf, mainOutputs, nodeSummaries, whereItemsStopped, type Execution, type Item } from './executionReport';
+import {
+  clip,
+  failureOf,
+  mainOutputs,
+  nodeSummaries,
+  outputLabel,
+  outputNamesOf,
+  stopText,
+  whereItemsStopped,
+  type Execution,
+  type Item,
+  type OutputNames,
+} from './executionReport';
 import { n8nTool, type Page } from './n8nTool';
 import { callTrigger, executionIdsOf, waitForOwnExecution } from './ownExecution';
 import { messageOf, runWithCleanUp } from './runWithCleanUp';
@@ -59,8 +71,8 @@ export const tryNodes = n8nTool({
   description:
     'Run one node, or a chain of up to 10 (each first output into the next node), on sample input items in the ' +
     "connected n8n, without touching any saved workflow, and answer what n8n made of them: the last node's output " +
-    "items (per output for an IF, Switch or Filter), or the node that failed with n8n's error and the items it was " +
-    'given; per node its items on each output. Use it to check a parameter, an expression or a Code node before you ' +
+    "items (per output for an IF, Switch or Filter, labelled), or the node that failed with n8n's error, the item it failed on " +
+    '(with its index) and the items it was given; per node its items on each output. Only your nodes are named. Use it to check a parameter, an expression or a Code node before you ' +
     'put it in a workflow: dotted field names, an item without the field a node reads. It runs in a throwaway ' +
     'workflow (a Webhook, then your nodes) that is deleted with its execution whatever happens; the answer says if ' +
     'anything was left. Validated first as create_workflow does: errors refuse it with the findings. The nodes really ' +
@@ -298,12 +310,14 @@ interface Made {
  */
 function report(execution: Execution, nodes: TryNode[], outputNode: TryNode, catalog: NodeCatalog | undefined, waitSeconds: number) {
   const names = new Set(nodes.map((n) => n.name));
-  const perNode = nodeSummaries(execution).filter((summary) => names.has(summary.node));
+  // Only the caller's nodes are named: never this tool's own, which the caller did not write.
+  const options = { outputNames: outputNamesOf(nodes, catalog ?? null), unnamed: OWN_NODES };
+  const perNode = nodeSummaries(execution, options).filter((summary) => names.has(summary.node));
   // Checked first: n8n records the stop as the run's error, which is no node's failure.
-  if (execution.status === 'canceled') return { stopped: stoppedRun(execution, nodes, perNode, catalog, waitSeconds), nodes: perNode };
-  const failed = failureOf(execution);
+  if (execution.status === 'canceled') return { stopped: stoppedRun(execution, nodes, perNode, options.outputNames, waitSeconds), nodes: perNode };
+  const failed = failureOf(execution, options);
   if (failed) return { failed, nodes: perNode };
-  return { output: outputOf(execution, outputNode, portsOf(outputNode, catalog)), nodes: perNode };
+  return { output: outputOf(execution, outputNode, options.outputNames), nodes: perNode };
 }
 
 /**
@@ -313,7 +327,7 @@ function report(execution: Execution, nodes: TryNode[], outputNode: TryNode, cat
  * that computes without pause in that process (an expression, a Code node where n8n has no task
  * runners) holds the timer, finishes, and the run stops only after it (docs/n8n-tools.md).
  */
-function stoppedRun(execution: Execution, nodes: TryNode[], perNode: ReturnType<typeof nodeSummaries>, catalog: NodeCatalog | undefined, waitSeconds: number) {
+function stoppedRun(execution: Execution, nodes: TryNode[], perNode: ReturnType<typeof nodeSummaries>, outputNames: OutputNames, waitSeconds: number) {
   const ran = new Set(perNode.map((summary) => summary.node));
   const notRun = nodes.filter((n) => !ran.has(n.name) && n.disabled !== true).map((n) => n.name);
   const started = Date.parse(execution.startedAt ?? '');
@@ -348,22 +362,23 @@ function stoppedRun(execution: Execution, nodes: TryNode[], perNode: ReturnType<
     finished: nodes.filter((n) => ran.has(n.name)).map((n) => n.name),
     ...(running === undefined ? {} : { running }),
     didNotRun,
-    ...(lastFinished ? { output: outputOf(execution, lastFinished, portsOf(lastFinished, catalog)) } : {}),
+    ...(lastFinished ? { output: outputOf(execution, lastFinished, outputNames) } : {}),
   };
 }
 
 /**
  * The output node's items, all of them up to OUTPUT_CHARS of JSON (then the answer says how many it
  * shows): the items' JSON, and where items carry files, their names and types. A node with several
- * outputs gets them one by one, named as n8n names them; items on an output the node does not offer
- * for connections are the ones it discarded (a Filter's, Remove Duplicates').
+ * outputs gets them one by one, labelled as n8n names them (outputLabel: a Filter's discarded items
+ * too); a node no item reached says why, as far as the caller's nodes tell it.
  */
-function outputOf(execution: Execution, node: TryNode, ports: NodePorts | undefined) {
+function outputOf(execution: Execution, node: TryNode, outputNames: OutputNames) {
   const outputs = mainOutputs(execution, node.name);
   if (outputs === undefined) {
-    const stopped = whereItemsStopped(execution, REQUEST_NODE).lastWithItems;
-    const where = stopped ? `: the last node that put out items was "${stopped.node}" (items per output: ${stopped.items.join(', ')})` : '';
-    return { node: node.name, count: 0, items: [], note: `No item reached "${node.name}", so it did not run${where}.` };
+    // Where the items stopped, from the first of the caller's nodes: this tool's own are never named.
+    const stops = whereItemsStopped(execution, ITEMS_NODE, outputNames).stops.filter((stop) => stop.didNotRun.includes(node.name));
+    const why = stops.length ? `: ${stops.map(stopText).join('; ')}` : ', so it did not run';
+    return { node: node.name, count: 0, items: [], note: `No item reached "${node.name}"${why}.` };
   }
   let room = OUTPUT_CHARS;
   const shown = outputs.map((items) => {
@@ -384,11 +399,11 @@ function outputOf(execution: Execution, node: TryNode, ports: NodePorts | undefi
     ? { cut: `The answer holds ${OUTPUT_CHARS.toLocaleString('en-US')} characters of items: each output's "shown" says how many of its items it lists.` }
     : {};
   if (shown.length <= 1) return { node: node.name, ...(shown[0] ?? { count: 0, items: [] }), ...cut };
-  const named = (ports?.outputs ?? []).filter((p) => p.type === 'main');
+  const names = outputNames(node.name);
   return {
     node: node.name,
     count: shown.reduce((sum, o) => sum + o.count, 0),
-    outputs: shown.map((o, output) => ({ output, name: named[output]?.name ?? (named.length ? 'Discarded' : String(output)), ...o })),
+    outputs: shown.map((o, output) => ({ output, name: outputLabel(names, output), ...o })),
     ...cut,
   };
 }
@@ -442,7 +457,9 @@ async function cleanUp(n8n: N8nClient, made: Made, ctx: ToolContext): Promise<Cl
   let ids = made.workflowId === undefined ? [] : [made.workflowId];
   if (made.workflowId === undefined) {
     try {
-      ids = (await n8n.get<Page<Workflow>>('/workflows', { query: { name: made.name } })).data.map((w) => w.id);
+      // n8n matches part of a name: only the workflow of exactly this name is the call's.
+      const named = (await n8n.get<Page<Workflow>>('/workflows', { query: { name: made.name } })).data;
+      ids = named.filter((w) => w.name === made.name).map((w) => w.id);
     } catch (error) {
       return failed(ctx, { workflowName: made.name }, error, `a workflow named "${made.name}" may be left in n8n: delete it with delete_workflow`);
     }

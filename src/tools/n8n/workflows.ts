@@ -14,11 +14,13 @@ import { refusal, ToolError } from '../tool';
 import { withInstance } from '../validation/catalogView';
 import { NamedObject } from '../validation/schemas';
 import { withinLimits } from '../validation/withinLimits';
+import type { Principal } from '../../principal';
+import { isPlainObject } from '../../workflows/values';
 import { CREATES, DELETES, n8nTool, page, paging, READS, REPLACES, TOGGLES, type Page } from './n8nTool';
 import { historyFor } from '../../history/history';
 import { changeWorkflow, keepVersion, previousVersion, refuseIfNotFrom } from './safeChange';
 import { publishingOf } from './publishing';
-import { workflowFor } from './userData';
+import { projectFor, workflowFor } from './userData';
 import { workflowPath, type Workflow } from './workflowApi';
 import { nodeNames, withNodes, workflowOutline } from './workflowParts';
 
@@ -35,6 +37,40 @@ const summary = (w: Workflow) => ({
 
 /** A workflow in a listing: its summary, and a flag when the version n8n runs is not the saved one. */
 const listed = (w: Workflow) => ({ ...summary(w), ...(publishingOf(w).draft ? { draft: true } : {}) });
+
+/** Projects a listing names beyond their ids: n8n lists each workflow's project by id only. */
+const MAX_PROJECTS_NAMED = 10;
+
+/** The id of the project that owns a workflow, as n8n lists it (`shared`, role `workflow:owner`). */
+function ownerProjectId(w: Workflow): string | undefined {
+  const owner = Array.isArray(w.shared) ? w.shared.find((s) => isPlainObject(s) && s.role === 'workflow:owner') : undefined;
+  return isPlainObject(owner) && typeof owner.projectId === 'string' ? owner.projectId : undefined;
+}
+
+/**
+ * The projects that own the listed workflows (the first MAX_PROJECTS_NAMED), by id, as this caller may
+ * see them: n8n's listing names each by its id only, and its project list needs a licence n8n's
+ * community edition lacks, so one workflow of each project is read, whose answer embeds its project.
+ * A read that fails leaves that project at its id.
+ */
+async function owningProjects(workflows: Workflow[], n8n: N8nClient, caller: Principal): Promise<Map<string, Record<string, unknown>>> {
+  const firstOf = new Map<string, string>();
+  for (const w of workflows) {
+    const owner = ownerProjectId(w);
+    if (owner !== undefined && !firstOf.has(owner) && firstOf.size < MAX_PROJECTS_NAMED) firstOf.set(owner, w.id);
+  }
+  const read = await Promise.all(
+    [...firstOf].map(async ([projectId, workflowId]) => {
+      const workflow = await n8n.get<Workflow>(workflowPath(workflowId)).catch(() => undefined);
+      const share = Array.isArray(workflow?.shared) ? workflow.shared.find((s) => isPlainObject(s) && s.projectId === projectId) : undefined;
+      const project = isPlainObject(share) && isPlainObject(share.project) ? projectFor(caller, share.project) : undefined;
+      if (!project) return undefined;
+      const { name, type } = project;
+      return [projectId, { id: projectId, ...(typeof name === 'string' ? { name } : {}), ...(typeof type === 'string' ? { type } : {}) }] as const;
+    }),
+  );
+  return new Map(read.filter((entry) => entry !== undefined));
+}
 
 /** What a change that would change nothing answers: nothing was sent to n8n, no version kept. */
 const UNCHANGED = (state: string) => `It was ${state} already: nothing was changed, and no version was kept.`;
@@ -121,18 +157,29 @@ export const WORKFLOW_TOOLS = [
   n8nTool({
     name: 'list_workflows',
     title: 'List workflows',
-    description: 'List the n8n workflows (id, name, active, node count, tags), filtered and a page at a time.',
+    description:
+      'List the n8n workflows (id, name, active, node count, tags, and the project that owns each: its id and type, its name ' +
+      'where n8n says it — a personal project is named after its owner, shown with the users:read scope), filtered by part ' +
+      'of the name, tags, active state or project, a page at a time.',
     input: z.object({
       active: z.boolean().optional().describe('Only active (true) or inactive (false) workflows'),
       tags: z.string().optional().describe('Comma-separated tag names; workflows having all of them'),
-      name: z.string().optional().describe('Workflows with this name'),
+      name: z
+        .string()
+        .optional()
+        .describe('Workflows whose name contains this ("order" finds "New orders"; n8n ignores case on SQLite, its default database, not on Postgres)'),
       projectId: n8nId('project').optional().describe('Workflows of this project'),
       ...paging,
     }),
     annotations: READS,
-    async run({ active, tags, name, projectId, limit, cursor }, n8n) {
+    async run({ active, tags, name, projectId, limit, cursor }, n8n, ctx) {
       const query = { active, tags, name, projectId, limit, cursor, excludePinnedData: true };
-      return page('workflows', await n8n.get<Page<Workflow>>('/workflows', { query }), listed);
+      const listing = await n8n.get<Page<Workflow>>('/workflows', { query });
+      const projects = await owningProjects(listing.data, n8n, ctx.caller);
+      return page('workflows', listing, (w) => {
+        const owner = ownerProjectId(w);
+        return { ...listed(w), ...(owner === undefined ? {} : { project: projects.get(owner) ?? { id: owner } }) };
+      });
     },
   }),
   n8nTool({

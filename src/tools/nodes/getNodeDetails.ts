@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { Catalog } from '../../catalog/catalog';
-import { EXPRESSION_GUIDE_URI } from '../../catalog/expressionGuide';
+import { Catalog, listedUnder } from '../../catalog/catalog';
+import { EXPRESSION_GUIDE_POINTER } from '../../catalog/expressionGuide';
 import { withinBudget } from '../../catalog/budget';
 import type { NodeSpec } from '../../catalog/nodeSpec';
 import { behaviourAnswer } from '../../catalog/observed';
@@ -37,13 +37,13 @@ export const getNodeDetails = defineTool({
     "For n8n's core, transform and flow nodes, behaviour says what the node was seen to do on a real n8n: per output the fields its items hold, " +
     'whether the input fields and order are kept, and what it does with no items, items missing the field it reads, or one input empty (pass parameters for your configuration). ' +
     'Then write the node and check it with validate_node or ' +
-    `validate_workflow. Expressions ("={{ $json.body.email }}", $('Node'), dates): the resource ${EXPRESSION_GUIDE_URI}. ` +
+    `validate_workflow. Expressions ("={{ $json.body.email }}", $('Node'), dates): ${EXPRESSION_GUIDE_POINTER}. ` +
     'Answers one entry per requested node, in order; an unknown node gets an entry with an error instead.',
   input: z.object({
     nodes: z
       .array(
         z.object({
-          node_type: z.string().describe('e.g. ACTION_NODE'),
+          node_type: z.string().describe('e.g. ACTION_NODE; a node listed under another is found all the same, and node_type_note names it'),
           subtype: z.string().describe('e.g. HTTP_REQUEST or n8n-nodes-base.gmail'),
           version: z.number().optional().describe('n8n nodes: the typeVersion to describe (e.g. 2.1); default: the newest the configured n8n runs'),
           resource: z.string().max(200).optional().describe('n8n nodes with resources: describe only what applies to this one (e.g. message)'),
@@ -79,12 +79,15 @@ export const getNodeDetails = defineTool({
   async run({ nodes, include_examples, include_schemas, detail }, { env }) {
     const catalog = new Catalog(env.SPECS);
     const options = { includeExamples: include_examples, includeSchemas: include_schemas };
-    const release = await instanceRelease(env);
+    const [release, types] = await Promise.all([instanceRelease(env), catalog.types()]);
     const instance = release?.known ? new ReleaseNodes(release.release) : undefined;
     return withinBudget(
       nodes.length,
       async (i, remaining) => {
-        const { node_type, subtype, resource, operation } = nodes[i]!;
+        const { subtype, resource, operation } = nodes[i]!;
+        // A node found under another category than the one given: found all the same, and the right one said.
+        const node_type = listedUnder(types, subtype) ?? nodes[i]!.node_type;
+        const relabelled = node_type === nodes[i]!.node_type ? {} : { node_type_note: nodeTypeNote(nodes[i]!.node_type, node_type, subtype) };
         // Unasked, the version is the newest the instance runs: the catalog's newest may be past it.
         const version = nodes[i]!.version ?? (instance?.knows(subtype) ? instance.versions(subtype).at(-1) : undefined);
         const spec = await catalog.spec(node_type, subtype, version);
@@ -94,17 +97,23 @@ export const getNodeDetails = defineTool({
           return {
             node_type,
             subtype,
+            ...relabelled,
             version,
             error: `No typeVersion ${version}: ${newest.display_name} has ${(newest.node_versions ?? [newest.version]).join(', ')}`,
           };
         }
         const unknown = unknownChoice(spec, { resource, operation });
-        if (unknown) return { node_type, subtype, error: unknown };
+        if (unknown) return { node_type, subtype, ...relabelled, error: unknown };
         const scope = { typeVersion: version, resource, operation };
         const n8n = releaseNote(release, subtype, nodes[i]!.version);
         // `version` names the typeVersion described, not the newest its description covers (agents read it so).
         const described = version === undefined ? {} : { version: String(version) };
-        const at = (level: Detail) => ({ ...atVersion(serializeSpec(spec, { ...options, ...scope, detail: level }), subtype, version), ...described, n8n });
+        const at = (level: Detail) => ({
+          ...relabelled,
+          ...atVersion(serializeSpec(spec, { ...options, ...scope, detail: level }), subtype, version),
+          ...described,
+          n8n,
+        });
         const behaviour = behaviourAnswer(spec.observed, version ?? Number(spec.version), {
           ...(resource !== undefined ? { resource } : {}),
           ...(operation !== undefined ? { operation } : {}),
@@ -127,6 +136,10 @@ export const getNodeDetails = defineTool({
     );
   },
 });
+
+/** What the answer says of a node asked for under another category than its own. */
+const nodeTypeNote = (asked: string, listed: string, subtype: string): string =>
+  `${subtype} is listed under node_type ${listed}, not ${asked}: this answer is for ${listed}/${subtype}`;
 
 /**
  * A description covers several typeVersions and its example shows one of them (the one real workflows

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EXPRESSION_GUIDE_URI } from '../../catalog/expressionGuide';
+import { EXPRESSION_GUIDE_POINTER } from '../../catalog/expressionGuide';
 import { nodeOverLimit } from '../../workflows/limits';
 import { validateNode as validate } from '../../workflows/validateNode';
 import { defineTool } from '../tool';
@@ -16,7 +16,7 @@ export const validateNode = defineTool({
     'among the allowed choices, collections have the right shape, expressions are well formed, and the ' +
     'credentials it needs. Answers {valid, errors, warnings}, each finding naming the parameter and what is ' +
     'right. Use it while writing a node (after get_node_details for that version); validate_workflow checks ' +
-    `the whole workflow, connections included. How to write expressions: the resource ${EXPRESSION_GUIDE_URI}.`,
+    `the whole workflow, connections included. How to write expressions: ${EXPRESSION_GUIDE_POINTER}.`,
   input: z.object({
     type: z.string().min(1).describe('The node type, e.g. n8n-nodes-base.slack'),
     typeVersion: z.number().describe('The node version, e.g. 2.3 (get_node_details lists them)'),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EXPRESSION_GUIDE_URI } from '../../catalog/expressionGuide';
+import { EXPRESSION_GUIDE_POINTER } from '../../catalog/expressionGuide';
 import { MAX_FINDINGS } from '../../workflows/findings';
 import { workflowOverLimit } from '../../workflows/limits';
 import { validateWorkflow as validate } from '../../workflows/validateWorkflow';
@@ -27,7 +27,7 @@ export const validateWorkflow = defineTool({
     `$json.body.email), a Webhook waiting for a Respond to Webhook node no path reaches, Execute Workflow inputs the ` +
     `called workflow does not define (pass it in called_workflows), triggers and unreachable nodes; and the nodes ` +
     `your credential may not put into n8n (the n8n host, code, stored credentials need scopes of their own). ` +
-    `How to write expressions: the resource ${EXPRESSION_GUIDE_URI}. Answers {valid, errors, warnings}: the first ${MAX_FINDINGS} ` +
+    `How to write expressions: ${EXPRESSION_GUIDE_POINTER}. Answers {valid, errors, warnings}: the first ${MAX_FINDINGS} ` +
     `of each, "omitted" counting the rest. ${SIZE_LIMITS}`,
   input: z.object({
     workflow: WorkflowJson,

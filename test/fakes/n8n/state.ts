@@ -100,9 +100,11 @@ export class FakeN8nState {
 
   /**
    * A workflow as n8n's API returns it: every field its schema requires; the published version (which
-   * names its authors) once active, and the owning project with its members where n8n embeds them.
+   * names its authors) once active, and the owning project with its members where n8n embeds them
+   * (`shared: 'ids'`: a listing's, which names the project by its id only, as n8n 1.123.81's and the
+   * 2.41.3 document's GET /workflows do).
    */
-  private workflow(w: Json, withShared = true): Json {
+  private workflow(w: Json, shared: 'embedded' | 'ids' | 'none' = 'embedded'): Json {
     const { tagIds, ...rest } = w;
     return {
       ...rest,
@@ -111,20 +113,20 @@ export class FakeN8nState {
         .map((id) => this.tags.get(id))
         .filter(Boolean)
         .map((t) => this.tag(t!)),
-      ...(withShared
-        ? {
+      ...(shared === 'none'
+        ? {}
+        : {
             shared: [
               {
                 role: 'workflow:owner',
                 workflowId: w.id,
                 projectId: PROJECT.id,
-                project: { ...PROJECT_WITH_MEMBERS },
+                ...(shared === 'embedded' ? { project: { ...PROJECT_WITH_MEMBERS } } : {}),
                 createdAt: w.createdAt,
                 updatedAt: w.updatedAt,
               },
             ],
-          }
-        : {}),
+          }),
     };
   }
 
@@ -190,7 +192,9 @@ export class FakeN8nState {
     'GET /workflows': ({ query }) => {
       let list = [...this.workflows.values()];
       if (query.has('active')) list = list.filter((w) => String(w.active) === query.get('active'));
-      if (query.has('name')) list = list.filter((w) => w.name === query.get('name'));
+      // n8n matches part of the name (`LIKE '%name%'`, trimmed; SQLite, its default database, ignores case).
+      const name = query.get('name')?.trim().toLowerCase();
+      if (name !== undefined) list = list.filter((w) => String(w.name).toLowerCase().includes(name));
       if (query.has('tags')) {
         const names = query
           .get('tags')!
@@ -199,7 +203,7 @@ export class FakeN8nState {
         list = list.filter((w) => names.every((n) => w.tagIds.some((id: string) => this.tags.get(id)?.name === n)));
       }
       return paged(
-        list.map((w) => this.workflow(w)),
+        list.map((w) => this.workflow(w, 'ids')),
         query,
       );
     },
@@ -223,7 +227,7 @@ export class FakeN8nState {
         }
         this.publish(workflow, workflow.versionId);
       }
-      return [200, this.workflow(workflow, false)];
+      return [200, this.workflow(workflow, 'none')];
     },
     'DELETE /workflows/{workflowId}': ({ params }) => {
       const w = this.workflows.get(params.workflowId!);

@@ -3,8 +3,12 @@ import {
   clip,
   failureOf,
   mainOutputs,
+  itemsPutOut,
   nodeSummaries,
+  outputLabel,
+  outputNamesOf,
   runPath,
+  stopText,
   whereItemsStopped,
   withoutHostDetails,
   withoutPaths,
@@ -20,6 +24,7 @@ import stopped from '../../fixtures/executions/stopped.json';
 // its failure) → Call nowhere (an HTTP Request to a closed port, continuing on its failure) → Read file
 // (Execute Command: cat of a file missing from n8n's user folder, which fails the run).
 import hostDetails from '../../fixtures/executions/hostDetails.json';
+import { n8nCatalog } from '../../support/n8nCatalog';
 
 const real = (e: unknown) => structuredClone(e) as Execution;
 
@@ -103,16 +108,121 @@ describe('the report of an execution', () => {
     expect(answer).toContain(`Cannot find module '<path>' (see <path>)`);
   });
 
-  it('says where items stopped: the last node that put any out, the outputs leading nowhere, the nodes never reached', () => {
-    expect(whereItemsStopped(real(stopped), 'Hook')).toEqual({
-      lastWithItems: { node: 'Keep', items: [0, 2], unconnectedOutputs: [1] },
+  it('names the item a node failed on, where n8n says which, and leaves out the input of a node it is told not to name', () => {
+    const e = real(failed);
+    // n8n 1.123.81 keeps the item of an expression or a field's type in the error's context (a Code node for all items has none).
+    e.data!.resultData!.runData!.Check![0]!.error!.context = { itemIndex: 1 };
+    expect(failureOf(e)).toMatchObject({ node: 'Check', item: { index: 1, json: { i: 1, n: 2, min: 0 } }, input: { from: 'Split', items: 2 } });
+    expect(failureOf(real(failed))).not.toHaveProperty('item');
+    const unnamed = failureOf(e, { unnamed: ['Split'] })!;
+    expect(unnamed.input).toEqual({ items: 2, samples: [expect.objectContaining({ i: 0 }), expect.objectContaining({ i: 1 })] });
+    expect(unnamed.item).toEqual({ index: 1, json: { i: 1, n: 2, min: 0 } });
+  });
+
+  it('labels the outputs of a node that has several, where their names are known', () => {
+    const names = (node: string) => (node === 'Keep' ? ['Kept'] : undefined);
+    const keep = nodeSummaries(real(stopped), { outputNames: names }).find((n) => n.node === 'Keep')!;
+    expect(keep).toMatchObject({
+      outputs: [
+        { name: 'Kept', count: 0 },
+        { name: 'Discarded', count: 2 },
+      ],
+    });
+    expect(keep).not.toHaveProperty('items');
+    expect(itemsPutOut(keep)).toBe(2);
+    // One output, or names unknown: the counts as n8n stored them.
+    expect(nodeSummaries(real(stopped), { outputNames: names }).find((n) => n.node === 'Check')).toMatchObject({ items: [2] });
+    expect(nodeSummaries(real(stopped)).find((n) => n.node === 'Keep')).toMatchObject({ items: [0, 2] });
+    expect([outputLabel(['true', 'false'], 1), outputLabel(['Kept'], 1), outputLabel(undefined, 2), outputLabel([], 0)]).toEqual([
+      'false',
+      'Discarded',
+      '2',
+      '0',
+    ]);
+  });
+
+  it('names outputs from the nodes’ descriptions for their parameters, and none for a node it cannot tell', () => {
+    const names = outputNamesOf(
+      [
+        { name: 'IF', type: 'n8n-nodes-base.if', typeVersion: 2.2, parameters: {} },
+        {
+          name: 'Route',
+          type: 'n8n-nodes-base.switch',
+          typeVersion: 3.2,
+          parameters: { rules: { values: [{ renameOutput: true, outputKey: 'vip' }, {}] } },
+        },
+        { name: 'Keep', type: 'n8n-nodes-base.filter', typeVersion: 2.2, parameters: {} },
+        { name: 'Other', type: 'n8n-nodes-base.nope', typeVersion: 1, parameters: {} },
+      ],
+      n8nCatalog,
+    );
+    expect(names('IF')).toEqual(['true', 'false']);
+    expect(names('Route')).toEqual(['vip', '1']);
+    expect(names('Keep')).toEqual(['Kept']);
+    expect(names('Other')).toBeUndefined();
+    expect(outputNamesOf([{ name: 'IF', type: 'n8n-nodes-base.if', typeVersion: 2.2 }], null)('IF')).toBeUndefined();
+  });
+
+  it('tells a branch not taken (an output that got no items while the node put items on another) and says where its items went', () => {
+    const stop = whereItemsStopped(real(stopped), 'Hook', (node) => (node === 'Keep' ? ['Kept'] : undefined));
+    expect(stop).toEqual({
+      stops: [
+        {
+          node: 'Keep',
+          kind: 'branch not taken',
+          outputs: [
+            { name: 'Kept', count: 0, to: ['Respond'] },
+            { name: 'Discarded', count: 2, to: [] },
+          ],
+          didNotRun: ['Respond'],
+        },
+      ],
       didNotRun: ['Respond'],
     });
-    expect(whereItemsStopped(real(answered), 'Hook')).toEqual({ lastWithItems: { node: 'Respond', items: [2] }, didNotRun: [] });
-    // A disabled node is not expected to run.
+    expect(stopText(stop.stops[0]!)).toBe('output "Kept" of "Keep" got no items (2 on "Discarded", which leads nowhere), so "Respond" did not run');
+    expect(whereItemsStopped(real(answered), 'Hook')).toEqual({ stops: [], didNotRun: [] });
+  });
+
+  it('tells a chain that stopped (a node that put out no items) from a branch not taken, each with the nodes after it', () => {
+    // Hook → Split → Check → Keep → Respond, where Check put out nothing: Keep and Respond never ran.
+    const e = real(answered);
+    const runData = e.data!.resultData!.runData!;
+    runData.Check![0]!.data!.main = [[]];
+    delete runData.Keep;
+    delete runData.Respond;
+    const { stops, didNotRun } = whereItemsStopped(e, 'Hook');
+    expect(didNotRun).toEqual(['Keep', 'Respond']);
+    expect(stops).toEqual([{ node: 'Check', kind: 'no items', outputs: [{ name: '0', count: 0, to: ['Keep'] }], didNotRun: ['Keep', 'Respond'] }]);
+    expect(stopText(stops[0]!)).toBe('"Check" put out no items, so "Keep", "Respond" did not run');
+
+    // An IF that sent every item to "true": its "false" branch (Other, then After) was not taken.
+    const branched = real(answered);
+    branched.workflowData!.connections = {
+      ...(branched.workflowData!.connections as object),
+      Keep: { main: [[{ node: 'Respond', type: 'main', index: 0 }], [{ node: 'Other', type: 'main', index: 0 }]] },
+      Other: { main: [[{ node: 'After', type: 'main', index: 0 }]] },
+    };
+    branched.workflowData!.nodes!.push({ name: 'Other' }, { name: 'After' });
+    const ifNames = (node: string) => (node === 'Keep' ? ['true', 'false'] : undefined);
+    const taken = whereItemsStopped(branched, 'Hook', ifNames);
+    expect(taken.stops).toEqual([
+      {
+        node: 'Keep',
+        kind: 'branch not taken',
+        outputs: [
+          { name: 'true', count: 2, to: ['Respond'] },
+          { name: 'false', count: 0, to: ['Other'] },
+        ],
+        didNotRun: ['Other', 'After'],
+      },
+    ]);
+    expect(stopText(taken.stops[0]!)).toBe('output "false" of "Keep" got no items (2 on "true"), so "Other", "After" did not run');
+  });
+
+  it('expects no disabled node to run', () => {
     const e = real(stopped);
     (e.workflowData!.nodes as { name: string; disabled?: boolean }[]).find((n) => n.name === 'Respond')!.disabled = true;
-    expect(whereItemsStopped(e, 'Hook').didNotRun).toEqual([]);
+    expect(whereItemsStopped(e, 'Hook')).toEqual({ stops: [], didNotRun: [] });
   });
 });
 

@@ -1,54 +1,10 @@
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { judgeRun, type RunOutcome } from '../../../src/tools/n8n/storedTests';
 import { loadCatalog, seedSpecs } from '../../support/catalog';
 import { n8nSpecs } from '../../support/n8nCatalog';
 import { callDirect, savedN8nWorkflow } from '../../support/tools';
 import { webhookTrigger } from '../../support/workflows';
 
-/** Stored tests: what they judge (pure), and the tools against the contract fake of n8n (its webhooks answer "Workflow was started"). */
-const noFailure = { noFailedNode: true };
-const run = (over: Partial<RunOutcome> = {}): RunOutcome => ({
-  status: 200,
-  body: { ok: true, order: { total: 250, lines: [{ sku: 'A' }] } },
-  execution: {
-    status: 'success',
-    verdict: 'success',
-    nodes: [
-      { node: 'Hook', items: [1] },
-      { node: 'IF', items: [1, 0] },
-    ],
-  },
-  ...over,
-});
-
-describe('judgeRun', () => {
-  it('passes a run that holds everything expected', () => {
-    expect(judgeRun({ status: 200, body: { '/ok': true, '/order/lines/0/sku': 'A' }, items: { Hook: 1, IF: 1 }, noFailedNode: true }, run())).toEqual([]);
-  });
-
-  it('says, one sentence each, what does not hold', () => {
-    const failures = judgeRun(
-      { status: 201, body: { '/ok': false, '/order/missing': 1 }, items: { IF: 2, Respond: 1 }, noFailedNode: true },
-      run({ execution: { status: 'error', verdict: 'failed: "IF" stopped the run: boom', nodes: [{ node: 'IF', items: [1, 0] }] } }),
-    );
-    expect(failures).toEqual([
-      'the trigger answered HTTP 200, not 201',
-      "the answer's /ok is true, not false",
-      "the answer's /order/missing is missing, not 1",
-      '"IF" put out 1 item, not 2',
-      '"Respond" put out nothing (it did not run), not 1',
-      'the run did not succeed: failed: "IF" stopped the run: boom',
-    ]);
-  });
-
-  it('lets a test allow a failed run, and compares values whole', () => {
-    expect(judgeRun({ noFailedNode: false }, run({ execution: { status: 'error' } }))).toEqual([]);
-    expect(judgeRun({ body: { '/order': { total: 250 } }, ...noFailure }, run())).toEqual([
-      `the answer's /order is {"total":250,"lines":[{"sku":"A"}]}, not {"total":250}`,
-    ]);
-  });
-});
-
+/** The stored-test tools against the contract fake of n8n (its webhooks answer "Workflow was started"); what a case is judged by: test/tools/n8n/testWorkflow.test.ts. */
 /** An active workflow whose Webhook ("Hook") the fake serves at a path of its own. */
 async function activeWebhook(): Promise<string> {
   const path = `stored-${crypto.randomUUID()}`;
@@ -81,7 +37,15 @@ describe('the stored-test tools', () => {
     const report = await ok('run_workflow_tests', { id });
     expect(report).toMatchObject({ id, passed: false });
     expect(report.tests).toEqual([
-      { name: 'started', passed: true, failures: [], execution: expect.any(String), verdict: 'success', ranVersionId: expect.any(String) },
+      {
+        name: 'started',
+        passed: true,
+        failures: [],
+        execution: expect.any(String),
+        verdict: 'success',
+        ranVersionId: expect.any(String),
+        response: { status: 200, body: { message: 'Workflow was started' } },
+      },
       expect.objectContaining({ name: 'wrong answer', passed: false, failures: [`the answer's /message is "Workflow was started", not "Done"`] }),
     ]);
     expect((await ok('run_workflow_tests', { id, names: ['started'] })).passed).toBe(true);

@@ -5,6 +5,7 @@ import { waitFor } from '../../support/sessionStorage';
 import { deliverRun, TASK_OWNER, taskWaitingOn } from '../../support/tasks';
 import { callDirect, fakeN8n, fakeN8nApi } from '../../support/tools';
 import { webhookTrigger } from '../../support/workflows';
+import { judgeRun, type RunOutcome } from '../../../src/tools/n8n/testWorkflow';
 
 /**
  * test_workflow's runs through the queue consumer, in workerd, against the fake n8n (its webhooks
@@ -27,6 +28,94 @@ const active = async (id: string) => (await fakeN8nApi('GET', `/workflows/${id}`
 afterEach(async () => {
   await fakeN8n('config', { webhookDelayMs: 0, faults: [] });
   vi.restoreAllMocks();
+});
+
+const noFailure = { noFailedNode: true };
+const run = (over: Partial<RunOutcome> = {}): RunOutcome => ({
+  status: 200,
+  body: { ok: true, order: { total: 250, lines: [{ sku: 'A' }] } },
+  execution: {
+    status: 'success',
+    verdict: 'success',
+    nodes: [
+      { node: 'Hook', items: [1] },
+      // Labelled, as test_workflow answers a node with several outputs whose names it knows.
+      {
+        node: 'IF',
+        outputs: [
+          { name: 'true', count: 1 },
+          { name: 'false', count: 0 },
+        ],
+      },
+    ],
+  },
+  ...over,
+});
+
+describe('judgeRun', () => {
+  it('passes a run that holds everything expected', () => {
+    expect(judgeRun({ status: 200, body: { '/ok': true, '/order/lines/0/sku': 'A' }, items: { Hook: 1, IF: 1 }, noFailedNode: true }, run())).toEqual([]);
+  });
+
+  it('says, one sentence each, what does not hold', () => {
+    const failures = judgeRun(
+      { status: 201, body: { '/ok': false, '/order/missing': 1 }, items: { IF: 2, Respond: 1 }, noFailedNode: true },
+      run({ execution: { status: 'error', verdict: 'failed: "IF" stopped the run: boom', nodes: [{ node: 'IF', items: [1, 0] }] } }),
+    );
+    expect(failures).toEqual([
+      'the trigger answered HTTP 200, not 201',
+      "the answer's /ok is true, not false",
+      "the answer's /order/missing is missing, not 1",
+      '"IF" put out 1 item, not 2',
+      '"Respond" put out nothing (it did not run), not 1',
+      'the run did not succeed: failed: "IF" stopped the run: boom',
+    ]);
+  });
+
+  it('lets a test allow a failed run, and compares values whole', () => {
+    expect(judgeRun({ noFailedNode: false }, run({ execution: { status: 'error' } }))).toEqual([]);
+    expect(judgeRun({ body: { '/order': { total: 250 } }, ...noFailure }, run())).toEqual([
+      `the answer's /order is {"total":250,"lines":[{"sku":"A"}]}, not {"total":250}`,
+    ]);
+  });
+});
+
+describe('test_workflow with cases', () => {
+  it('runs several payloads in one call, each judged as a saved test is, answering per case, and saves nothing', async () => {
+    const { id } = await inactiveWebhookWorkflow();
+    const answer = await callDirect('test_workflow', {
+      id,
+      cases: [
+        { name: 'started', payload: { n: 1 }, expect: { status: 200, body: { '/message': 'Workflow was started' }, items: { Webhook: 1 } } },
+        { payload: { n: 2 }, expect: { body: { '/message': 'Done' } } },
+      ],
+    });
+    expect(answer.isError, answer.text).toBe(false);
+    expect(answer.json).toMatchObject({ workflow: { id }, passed: false });
+    expect(answer.json.cases).toEqual([
+      expect.objectContaining({ name: 'started', passed: true, failures: [], verdict: 'success', execution: expect.any(String) }),
+      expect.objectContaining({
+        name: 'case 2',
+        passed: false,
+        failures: [`the answer's /message is "Workflow was started", not "Done"`],
+        response: { status: 200, body: { message: 'Workflow was started' } },
+      }),
+    ]);
+    // Each case ran through the trigger with its own payload, and the workflow is put back inactive.
+    const [first, second] = answer.json.cases as { execution: string }[];
+    const bodyOf = async (execution: string) =>
+      (await fakeN8nApi('GET', `/executions/${execution}?includeData=true`)).data.resultData.runData.Webhook[0].data.main[0][0].json.body;
+    expect(await bodyOf(first!.execution)).toEqual({ n: 1 });
+    expect(await bodyOf(second!.execution)).toEqual({ n: 2 });
+    expect(await active(id)).toBe(false);
+    expect((await callDirect('list_workflow_tests', { id })).json.tests).toEqual([]);
+  });
+
+  it('takes a payload or cases, not both', async () => {
+    const { id } = await inactiveWebhookWorkflow();
+    const both = await callDirect('test_workflow', { id, payload: { n: 1 }, cases: [{ payload: { n: 2 } }] });
+    expect(both).toMatchObject({ isError: true, text: expect.stringMatching(/payload or cases, not both/) });
+  });
 });
 
 describe('test_workflow puts a workflow it activated back', () => {

@@ -4,7 +4,7 @@ import { toolsFor } from '../../../src/server/registry';
 import { loadCatalog } from '../../support/catalog';
 import { directContext, renamedNode, SAMPLE_WORKFLOW, withN8n } from '../../support/hostile';
 import { connect, n8nSpecs, node } from '../../support/n8nCatalog';
-import { callDirect, fakeN8nApi, savedN8nWorkflow } from '../../support/tools';
+import { callDirect, fakeN8nApi, savedN8nWorkflow, sentToN8n } from '../../support/tools';
 import { largeWorkflow } from '../../support/workflows';
 import { ANSWER_BUDGET_BYTES } from '../../../src/config';
 import { answerBytes } from '../../../src/protocol/answerBytes';
@@ -69,6 +69,40 @@ describe('workflow tools and sub-workflows', () => {
     expect(JSON.parse(refused.text).errors).toContainEqual(expect.objectContaining({ code: 'subworkflow_input_unknown', node: 'Call' }));
     const saved = await call('create_workflow', { workflow: caller({ email: 'a@b.c', amount: 1 }) });
     expect(saved.isError).toBe(false);
+  });
+});
+
+describe('list_workflows', () => {
+  it('finds workflows by part of their name, in any case, as n8n matches it', async () => {
+    const stamp = crypto.randomUUID();
+    const names = [`Orders ${stamp} daily`, `Refunds ${stamp}`, `New orders ${stamp}`];
+    const ids = [];
+    for (const name of names) ids.push((await fakeN8nApi('POST', '/workflows', { name, nodes: [], connections: {}, settings: {} })).id);
+    const found = async (name: string) => (await callDirect('list_workflows', { name })).json.workflows.map((w: { name: string }) => w.name).sort();
+    expect(await found(`orders ${stamp}`)).toEqual([`New orders ${stamp}`, `Orders ${stamp} daily`]);
+    expect(await found(stamp)).toEqual([...names].sort());
+  });
+
+  it('names the project that owns each workflow, reading one workflow per project; its owner only for a caller with users:read', async () => {
+    const stamp = crypto.randomUUID();
+    for (const name of ['A', 'B', 'C']) await fakeN8nApi('POST', '/workflows', { name: `Owned ${name} ${stamp}`, nodes: [], connections: {}, settings: {} });
+    const { result, sent } = await sentToN8n(() => callDirect('list_workflows', { name: stamp }));
+    expect(result.json.workflows.map((w: { project: unknown }) => w.project)).toEqual(
+      Array(3).fill({ id: 'personalProject1', name: 'Ada Owner <owner@example.com>', type: 'personal' }),
+    );
+    // The listing, then one of its workflows for the project they share.
+    expect(sent.map((r) => `${r.method} ${r.path.replace(/\/workflows\/\w+$/, '/workflows/{id}')}`)).toEqual(['GET /workflows', 'GET /workflows/{id}']);
+    const withoutUsers = await callDirect('list_workflows', { name: stamp }, { scopes: ['workflows:read'] });
+    expect(withoutUsers.json.workflows.map((w: { project: unknown }) => w.project)).toEqual(Array(3).fill({ id: 'personalProject1', type: 'personal' }));
+    expect(withoutUsers.text).not.toContain('owner@example.com');
+  });
+
+  it('names a project by its id alone when the workflow read for it fails', async () => {
+    const stamp = crypto.randomUUID();
+    await fakeN8nApi('POST', '/workflows', { name: `Lone ${stamp}`, nodes: [], connections: {}, settings: {} });
+    await fake('config', { faults: [{ request: 'GET /api/v1/workflows/*', status: 500, times: 1 }] });
+    const listed = await callDirect('list_workflows', { name: stamp });
+    expect(listed.json.workflows).toEqual([expect.objectContaining({ name: `Lone ${stamp}`, project: { id: 'personalProject1' } })]);
   });
 });
 

@@ -24,14 +24,37 @@ describe('get_node_details', () => {
     expect(details[2]).toMatchObject({ subtype: 'OPENAI_NODE', examples: expect.any(Array) });
   });
 
-  it('answers names that are not in the catalog as not found, however long, a node of another type too', async () => {
+  it('answers names that are not in the catalog as not found, however long, under any node type', async () => {
     const nodes = [
       { node_type: 'ACTION_NODE', subtype: 'x'.repeat(600) },
-      { node_type: 'FLOW_NODE', subtype: 'HTTP_REQUEST' },
+      { node_type: '__proto__', subtype: 'NOPE' },
     ];
     const result = await callInSession('get_node_details', { nodes });
     expect(result.isError).toBeFalsy();
     expect(result.json).toEqual(nodes.map((n) => ({ ...n, error: 'Node specification not found' })));
+  });
+
+  it('finds a node asked for under the wrong node type, and says which is right', async () => {
+    const details = (
+      await callInSession('get_node_details', {
+        nodes: [
+          { node_type: 'FLOW_NODE', subtype: 'HTTP_REQUEST' },
+          { node_type: 'Core Nodes', subtype: 'HTTP_REQUEST', operation: 'nope' },
+          { node_type: 'ACTION_NODE', subtype: 'HTTP_REQUEST' },
+        ],
+      })
+    ).json;
+    expect(details[0]).toMatchObject({
+      node_type: 'ACTION_NODE',
+      subtype: 'HTTP_REQUEST',
+      node_type_note: 'HTTP_REQUEST is listed under node_type ACTION_NODE, not FLOW_NODE: this answer is for ACTION_NODE/HTTP_REQUEST',
+      parameters: expect.any(Array),
+    });
+    // The answer is the one the right node type gets, with the note besides.
+    const { node_type_note: _, ...found } = details[0];
+    expect(found).toEqual(details[2]);
+    expect(details[1]).toMatchObject({ node_type: 'ACTION_NODE', node_type_note: expect.stringContaining('not Core Nodes'), error: expect.any(String) });
+    expect(details[2]).not.toHaveProperty('node_type_note');
   });
 
   it('leaves out examples and port schemas when asked', async () => {
