@@ -176,6 +176,11 @@ const ExampleSchema = z
     output: z.unknown().optional(),
     /** The `resource:operation` (or `operation`) it configures, for nodes that have them. */
     operation: z.string().optional(),
+    /**
+     * n8n examples: the typeVersions of its description it is valid at once set to each (src/catalog/exampleVersion.ts);
+     * absent, every one.
+     */
+    type_versions: z.array(z.number()).min(1).optional(),
   })
   .strict();
 

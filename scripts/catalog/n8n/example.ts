@@ -46,7 +46,8 @@ export function exampleNode(spec: NodeSpec, raw: N8nNode & { webhooks?: unknown[
   if (Object.keys(credentials).length > 0) node.credentials = credentials;
   const what = [given.resource, given.operation].filter((v) => typeof v === 'string').join(' / ');
   return {
-    name: `${spec.display_name} v${typeVersion}${what ? `: ${what}` : ''} in workflow JSON`,
+    // No version in the words: the example is shown at the typeVersion an answer describes.
+    name: `${spec.display_name}${what ? `: ${what}` : ''} in workflow JSON`,
     description:
       `A ${spec.display_name} node as written in a workflow's "nodes" array, with every required parameter set. ` +
       'Replace the placeholder values' +

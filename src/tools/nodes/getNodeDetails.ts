@@ -2,24 +2,27 @@ import { z } from 'zod';
 import { Catalog } from '../../catalog/catalog';
 import { EXPRESSION_GUIDE_URI } from '../../catalog/expressionGuide';
 import { withinBudget } from '../../catalog/budget';
-import type { NodeSpec } from '../../catalog/nodeSpec';
+import type { NodeSpec, OptionValue } from '../../catalog/nodeSpec';
 import { serializeSpec, type Detail } from '../../catalog/serialize';
 import { instanceRelease, type InstanceRelease } from '../../n8n/release';
 import { newestRelease, ReleaseNodes } from '../../n8n/releaseTable';
-import { isPlainObject } from '../../workflows/values';
 import { defineTool } from '../tool';
 
 /** One request can ask for this many nodes; more would blow the response budget. */
 const MAX_NODES = 20;
 
-/** An error naming the choices when a resource or operation asked for is not one of the node's (whatever applies). */
-function unknownChoice(spec: NodeSpec, asked: { resource?: string; operation?: string }): string | undefined {
-  for (const name of ['resource', 'operation'] as const) {
-    const value = asked[name];
-    if (value === undefined) continue;
-    const choices = [...new Set(spec.parameters.filter((p) => p.name === name).flatMap((p) => p.enum_values ?? []))];
-    if (choices.length === 0) return `${spec.display_name} has no ${name} to choose: leave ${name} out`;
-    if (!choices.includes(value)) return `No ${name} "${value}": ${spec.display_name} has ${choices.join(', ')}`;
+/**
+ * An error naming what there is when a value asked for is not one of the node's: a parameter it does
+ * not have, or a choice none of its parameters of that name offers (choices n8n's editor loads are
+ * not all known: any value is taken there).
+ */
+function unknownChoice(spec: NodeSpec, asked: Record<string, OptionValue>): string | undefined {
+  for (const [name, value] of Object.entries(asked)) {
+    const named = spec.parameters.filter((p) => p.name === name);
+    if (named.length === 0) return `${spec.display_name} has no parameter ${name}: leave it out`;
+    if (named.some((p) => p.dynamic_options || !p.enum_values?.length)) continue;
+    const choices = [...new Set(named.flatMap((p) => p.enum_values ?? []))];
+    if (!choices.includes(value)) return `No ${name} ${JSON.stringify(value)}: ${spec.display_name} has ${choices.map((c) => JSON.stringify(c)).join(', ')}`;
   }
   return undefined;
 }
@@ -32,7 +35,8 @@ export const getNodeDetails = defineTool({
     'conditions), input/output ports with data formats, the credential types it takes, and an example node ' +
     'to paste into workflow JSON, in the shape real workflows use. n8n nodes have several typeVersions, each with its own parameters: ' +
     'type_versions says which this description covers and node_versions lists all; pass version to get the ' +
-    'one your workflow uses (default: the newest the configured n8n runs), and resource/operation to narrow a large node to what one operation uses. ' +
+    'one your workflow uses (default: the newest the configured n8n runs), and resource/operation, or the values you mean to give any ' +
+    'parameter that decides others (parameters: {"mode": "combine"}; a choice\'s "brings" names what it brings in), to narrow a node to what applies under them. ' +
     'Then write the node and check it with validate_node or ' +
     `validate_workflow. Expressions ("={{ $json.body.email }}", $('Node'), dates): the resource ${EXPRESSION_GUIDE_URI}. ` +
     'Answers one entry per requested node, in order; an unknown node gets an entry with an error instead.',
@@ -49,6 +53,13 @@ export const getNodeDetails = defineTool({
             .max(200)
             .optional()
             .describe('n8n nodes with operations: describe only what applies to this one (e.g. send); with detail "full", the way to read a large node whole'),
+          parameters: z
+            .record(z.string().max(200), z.union([z.string().max(200), z.number(), z.boolean()]))
+            .optional()
+            .describe(
+              'n8n nodes: the values you mean to give parameters that decide which others apply (e.g. {"mode": "combine", "combineBy": "combineByFields"}): ' +
+                'the answer gives in full the parameters they bring in, and leaves out those that do not apply',
+            ),
         }),
       )
       .min(1)
@@ -75,7 +86,7 @@ export const getNodeDetails = defineTool({
     return withinBudget(
       nodes.length,
       async (i, remaining) => {
-        const { node_type, subtype, resource, operation } = nodes[i]!;
+        const { node_type, subtype, resource, operation, parameters } = nodes[i]!;
         // Unasked, the version is the newest the instance runs: the catalog's newest may be past it.
         const version = nodes[i]!.version ?? (instance?.knows(subtype) ? instance.versions(subtype).at(-1) : undefined);
         const spec = await catalog.spec(node_type, subtype, version);
@@ -89,13 +100,14 @@ export const getNodeDetails = defineTool({
             error: `No typeVersion ${version}: ${newest.display_name} has ${(newest.node_versions ?? [newest.version]).join(', ')}`,
           };
         }
-        const unknown = unknownChoice(spec, { resource, operation });
+        const values = { ...parameters, ...(resource === undefined ? {} : { resource }), ...(operation === undefined ? {} : { operation }) };
+        const unknown = unknownChoice(spec, values);
         if (unknown) return { node_type, subtype, error: unknown };
-        const scope = { typeVersion: version, resource, operation };
+        const scope = { typeVersion: version, values };
         const n8n = releaseNote(release, subtype, nodes[i]!.version);
         // `version` names the typeVersion described, not the newest its description covers (agents read it so).
         const described = version === undefined ? {} : { version: String(version) };
-        const at = (level: Detail) => ({ ...atVersion(serializeSpec(spec, { ...options, ...scope, detail: level }), subtype, version), ...described, n8n });
+        const at = (level: Detail) => ({ ...onInstance(serializeSpec(spec, { ...options, ...scope, detail: level }), subtype, instance), ...described, n8n });
         const answer = at(detail);
         if (detail === 'essentials' || JSON.stringify(answer).length <= remaining) return answer;
         // A full spec too big for one response: the essentials, and how to read the rest (per
@@ -115,19 +127,13 @@ export const getNodeDetails = defineTool({
 });
 
 /**
- * A description covers several typeVersions and its example shows one of them (the one real workflows
- * use most, or the highest): one past the version described (asked for, or the newest the instance
- * runs) is set to it, so a pasted example is one that n8n has. An older one is kept: its parameters
- * are those of its own version.
+ * The answer without what the configured n8n contradicts: the typeVersion n8n's editor adds in the
+ * catalog's release, where the instance does not run it (its `n8n` line says the newest it runs).
  */
-function atVersion<T extends { examples?: unknown }>(answer: T, subtype: string, version: number | undefined): T {
-  if (version === undefined || !Array.isArray(answer.examples)) return answer;
-  const examples = answer.examples.map((example: unknown) => {
-    if (!isPlainObject(example) || !isPlainObject(example.output) || example.output.type !== subtype) return example;
-    if (typeof example.output.typeVersion === 'number' && example.output.typeVersion <= version) return example;
-    return { ...example, output: { ...example.output, typeVersion: version } };
-  });
-  return { ...answer, examples };
+function onInstance<T extends { default_version?: unknown }>(answer: T, subtype: string, instance: ReleaseNodes | undefined): T {
+  if (typeof answer.default_version !== 'number' || !instance?.knows(subtype) || instance.ships(subtype, answer.default_version) !== 'no') return answer;
+  const { default_version: _, ...rest } = answer;
+  return rest as T;
 }
 
 /** Which n8n the answer is for: the configured instance's release, or the catalog's and why. */

@@ -78,8 +78,41 @@ describe('get_node_details', () => {
     ).json;
     expect(get.parameters.map((p: { name: string }) => p.name)).toEqual(['resource', 'operation', 'messageId']);
     expect(send.parameters.map((p: { name: string }) => p.name)).toEqual(['resource', 'operation', 'to']);
-    expect(unknown).toEqual({ ...node, error: 'No operation "archive": n8n-nodes-base.mail has send, get' });
-    expect(none.error).toMatch(/has no resource to choose: leave resource out/);
+    expect(unknown).toEqual({ ...node, error: 'No operation "archive": n8n-nodes-base.mail has "send", "get"' });
+    expect(none.error).toMatch(/has no parameter resource: leave it out/);
+  });
+
+  it('narrows to the values asked for any parameter that decides others, and names what there is when one is not the node’s', async () => {
+    const param = (name: string, extra: object) => ({ name, type: 'string' as const, required: false, description: `What ${name} is`, ...extra });
+    const merge = spec('n8n-nodes-base.merge', {
+      node_type: 'FLOW_NODE',
+      source: 'n8n',
+      type_versions: [3],
+      node_versions: [3],
+      version: '3',
+      parameters: [
+        param('mode', { type: 'enum', enum_values: ['append', 'combine'], default_value: 'append' }),
+        param('joinMode', { type: 'enum', enum_values: ['keepMatches', 'keepNonMatches'], display_options: { show: { mode: ['combine'] } } }),
+        param('numberInputs', { type: 'number', default_value: 2, display_options: { show: { mode: ['append'] } } }),
+      ],
+    });
+    await loadCatalog([...seedSpecs(), merge]);
+    const node = { node_type: 'FLOW_NODE', subtype: 'n8n-nodes-base.merge' };
+    const [combine, all, unknownValue, unknownName] = (
+      await callInSession('get_node_details', {
+        nodes: [
+          { ...node, parameters: { mode: 'combine' } },
+          node,
+          { ...node, parameters: { mode: 'chooseBranch' } },
+          { ...node, parameters: { joinMode: 'keepMatches', colour: 'red' } },
+        ],
+      })
+    ).json;
+    expect(combine.parameters.map((p: { name: string }) => p.name)).toEqual(['mode', 'joinMode']);
+    expect(combine.other_parameters).toEqual({});
+    expect(all.parameters.find((p: { name: string }) => p.name === 'mode').choices).toContainEqual({ value: 'combine', brings: ['joinMode'] });
+    expect(unknownValue.error).toBe('No mode "chooseBranch": n8n-nodes-base.merge has "append", "combine"');
+    expect(unknownName.error).toBe('n8n-nodes-base.merge has no parameter colour: leave it out');
   });
 
   it('refuses an empty node list as invalid params', async () => {
