@@ -2,6 +2,7 @@ import type { NodeSpec, OptionValue, Parameter, Port } from './nodeSpec';
 import { highest } from './build';
 import { conditionInWords } from './conditionWords';
 import { exampleAtVersion } from './exampleVersion';
+import { NODE_SETTINGS, SETTINGS_PLACE } from './nodeSettings';
 import { own } from '../lib/ownKeys';
 import { checkConditions, visibility } from '../workflows/display';
 import { nodeOutputShape, shapeAsJson } from '../workflows/outputShapes';
@@ -122,6 +123,14 @@ export function serializeSpec(spec: NodeSpec, options: SerializeOptions): Record
   };
   if (options.includeExamples && shownExamples.length > 0) answer.examples = shownExamples.slice(0, 1);
   return answer;
+}
+
+/**
+ * The settings every node has beside its parameters (src/catalog/nodeSettings.ts), described as the
+ * essentials describe parameters, and where they are written.
+ */
+export function nodeSettings(): { written: string; settings: EssentialParameter[] } {
+  return { written: SETTINGS_PLACE, settings: NODE_SETTINGS.map((p) => essentialEntry(p, undefined, NODE_SETTINGS, {}, false)) };
 }
 
 /**

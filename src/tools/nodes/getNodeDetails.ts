@@ -3,7 +3,7 @@ import { Catalog } from '../../catalog/catalog';
 import { EXPRESSION_GUIDE_URI } from '../../catalog/expressionGuide';
 import { withinBudget } from '../../catalog/budget';
 import type { NodeSpec, OptionValue } from '../../catalog/nodeSpec';
-import { serializeSpec, type Detail } from '../../catalog/serialize';
+import { nodeSettings, serializeSpec, type Detail } from '../../catalog/serialize';
 import { instanceRelease, type InstanceRelease } from '../../n8n/release';
 import { newestRelease, ReleaseNodes } from '../../n8n/releaseTable';
 import { defineTool } from '../tool';
@@ -67,6 +67,13 @@ export const getNodeDetails = defineTool({
       .describe('List of nodes to get details for'),
     include_examples: z.boolean().default(true).describe('Include usage examples in response'),
     include_schemas: z.boolean().default(true).describe('Include input/output schemas'),
+    include_settings: z
+      .boolean()
+      .default(false)
+      .describe(
+        'Also answer the node settings, the same for every node and written beside "parameters": what happens on error (onError), ' +
+          'retries, running once, always outputting an item, disabling, notes. Each answered node carries them: ask once.',
+      ),
     detail: z
       .enum(['essentials', 'full'])
       .default('essentials')
@@ -78,7 +85,7 @@ export const getNodeDetails = defineTool({
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   execution: 'direct',
   scope: 'nodes:read',
-  async run({ nodes, include_examples, include_schemas, detail }, { env }) {
+  async run({ nodes, include_examples, include_schemas, include_settings, detail }, { env }) {
     const catalog = new Catalog(env.SPECS);
     const options = { includeExamples: include_examples, includeSchemas: include_schemas };
     const release = await instanceRelease(env);
@@ -107,7 +114,13 @@ export const getNodeDetails = defineTool({
         const n8n = releaseNote(release, subtype, nodes[i]!.version);
         // `version` names the typeVersion described, not the newest its description covers (agents read it so).
         const described = version === undefined ? {} : { version: String(version) };
-        const at = (level: Detail) => ({ ...onInstance(serializeSpec(spec, { ...options, ...scope, detail: level }), subtype, instance), ...described, n8n });
+        const settings = include_settings ? { node_settings: nodeSettings() } : {};
+        const at = (level: Detail) => ({
+          ...onInstance(serializeSpec(spec, { ...options, ...scope, detail: level }), subtype, instance),
+          ...described,
+          n8n,
+          ...settings,
+        });
         const answer = at(detail);
         if (detail === 'essentials' || JSON.stringify(answer).length <= remaining) return answer;
         // A full spec too big for one response: the essentials, and how to read the rest (per

@@ -115,6 +115,21 @@ describe('get_node_details', () => {
     expect(unknownName.error).toBe('n8n-nodes-base.merge has no parameter colour: leave it out');
   });
 
+  it('answers the node settings when asked, described as parameters are, and where they are written', async () => {
+    const [plain] = (await callInSession('get_node_details', { nodes: [{ node_type: 'ACTION_NODE', subtype: 'HTTP_REQUEST' }] })).json;
+    expect(plain).not.toHaveProperty('node_settings');
+    const [withSettings] = (await callInSession('get_node_details', { nodes: [{ node_type: 'ACTION_NODE', subtype: 'HTTP_REQUEST' }], include_settings: true }))
+      .json;
+    const { written, settings } = withSettings.node_settings as { written: string; settings: { name: string; type: string; description: string }[] };
+    expect(written).toMatch(/beside "parameters"/);
+    expect(settings.map((s) => s.name)).toEqual(expect.arrayContaining(['alwaysOutputData', 'executeOnce', 'onError', 'retryOnFail', 'notes']));
+    expect(settings.find((s) => s.name === 'maxTries')).toMatchObject({ type: 'number', default_value: 3, when: 'retryOnFail is true' });
+    expect(settings.find((s) => s.name === 'onError')).toMatchObject({
+      default_value: 'stopWorkflow',
+      choices: expect.arrayContaining([expect.objectContaining({ value: 'continueErrorOutput', description: expect.any(String) })]),
+    });
+  });
+
   it('refuses an empty node list as invalid params', async () => {
     const result = await callInSession('get_node_details', { nodes: [] });
     expect(result.isError).toBe(true);
