@@ -127,6 +127,9 @@ describe('n8n import', () => {
     });
     // The newest version n8n's editor adds, for a node with several.
     expect(spec('n8n-nodes-base.if').examples[0]!.output).toMatchObject({ typeVersion: 2.3 });
+    // The choices that decide which other parameters apply are written out too, at their defaults: the node's mode.
+    expect(spec('n8n-nodes-base.merge').examples[0]!.parameters).toMatchObject({ mode: 'append' });
+    expect(spec('n8n-nodes-base.switch').examples[0]!.parameters).toMatchObject({ mode: 'rules' });
   });
 
   it('keeps what structured parameters need: each filter’s version per typeVersion, each locator mode’s pattern', () => {
