@@ -76,8 +76,10 @@ interface Choice {
 export function serializeSpec(spec: NodeSpec, options: SerializeOptions): Record<string, unknown> {
   // dynamic_ports names the functions the validator computes ports with: nothing an agent can use;
   // common_parameters is what essentials are chosen by.
-  const { examples, parameters: all, input_ports, output_ports, dynamic_ports: _, common_parameters: common, ...rest } = spec;
+  const { examples, parameters: all, input_ports, output_ports, dynamic_ports: _, common_parameters: common, credentials, ...described } = spec;
   const values = options.values ?? {};
+  const taken = credentials?.filter((c) => applies(c, spec, { values })).map((c) => credentialInWords(c, values));
+  const rest = { ...described, ...(taken ? { credentials: taken } : {}) };
   const version = options.typeVersion ?? (spec.type_versions ? highest(spec) : undefined);
   const asked = (key: string) => Object.hasOwn(values, key.replace(/^\//, ''));
   const scoped = all.filter((p) => applies(p, spec, { values }));
@@ -123,6 +125,12 @@ export function serializeSpec(spec: NodeSpec, options: SerializeOptions): Record
   };
   if (options.includeExamples && shownExamples.length > 0) answer.examples = shownExamples.slice(0, 1);
   return answer;
+}
+
+/** A credential type the node takes, with when it applies in words (Slack: slackOAuth2Api when authentication is oAuth2). */
+function credentialInWords({ display_options, ...credential }: NonNullable<NodeSpec['credentials']>[number], values: Values) {
+  const when = conditionInWords(display_options, (key) => Object.hasOwn(values, key.replace(/^\//, '')));
+  return { ...credential, ...(when ? { when } : {}) };
 }
 
 /**
@@ -195,11 +203,11 @@ function matchesOperation(key: string, values: Values): boolean {
 }
 
 /**
- * Whether a parameter applies to a scope: its conditions on the values asked for and on the
+ * Whether a parameter (or a credential) applies to a scope: its conditions on the values asked for and on the
  * typeVersion hold (conditions on other parameters are left for `when`). A nested field's bare names
  * are its siblings', so only its `/name` conditions read the values asked for.
  */
-function applies(p: Parameter, spec: NodeSpec, scope: Scope, { nested = false } = {}): boolean {
+function applies(p: Pick<Parameter, 'display_options'>, spec: NodeSpec, scope: Scope, { nested = false } = {}): boolean {
   const values = scope.values ?? {};
   const decided = (key: string) =>
     (key === '@version' && scope.typeVersion !== undefined) ||
