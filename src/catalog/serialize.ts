@@ -6,7 +6,7 @@ import { NODE_SETTINGS, SETTINGS_PLACE } from './nodeSettings';
 import { own } from '../lib/ownKeys';
 import { checkConditions, visibility } from '../workflows/display';
 import { nodeOutputShape, shapeAsJson } from '../workflows/outputShapes';
-import { mustBeSet } from '../workflows/values';
+import { mustBeSet, withDefaults } from '../workflows/values';
 import { isStructured, lineDefault, meaningOf, parameterLine, parameterShape, structuredTables, type ShapeContext } from './parameterShape';
 
 export type Detail = 'essentials' | 'full';
@@ -88,6 +88,7 @@ export function serializeSpec(spec: NodeSpec, options: SerializeOptions): Record
   const shownExamples = examples
     .filter((e) => operation === undefined || e.operation === undefined || matchesOperation(e.operation, values))
     .filter((e) => version === undefined || !e.type_versions || e.type_versions.includes(version))
+    .filter((e) => agrees(e, spec, values, version))
     .map(({ type_versions: _valid, ...e }) => exampleAtVersion(e, spec, version));
   if (options.detail === 'full') {
     const ctx: ShapeContext = { typeVersion: version, said: asked };
@@ -125,6 +126,12 @@ export function serializeSpec(spec: NodeSpec, options: SerializeOptions): Record
   };
   if (options.includeExamples && shownExamples.length > 0) answer.examples = shownExamples.slice(0, 1);
   return answer;
+}
+
+/** Whether an example runs with the values asked for, as n8n runs it (its defaults filled in): one of another mode is not shown. */
+function agrees(example: NodeSpec['examples'][number], spec: NodeSpec, values: Values, typeVersion: number | undefined): boolean {
+  const runs = withDefaults(spec.parameters, example.parameters, { typeVersion: typeVersion ?? 0, nodeType: spec.subtype });
+  return Object.entries(values).every(([key, value]) => !Object.hasOwn(runs, key) || String(runs[key]) === String(value));
 }
 
 /** A credential type the node takes, with when it applies in words (Slack: slackOAuth2Api when authentication is oAuth2). */

@@ -234,6 +234,16 @@ describe('narrowing by the values of parameters that decide others', () => {
     // Asked for combineBy alone, the condition on mode is still said.
     expect(entries({ combineBy: 'combineByPosition' }).parameters.find((p) => p.name === 'includeUnpaired')).toMatchObject({ when: 'mode is combine' });
   });
+
+  it('shows only the examples that run with the values asked for, defaults counted', () => {
+    const example = (name: string, parameters: Record<string, unknown>) => ({ name, description: name, parameters });
+    const withExamples = { ...merge, examples: [example('by position', { mode: 'combine', combineBy: 'combineByPosition' }), example('appended', {})] };
+    const shown = (values: Record<string, string>) =>
+      ((serializeSpec(withExamples, { ...options, detail: 'full', values }).examples ?? []) as { name: string }[]).map((e) => e.name);
+    expect(shown({ mode: 'combine' })).toEqual(['by position']);
+    expect(shown({ mode: 'combine', combineBy: 'combineByFields' })).toEqual([]);
+    expect(shown({ mode: 'append' })).toEqual(['appended']);
+  });
 });
 
 describe('required', () => {
