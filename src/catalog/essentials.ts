@@ -14,8 +14,14 @@ export interface SetCounts {
    */
   set: Record<string, number>;
   /**
-   * The configuration most of them write, user data replaced by placeholders. A node with operations
-   * has one per operation, none for the version.
+   * Per choice that decides which other parameters apply (besides resource and operation: Crypto's
+   * action, Merge's mode), how many of them run with each value, defaults included, most first.
+   */
+  choices?: Record<string, Record<string, number>>;
+  /**
+   * The configuration most of them write in the mode most of them run in (the values of those
+   * choices), user data replaced by placeholders, the mode written out. A node with operations has
+   * one per operation, none for the version.
    */
   example?: Record<string, unknown>;
 }

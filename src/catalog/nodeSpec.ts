@@ -61,9 +61,15 @@ export interface Parameter {
   default_value?: unknown;
   description: string;
   enum_values?: OptionValue[] | null;
-  /** What each choice does, as n8n's description says it: one per enum_values entry ('' where n8n says nothing). */
+  /**
+   * What each choice does, one per enum_values entry: n8n's description of it, else its label where the
+   * label says more than the value, and what n8n tells its own AI builder about it ('' where n8n says nothing).
+   */
   enum_descriptions?: string[];
-  /** The choices come from the service at edit time (n8n's loadOptions): enum_values, if any, are not all. */
+  /**
+   * n8n's editor loads the choices when the node is opened (loadOptions: from the service, or computed
+   * by the node): enum_values, if any, are those the description itself names, not all.
+   */
   dynamic_options?: boolean;
   /** Choices n8n 1.x had for this typeVersion that n8n 2 removed. */
   legacy_values?: OptionValue[];
@@ -77,7 +83,7 @@ export interface Parameter {
   filter_versions?: [number, number][];
   /** resource_mapper: what the mapping does (n8n's `add`, `update`, `upsert`, `map`); its fields come from the service at edit time. */
   mapper_mode?: string;
-  /** What n8n tells its own AI workflow builder about this parameter (its builderHint). */
+  /** What n8n tells its own AI workflow builder about this parameter (its builderHint), in workflow JSON notation. */
   hint?: string;
   validation_pattern?: string | null;
   display_options?: z.infer<typeof DisplayConditionsSchema>;
@@ -170,6 +176,11 @@ const ExampleSchema = z
     output: z.unknown().optional(),
     /** The `resource:operation` (or `operation`) it configures, for nodes that have them. */
     operation: z.string().optional(),
+    /**
+     * n8n examples: the typeVersions of its description it is valid at once set to each (src/catalog/exampleVersion.ts);
+     * absent, every one.
+     */
+    type_versions: z.array(z.number()).min(1).optional(),
   })
   .strict();
 

@@ -4,6 +4,8 @@
  * locator takes; and once per answer the tables these shapes point to (filter operators, assignment
  * types, mapping modes), from n8n's own packages (n8nStructuredTypes.ts). Pure.
  */
+import { mustBeSet } from '../workflows/values';
+import { conditionInWords } from './conditionWords';
 import { N8N_STRUCTURED_TYPES } from './n8nStructuredTypes';
 import type { Parameter } from './nodeSpec';
 import type { StructuredTypes } from './structuredTypes';
@@ -12,11 +14,22 @@ const STRUCTURED = new Set<Parameter['type']>(['filter', 'assignment_collection'
 
 export const isStructured = (p: Parameter): boolean => STRUCTURED.has(p.type);
 
+/**
+ * What a shape is written for: the typeVersion described (a filter's version depends on it), which
+ * nested fields apply (those of other typeVersions, or of values not asked for, do not), and the
+ * condition keys the answer has said already (left out of each field's condition).
+ */
+export interface ShapeContext {
+  typeVersion?: number;
+  applies?: (field: Parameter) => boolean;
+  said?: (key: string) => boolean;
+}
+
 /** The shape of a structured parameter, or undefined for a plain one. */
-export function parameterShape(p: Parameter): unknown {
+export function parameterShape(p: Parameter, ctx: ShapeContext = {}): unknown {
   switch (p.type) {
     case 'filter':
-      return filterShape(p);
+      return filterShape(p, ctx.typeVersion);
     case 'assignment_collection':
       return {
         value: { assignments: [{ id: '<unique id>', name: '<field name; a dotted path sets a nested field>', value: '={{ $json.source }}', type: 'string' }] },
@@ -36,29 +49,30 @@ export function parameterShape(p: Parameter): unknown {
     case 'resource_locator':
       return locatorShape(p);
     case 'fixed_collection':
-      return fixedCollectionShape(p);
+      return fixedCollectionShape(p, ctx);
     case 'collection':
-      return fieldsShape(p.options ?? []);
+      return fieldsShape(p.options ?? [], ctx);
     default:
       return undefined;
   }
 }
 
-function filterShape(p: Parameter) {
+/** The filter version (the value's `options.version`) n8n writes for a typeVersion: the newest one n8n knows for it, else the newest. */
+export function filterVersionAt(p: Parameter, typeVersion: number | undefined): number {
   const versions = p.filter_versions ?? [];
-  const newest = versions.at(-1)?.[1] ?? 1;
+  return versions.find(([v]) => v === typeVersion)?.[1] ?? versions.at(-1)?.[1] ?? 1;
+}
+
+function filterShape(p: Parameter, typeVersion: number | undefined) {
   return {
     value: {
       combinator: 'and',
       conditions: [{ id: '<unique id>', leftValue: '={{ $json.field }}', rightValue: 'value', operator: { type: 'string', operation: 'equals' } }],
-      options: { caseSensitive: true, leftValue: '', typeValidation: 'strict', version: newest },
+      options: { caseSensitive: true, leftValue: '', typeValidation: 'strict', version: filterVersionAt(p, typeVersion) },
     },
     operators:
       'structured_types.filter: "operator.type" and its "operation"; operations under "alone" take no rightValue and need "singleValue": true ' +
       'in their operator, e.g. {"type": "boolean", "operation": "true", "singleValue": true}',
-    ...(versions.length > 1
-      ? { options_version_by_type_version: Object.fromEntries(versions.map(([typeVersion, version]) => [String(typeVersion), version])) }
-      : {}),
   };
 }
 
@@ -73,66 +87,99 @@ function locatorShape(p: Parameter) {
 }
 
 /** Each group by name: a list of entries where n8n's description says multipleValues, one entry otherwise. */
-function fixedCollectionShape(p: Parameter) {
+function fixedCollectionShape(p: Parameter, ctx: ShapeContext) {
   return Object.fromEntries(
-    (p.options ?? []).map((group) => [group.name, p.multiple_values ? [fieldsShape(group.options ?? [])] : fieldsShape(group.options ?? [])]),
+    (p.options ?? []).map((group) => [group.name, p.multiple_values ? [fieldsShape(group.options ?? [], ctx)] : fieldsShape(group.options ?? [], ctx)]),
   );
 }
 
-/** Each field by name: its shape when structured, else a line of its type, choices, default and condition. */
-function fieldsShape(fields: Parameter[]): Record<string, unknown> {
+/** Each field that applies, by name: its shape when structured, else its line (parameterLine). */
+function fieldsShape(fields: Parameter[], ctx: ShapeContext): Record<string, unknown> {
   const entries: [string, unknown][] = [];
   const seen = new Set<string>();
   for (const f of fields) {
-    if (f.type === 'notice' || f.type === 'hidden' || seen.has(f.name)) continue;
+    if (f.type === 'notice' || f.type === 'hidden' || seen.has(f.name) || ctx.applies?.(f) === false) continue;
     seen.add(f.name);
-    entries.push([f.name, isStructured(f) ? parameterShape(f) : fieldLine(f)]);
+    entries.push([f.name, isStructured(f) ? parameterShape(f, ctx) : parameterLine(f, ctx)]);
   }
   return Object.fromEntries(entries);
 }
 
-/** `required enum "text" | "html" = "text" (when returnValue=attribute)`: one line an agent can write a value from. */
-/** Characters of a field's description its line keeps. */
-const FIELD_DESCRIPTION = 70;
+/** Characters of a description a line keeps. */
+const LINE_DESCRIPTION = 70;
 
 const clipped = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : text);
 
-export function fieldLine(f: Parameter): string {
-  const parts: string[] = [];
-  if (f.required) parts.push('required');
+/** Letters and digits, lower case: whether a text says more than a name. */
+const bare = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+/**
+ * What a parameter is for: n8n's hint to its own builder where it gives one (it often names what a
+ * loaded list holds: Switch's fallbackOutput), whole unless `max` is given, else the start of its
+ * description (`max` characters, LINE_DESCRIPTION by default), else its label; none where these say
+ * no more than its name.
+ */
+export function meaningOf(p: Parameter, max?: number): string | undefined {
+  if (p.hint) return max === undefined ? p.hint : clipped(p.hint, max);
+  const text = [p.description, p.display_name ?? ''].map((t) => t.replace(/\s+/g, ' ').trim()).find((t) => t !== '' && bare(t) !== bare(p.name));
+  return text === undefined ? undefined : clipped(text, max ?? LINE_DESCRIPTION);
+}
+
+/** A scalar default as a line writes it; templates (objects, long texts) are left to the full detail. */
+const LONG_DEFAULT = 100;
+export function lineDefault(p: Parameter): string | undefined {
+  const d = p.default_value;
+  if (d === undefined || d === null || d === '' || typeof d === 'object') return undefined;
+  if (typeof d === 'string' && d.length > LONG_DEFAULT) return undefined;
+  return JSON.stringify(d);
+}
+
+/** What the value is: its type, or its choices (`"a" | "b"`), n8n's editor loading more where it does. */
+function valueKind(f: Parameter): string {
+  const list = f.multiple_values || f.type === 'multi_enum' ? 'list of ' : '';
   if ((f.type === 'enum' || f.type === 'multi_enum') && f.enum_values?.length) {
     const choices = f.enum_values.map((v) => JSON.stringify(v)).join(' | ');
-    parts.push(f.type === 'multi_enum' ? `list of ${choices}` : choices);
-    if (f.dynamic_options) parts.push('(more loaded at run time)');
-  } else if (f.dynamic_options) {
-    parts.push(`${f.type === 'multi_enum' ? 'list of ' : ''}choice loaded from the service at run time`);
-  } else {
-    parts.push(f.multiple_values ? `list of ${f.type}` : f.type);
+    return `${list}${choices}${f.dynamic_options ? " | others n8n's editor loads" : ''}`;
   }
-  if (f.default_value !== undefined && f.default_value !== '' && typeof f.default_value !== 'object') parts.push(`= ${JSON.stringify(f.default_value)}`);
-  const show = f.display_options?.show;
-  const when = show ? Object.entries(show).filter(([name]) => !name.startsWith('@')) : [];
-  if (when.length) parts.push(`(when ${when.map(([name, values]) => `${name}=${values.map((v) => String(v)).join('|')}`).join(', ')})`);
-  // n8n's hint to its own builder often names what a run-time list holds (Switch's fallbackOutput);
-  // else the start of its description says what the field does.
-  const about =
-    f.hint ?? (f.description && f.description !== f.display_name && f.description !== f.name ? clipped(f.description, FIELD_DESCRIPTION) : undefined);
-  if (about) parts.push(`— ${about}`);
+  if (f.dynamic_options) return `${list}a choice n8n's editor loads when the node is opened`;
+  return f.multiple_values ? `list of ${f.type}` : f.type;
+}
+
+/**
+ * `required "text" | "html" = "text" (when returnValue is attribute) — what it does`: one line an
+ * agent can write a value from. `required` only where a workflow must set it (mustBeSet). `brief`:
+ * a line of a list of parameters to ask for, not to write from: when it applies left out, n8n's hint
+ * cut like a description.
+ */
+export function parameterLine(f: Parameter, ctx: ShapeContext = {}, { brief = false } = {}): string {
+  const parts: string[] = [];
+  if (mustBeSet(f)) parts.push('required');
+  parts.push(valueKind(f));
+  const fallback = lineDefault(f);
+  if (fallback !== undefined) parts.push(`= ${fallback}`);
+  const when = !brief && conditionInWords(f.display_options, (key) => key === '@version' || ctx.said?.(key) === true);
+  if (when) parts.push(`(when ${when})`);
+  const meaning = meaningOf(f, brief ? LINE_DESCRIPTION : undefined);
+  if (meaning) parts.push(`— ${meaning}`);
   return parts.join(' ');
 }
 
-/** The tables the shapes of `parameters` point to, each once; empty when none does. */
-export function structuredTables(parameters: Parameter[], types: StructuredTypes = N8N_STRUCTURED_TYPES): Record<string, unknown> {
-  const used = new Set<Parameter['type']>();
+/**
+ * The tables the shapes of `parameters` point to, each once; empty when none does. A filter's options
+ * give the one filter version of the typeVersion described, not every version n8n knows.
+ */
+export function structuredTables(parameters: Parameter[], typeVersion?: number, types: StructuredTypes = N8N_STRUCTURED_TYPES): Record<string, unknown> {
+  const used = new Map<Parameter['type'], Parameter>();
   const visit = (ps: Parameter[]) => {
     for (const p of ps) {
-      used.add(p.type);
+      if (!used.has(p.type)) used.set(p.type, p);
       if (p.options) visit(p.options);
     }
   };
   visit(parameters);
+  const filter = used.get('filter');
   const tables: Record<string, unknown> = {};
-  if (used.has('filter')) {
+  if (filter) {
     tables.filter = {
       operators: Object.fromEntries(
         types.filter.operators.map(({ type, operations }) => [
@@ -141,7 +188,7 @@ export function structuredTables(parameters: Parameter[], types: StructuredTypes
         ]),
       ),
       combinators: types.filter.combinators,
-      options: types.filter.options,
+      options: { ...types.filter.options, version: filterVersionAt(filter, typeVersion) },
     };
   }
   if (used.has('assignment_collection')) tables.assignment_types = types.assignment_types;

@@ -68,3 +68,10 @@ export function isMissing(p: Parameter, value: unknown): boolean {
       return false;
   }
 }
+
+/**
+ * Whether a workflow must set the parameter: n8n marks it required and its default leaves it missing.
+ * A usable default is what n8n runs with when the workflow leaves the parameter out, so a required
+ * boolean, a number or a choice with a default asks nothing of the caller.
+ */
+export const mustBeSet = (p: Parameter): boolean => p.required && isMissing(p, p.default_value);

@@ -36,23 +36,33 @@ const big: NodeSpec = {
 
 const options = { includeExamples: true, includeSchemas: true };
 
+/** An entry of the essentials' parameters. */
+interface EssentialEntry {
+  name: string;
+  when?: string | string[];
+  choices?: { value: unknown; description?: string; brings?: string[] }[];
+  shape?: unknown;
+}
+
 describe('serializeSpec', () => {
-  it('essentials name every required parameter and the resource/operation choices, with when they apply, and every other parameter once with a line', () => {
+  it('essentials name every required parameter and the resource/operation choices, with what each is and when it applies in words, and every other parameter once with a line', () => {
     const essentials = serializeSpec(big, { ...options, detail: 'essentials' });
     expect(essentials.detail).toBe('essentials');
+    const described = expect.stringMatching(/^The \w+ parameter, described at length.{0,70}…$/);
     expect(essentials.parameters).toEqual([
-      { name: 'resource', type: 'enum', required: false, default_value: 'message', enum_values: ['message', 'channel'] },
-      { name: 'operation', type: 'enum', required: false, enum_values: ['post', 'update'], when: 'resource=message' },
+      { name: 'resource', type: 'enum', required: false, default_value: 'message', description: described, enum_values: ['message', 'channel'] },
+      { name: 'operation', type: 'enum', required: false, description: described, enum_values: ['post', 'update'], when: 'resource is message' },
       {
         name: 'channel',
         type: 'string',
         required: true,
-        when: ['resource=message, operation=post', 'resource=message, operation=update'],
+        description: described,
+        when: ['resource is message and operation is post', 'resource is message and operation is update'],
       },
     ]);
     const others = essentials.other_parameters as Record<string, string>;
     expect(Object.keys(others)).toEqual(Array.from({ length: 80 }, (_, i) => `option${i}`));
-    expect(others.option0).toMatch(/^string: The option0 parameter, described at length.{0,40}…$/);
+    expect(others.option0).toMatch(/^string — The option0 parameter, described at length.{0,40}…$/);
     expect(JSON.stringify(essentials).length).toBeLessThan(JSON.stringify(serializeSpec(big, { ...options, detail: 'full' })).length / 2);
   });
 
@@ -62,7 +72,7 @@ describe('serializeSpec', () => {
     expect(serializeSpec(small, { ...options, detail: 'full' }).detail).toBe('full');
   });
 
-  it('essentials carry what real workflows commonly set, with the collection fields they set, and what decides whether those apply; the rest is listed by name', () => {
+  it('essentials carry what real workflows commonly set, every field of their collections with its line, and what decides whether those apply; the rest is listed with a line', () => {
     const hook: NodeSpec = {
       ...big,
       parameters: [
@@ -71,10 +81,10 @@ describe('serializeSpec', () => {
         param('options', {
           type: 'collection',
           display_options: { show: { advanced: [false] } },
-          // n8n lists a field once per condition it has: the choices name it once.
+          // n8n lists a field once per condition it has: the shape names it once.
           options: [
-            param('rawBody', { display_options: { show: { a: [1] } } }),
-            param('rawBody', { display_options: { show: { a: [2] } } }),
+            param('rawBody', { type: 'boolean', default_value: false, display_options: { show: { '/httpMethod': ['POST'] } } }),
+            param('rawBody', { type: 'boolean', default_value: false, display_options: { show: { '/httpMethod': ['PUT'] } } }),
             param('binaryData'),
           ],
         }),
@@ -83,22 +93,20 @@ describe('serializeSpec', () => {
       common_parameters: { version: 2, workflows: 40, parameters: ['httpMethod', 'options', 'options.rawBody'] },
     };
     const essentials = serializeSpec(hook, { ...options, detail: 'essentials' });
-    expect(essentials.parameters).toEqual([
-      { name: 'httpMethod', type: 'enum', required: false, default_value: 'GET', enum_values: ['GET', 'POST'], when: 'multipleMethods=false' },
-      // Not commonly set, but it decides whether httpMethod applies.
-      { name: 'multipleMethods', type: 'boolean', required: false, when: 'advanced=true' },
-      {
-        name: 'options',
-        type: 'collection',
-        required: false,
-        enum_values: ['rawBody', 'binaryData'],
-        common_fields: ['rawBody'],
-        when: 'advanced=false',
-        // The shape of a plain collection keeps to the fields workflows set; the others are named above.
-        shape: { rawBody: expect.any(String) },
+    expect((essentials.parameters as { name: string }[]).map((p) => p.name)).toEqual(['httpMethod', 'multipleMethods', 'options']);
+    // Not commonly set, but it decides whether httpMethod applies.
+    expect((essentials.parameters as EssentialEntry[])[1]).toMatchObject({ name: 'multipleMethods', when: 'advanced is true' });
+    expect((essentials.parameters as EssentialEntry[])[2]).toMatchObject({
+      name: 'options',
+      common_fields: ['rawBody'],
+      when: 'advanced is false',
+      shape: {
+        rawBody: expect.stringMatching(/^boolean = false \(when httpMethod is POST\) — The rawBody parameter/),
+        binaryData: expect.stringMatching(/^string — /),
       },
-    ]);
-    expect(Object.keys(essentials.other_parameters as object)).toEqual(['ignoreBots']);
+    });
+    expect((essentials.parameters as EssentialEntry[])[2]).not.toHaveProperty('enum_values');
+    expect(essentials.other_parameters).toEqual({ ignoreBots: expect.stringMatching(/^boolean — The ignoreBots parameter/) });
     expect(essentials).not.toHaveProperty('common_parameters');
   });
 
@@ -120,15 +128,19 @@ describe('serializeSpec', () => {
     expect(names(1)).toEqual([['old', undefined]]);
   });
 
-  it('narrows either detail to a resource/operation: what applies to it, and its example', () => {
+  it('narrows either detail to a resource/operation: what applies to it, in full, and its example', () => {
     const example = (operation: string) => ({ name: operation, description: operation, parameters: {}, operation });
     const withExamples: NodeSpec = { ...big, examples: [example('message:update'), example('message:post')] };
-    const full = serializeSpec(withExamples, { ...options, detail: 'full', resource: 'message', operation: 'update' });
+    const full = serializeSpec(withExamples, { ...options, detail: 'full', values: { resource: 'message', operation: 'update' } });
     expect((full.parameters as Parameter[]).map((p) => p.name)).toEqual(['resource', 'operation', 'channel', 'notice']);
     expect(full.examples).toEqual([example('message:update')]);
-    const essentials = serializeSpec(withExamples, { ...options, detail: 'essentials', operation: 'post' });
+    const essentials = serializeSpec(withExamples, { ...options, detail: 'essentials', values: { operation: 'post' } });
     expect(essentials.examples).toEqual([example('message:post')]);
-    expect(Object.keys(essentials.other_parameters as object)).toHaveLength(80);
+    // What the operation brings in is given in full, its condition said already.
+    const names = (essentials.parameters as EssentialEntry[]).map((p) => p.name);
+    expect(names).toEqual(['resource', 'operation', 'channel', ...Array.from({ length: 80 }, (_, i) => `option${i}`)]);
+    expect((essentials.parameters as EssentialEntry[]).find((p) => p.name === 'option0')).not.toHaveProperty('when');
+    expect(essentials.other_parameters).toEqual({});
     // Without a scope, essentials give the first (most used) example only.
     expect(serializeSpec(withExamples, { ...options, detail: 'essentials' }).examples).toEqual([example('message:update')]);
   });
@@ -163,6 +175,176 @@ describe('serializeSpec', () => {
     );
     expect(JSON.stringify(full).match(/"structured_types"/g)).toHaveLength(1);
     expect(serializeSpec(big, { ...options, detail: 'essentials' }).structured_types).toBeUndefined();
+  });
+});
+
+/** A Merge-like node: a mode, a choice under one mode, and what each of those brings in. */
+const merge: NodeSpec = {
+  ...big,
+  subtype: 'n8n-nodes-base.merge',
+  parameters: [
+    param('mode', {
+      type: 'enum',
+      enum_values: ['append', 'combine'],
+      enum_descriptions: ['One input after the other', 'Matching items merged'],
+      default_value: 'append',
+    }),
+    param('combineBy', {
+      type: 'enum',
+      enum_values: ['combineByFields', 'combineByPosition'],
+      default_value: 'combineByFields',
+      display_options: { show: { mode: ['combine'] } },
+    }),
+    param('joinMode', {
+      type: 'enum',
+      enum_values: ['keepMatches', 'keepNonMatches'],
+      enum_descriptions: ['Items that match (inner join)', ''],
+      default_value: 'keepMatches',
+      display_options: { show: { mode: ['combine'], combineBy: ['combineByFields'] } },
+    }),
+    param('fieldsToMatchString', { display_options: { show: { mode: ['combine'], combineBy: ['combineByFields'] } } }),
+    param('includeUnpaired', { type: 'boolean', default_value: false, display_options: { show: { mode: ['combine'], combineBy: ['combineByPosition'] } } }),
+  ],
+  common_parameters: { version: 2, workflows: 40, parameters: ['mode'] },
+};
+
+describe('narrowing by the values of parameters that decide others', () => {
+  const entries = (values?: Record<string, string>) =>
+    serializeSpec(merge, { ...options, detail: 'essentials', ...(values ? { values } : {}) }) as { parameters: EssentialEntry[]; other_parameters: object };
+
+  it('says, in the compact view, what each choice of a deciding parameter brings in', () => {
+    const { parameters, other_parameters } = entries();
+    const mode = parameters.find((p) => p.name === 'mode')!;
+    expect(mode.choices).toEqual([
+      { value: 'append', description: 'One input after the other' },
+      { value: 'combine', description: 'Matching items merged', brings: ['combineBy', 'joinMode', 'fieldsToMatchString', 'includeUnpaired'] },
+    ]);
+    // Each name brought in is said in a line.
+    expect(Object.keys(other_parameters)).toEqual(['combineBy', 'joinMode', 'fieldsToMatchString', 'includeUnpaired']);
+  });
+
+  it('answers, for the values asked, the parameters they bring in, in full, and leaves out those of other values', () => {
+    const { parameters, other_parameters } = entries({ mode: 'combine', combineBy: 'combineByFields' });
+    expect(parameters.map((p) => p.name)).toEqual(['mode', 'combineBy', 'joinMode', 'fieldsToMatchString']);
+    const joinMode = parameters.find((p) => p.name === 'joinMode')!;
+    expect(joinMode.choices).toEqual([{ value: 'keepMatches', description: 'Items that match (inner join)' }, { value: 'keepNonMatches' }]);
+    // Its condition is what was asked: nothing left to say.
+    expect(joinMode).not.toHaveProperty('when');
+    expect(other_parameters).toEqual({});
+    // Asked for combineBy alone, the condition on mode is still said.
+    expect(entries({ combineBy: 'combineByPosition' }).parameters.find((p) => p.name === 'includeUnpaired')).toMatchObject({ when: 'mode is combine' });
+  });
+
+  it('shows only the examples that run with the values asked for, defaults counted', () => {
+    const example = (name: string, parameters: Record<string, unknown>) => ({ name, description: name, parameters });
+    const withExamples = { ...merge, examples: [example('by position', { mode: 'combine', combineBy: 'combineByPosition' }), example('appended', {})] };
+    const shown = (values: Record<string, string>) =>
+      ((serializeSpec(withExamples, { ...options, detail: 'full', values }).examples ?? []) as { name: string }[]).map((e) => e.name);
+    expect(shown({ mode: 'combine' })).toEqual(['by position']);
+    expect(shown({ mode: 'combine', combineBy: 'combineByFields' })).toEqual([]);
+    expect(shown({ mode: 'append' })).toEqual(['appended']);
+  });
+});
+
+describe('required', () => {
+  it('is what n8n enforces: a required parameter whose default n8n runs with asks nothing of the caller', () => {
+    // Crypto's hash: n8n marks all four required.
+    const crypto: NodeSpec = {
+      ...big,
+      parameters: [
+        param('binaryData', { type: 'boolean', required: true, default_value: false }),
+        param('type', { type: 'enum', required: true, enum_values: ['MD5', 'SHA256'], default_value: 'SHA256' }),
+        param('dataPropertyName', { required: true, default_value: 'data' }),
+        param('value', { required: true }),
+      ],
+    };
+    for (const detail of ['essentials', 'full'] as const) {
+      const { parameters, other_parameters } = serializeSpec(crypto, { ...options, detail }) as {
+        parameters: { name: string; required: boolean }[];
+        other_parameters?: object;
+      };
+      const required = parameters.filter((p) => p.required).map((p) => p.name);
+      expect(required, detail).toEqual(['value']);
+      expect(JSON.stringify(other_parameters ?? {})).not.toContain('required');
+    }
+  });
+});
+
+describe('the full answer', () => {
+  it('says conditions in words at every depth, and gives the filter version only in the shape', () => {
+    const spec: NodeSpec = {
+      ...big,
+      type_versions: [2, 2.2],
+      parameters: [
+        param('conditions', {
+          type: 'filter',
+          filter_versions: [
+            [2, 1],
+            [2.2, 2],
+          ],
+          display_options: { show: { '@version': [{ _cnd: { gte: 2 } }] } },
+        }),
+        param('options', { type: 'collection', options: [param('clash', { display_options: { show: { '/mode': [{ _cnd: { not: 'addSuffix' } }] } } })] }),
+      ],
+    };
+    const full = serializeSpec(spec, { ...options, detail: 'full', typeVersion: 2.2 });
+    const text = JSON.stringify(full);
+    expect(text).not.toMatch(/display_options|_cnd|filter_versions/);
+    expect((full.parameters as { when?: string; options?: { when?: string }[] }[]).map((p) => p.when ?? p.options?.[0]?.when)).toEqual([
+      'typeVersion is at least 2',
+      'mode is not addSuffix',
+    ]);
+    expect([...text.matchAll(/"version":(\d+)/g)].map((m) => m[1])).toEqual(['2', '2']);
+  });
+});
+
+describe('versions', () => {
+  const filter = param('conditions', {
+    type: 'filter',
+    filter_versions: [
+      [2, 1],
+      [2.2, 2],
+      [2.3, 3],
+    ],
+  });
+  const conditions = (version: number) => ({
+    options: { caseSensitive: true, leftValue: '', typeValidation: 'strict', version },
+    combinator: 'and',
+    conditions: [],
+  });
+  const example = (name: string, typeVersion: number, extra: object = {}) => ({
+    name,
+    description: name,
+    parameters: { conditions: conditions(1) },
+    output: { type: 'n8n-nodes-base.filter', typeVersion, name: 'Filter', parameters: { conditions: conditions(1) }, position: [0, 0] },
+    ...extra,
+  });
+  const spec: NodeSpec = {
+    ...big,
+    subtype: 'n8n-nodes-base.filter',
+    version: '2.3',
+    type_versions: [2, 2.2, 2.3],
+    parameters: [filter],
+    examples: [example('only at 2', 2, { type_versions: [2] }), example('everywhere', 2)],
+  };
+
+  it('gives one typeVersion and one filter version per answer: the examples, the shape and the tables agree with the typeVersion described', () => {
+    for (const detail of ['essentials', 'full'] as const) {
+      for (const [typeVersion, filterVersion] of [
+        [2.2, 2],
+        [2.3, 3],
+      ] as const) {
+        const answer = serializeSpec(spec, { ...options, detail, typeVersion });
+        const text = JSON.stringify(answer);
+        expect(new Set([...text.matchAll(/"typeVersion":([\d.]+)/g)].map((m) => Number(m[1]))), `${detail} ${typeVersion}`).toEqual(new Set([typeVersion]));
+        expect(new Set([...text.matchAll(/"version":(\d+)/g)].map((m) => Number(m[1]))), `${detail} ${typeVersion}`).toEqual(new Set([filterVersion]));
+        // An example valid only at other typeVersions is not shown.
+        expect((answer.examples as { name: string }[]).map((e) => e.name)).toEqual(['everywhere']);
+      }
+    }
+    // Unasked, the description's newest.
+    expect((serializeSpec(spec, { ...options, detail: 'essentials' }).examples as { output: { typeVersion: number } }[])[0]!.output.typeVersion).toBe(2.3);
+    expect((serializeSpec(spec, { ...options, detail: 'full', typeVersion: 2 }).examples as object[]).length).toBe(2);
   });
 });
 

@@ -56,7 +56,9 @@ describe('realExamples', () => {
     expect(rest).toEqual([]);
     expect(example!.parameters).toEqual({ path: '<path>', httpMethod: 'POST' });
     expect(example!.output).toEqual({ ...constructed.output, typeVersion: 2, parameters: { path: '<path>', httpMethod: 'POST' } });
-    expect(example!.description).toMatch(/9 public workflows using Hook v2.*own webhookId/);
+    expect(example!.description).toMatch(/9 public workflows using Hook set.*own webhookId/);
+    // No version in the words: an answer shows the example at the typeVersion it describes.
+    expect(`${example!.name} ${example!.description}`).not.toMatch(/v\d/);
   });
 
   it('gives one per operation, the most used first, with its operation written out', () => {
@@ -84,8 +86,22 @@ describe('applyUsage', () => {
     expect(specs[0]!.common_parameters).toEqual({ version: 2, workflows: 9, parameters: ['path', 'httpMethod'] });
     // The hook's configuration lacks its required path: the constructed example stays.
     expect(specs[0]!.examples).toEqual([constructed]);
-    expect(refused).toEqual([expect.stringMatching(/^Hook v2, as real workflows write it: .*path/)]);
+    expect(refused).toEqual([expect.stringMatching(/^Hook, as real workflows write it: v1: .*path/)]);
     expect(specs[1]!.examples.map((e) => e.parameters)).toEqual([{ operation: 'send', to: '<to>' }]);
+  });
+
+  it('says at which typeVersions of its description an example holds, and keeps the constructed one for those real ones leave without', () => {
+    // From typeVersion 2 on, a secret is required: what v1 workflows write is no v2 node.
+    const versioned: NodeSpec = {
+      ...hook,
+      parameters: [...hook.parameters, p('secret', { required: true, display_options: { show: { '@version': [{ _cnd: { gte: 2 } }] } } })],
+      examples: [{ ...constructed, parameters: { path: 'x', secret: 's' }, output: { ...constructed.output, parameters: { path: 'x', secret: 's' } } }],
+    };
+    const { specs } = applyUsage([versioned], { 'n8n-nodes-base.hook': { '1': { workflows: 9, set: { path: 9 }, example: { path: '<path>' } } } });
+    expect(specs[0]!.examples.map((e) => [e.name, e.type_versions])).toEqual([
+      ['Hook, as real workflows write it', [1]],
+      ['constructed', undefined],
+    ]);
   });
 
   it('leaves a node no workflow uses as it was', () => {

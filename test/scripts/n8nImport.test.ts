@@ -127,6 +127,9 @@ describe('n8n import', () => {
     });
     // The newest version n8n's editor adds, for a node with several.
     expect(spec('n8n-nodes-base.if').examples[0]!.output).toMatchObject({ typeVersion: 2.3 });
+    // The choices that decide which other parameters apply are written out too, at their defaults: the node's mode.
+    expect(spec('n8n-nodes-base.merge').examples[0]!.parameters).toMatchObject({ mode: 'append' });
+    expect(spec('n8n-nodes-base.switch').examples[0]!.parameters).toMatchObject({ mode: 'rules' });
   });
 
   it('keeps what structured parameters need: each filter’s version per typeVersion, each locator mode’s pattern', () => {
@@ -165,6 +168,8 @@ describe('builder hints', () => {
           options: [
             { name: 'JSON', value: 'json', description: 'Respond with a custom JSON body' },
             { name: 'No Data', value: 'noData' },
+            { name: 'First Incoming Item', value: 'firstIncomingItem', builderHint: { propertyHint: 'Sends `$json` of the first item' } },
+            { name: 'Redirect to a URL', value: 'redirect' },
           ],
           builderHint: { propertyHint: 'Pick json for  objects' },
         },
@@ -179,8 +184,21 @@ describe('builder hints', () => {
       ['respondWith', 'Pick json for objects'],
       ['plain', undefined],
     ]);
-    // What each choice does, where n8n says it.
-    expect(mapped.parameters[0]!.enum_descriptions).toEqual(['Respond with a custom JSON body', '']);
+    // What each choice does, where n8n says it: its description, else a label that says more than the value, and its hint.
+    expect(mapped.parameters[0]!.enum_descriptions).toEqual(['Respond with a custom JSON body', '', 'Sends `$json` of the first item', 'Redirect to a URL']);
+  });
+
+  it('lists the choices n8n loads in its editor that the description itself names: defaults, and values conditions test for', () => {
+    // Merge's resolveClash is computed by the node (loadOptions); its default sits on the collection, "addSuffix" in a condition.
+    const clash = spec('n8n-nodes-base.merge')
+      .parameters.filter((p) => p.name === 'options')
+      .flatMap((p) => p.options ?? [])
+      .filter((o) => o.name === 'clashHandling')
+      .flatMap((o) => o.options![0]!.options!)
+      .filter((f) => f.name === 'resolveClash');
+    expect(clash.length).toBeGreaterThan(0);
+    for (const field of clash) expect(field).toMatchObject({ dynamic_options: true, enum_values: expect.arrayContaining(['addSuffix']) });
+    expect(clash.flatMap((f) => f.enum_values)).toContain('preferLast');
   });
 });
 

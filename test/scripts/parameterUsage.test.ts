@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { NodeSpec, Parameter } from '../../src/catalog/nodeSpec';
-import { countParameters, descriptionWords, scrub, setPaths, Vocabulary, VOCABULARY_WORKFLOWS, type UsedNode } from '../../scripts/catalog/usage/parameters';
+import {
+  countParameters,
+  descriptionWords,
+  scrub,
+  setPaths,
+  switchesOf,
+  Vocabulary,
+  VOCABULARY_WORKFLOWS,
+  type UsedNode,
+} from '../../scripts/catalog/usage/parameters';
 import { catalogOf } from '../../src/workflows/nodeCatalog';
 
 const p = (name: string, extra: Partial<Parameter> = {}): Parameter => ({ name, type: 'string', required: false, description: name, ...extra });
@@ -144,5 +153,42 @@ describe('countParameters', () => {
       'message:get': { workflows: 1, set: { messageId: 1, operation: 1 }, example: { operation: 'get', messageId: '<messageId>' } },
       'message:send': { workflows: 1, set: { to: 1 }, example: { to: 'user@example.com' } },
     });
+  });
+});
+
+describe('the mode real workflows run a node in', () => {
+  /** Crypto-like: an action that decides which other parameters apply, hash by default. */
+  const crypto: NodeSpec = {
+    ...spec,
+    subtype: 'n8n-nodes-base.crypto',
+    parameters: [
+      p('action', { type: 'enum', enum_values: ['hash', 'hmac', 'sign'], default_value: 'hash' }),
+      p('type', { type: 'enum', enum_values: ['MD5', 'SHA256'], default_value: 'MD5', display_options: { show: { action: ['hash', 'hmac'] } } }),
+      p('value', { required: true }),
+      p('secret', { display_options: { show: { action: ['hmac'] } } }),
+      p('privateKey', { display_options: { show: { action: ['sign'] } } }),
+    ],
+  };
+  const node = (parameters: Record<string, unknown>): UsedNode => ({ type: 'n8n-nodes-base.crypto', typeVersion: 2, parameters });
+
+  it('counts the values workflows run each switch with, defaults included, and takes the example from the most common mode, written out', () => {
+    const workflows = [
+      // Three hash the value, each writing it differently (two leave the default action out).
+      [node({ value: 'a', type: 'SHA256' })],
+      [node({ action: 'hash', value: 'b' })],
+      [node({ value: 'f' })],
+      [node({ action: 'hmac', value: 'c', secret: 'k' })],
+      // Two sign it, writing the same keys: the most common shape, not the most common mode.
+      [node({ action: 'sign', value: 'd', privateKey: 'p' })],
+      [node({ action: 'sign', value: 'e', privateKey: 'q' })],
+    ];
+    const usage = countParameters(workflows, catalogOf([crypto]))['n8n-nodes-base.crypto']!['2']!;
+    expect(usage.choices).toEqual({ action: { hash: 3, sign: 2, hmac: 1 } });
+    expect(usage.example).toMatchObject({ action: 'hash', value: '<value>' });
+  });
+
+  it('takes the choices that decide other parameters as switches, leaving resource and operation to their own counts', () => {
+    expect(switchesOf(crypto.parameters).map((s) => s.name)).toEqual(['action']);
+    expect(switchesOf(resourceSpec.parameters)).toEqual([]);
   });
 });

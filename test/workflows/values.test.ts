@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Parameter } from '../../src/catalog/nodeSpec';
-import { withDefaults } from '../../src/workflows/values';
+import { mustBeSet, withDefaults } from '../../src/workflows/values';
+import { validateNode } from '../../src/workflows/validateNode';
+import { n8nCatalog, n8nSpecs } from '../support/n8nCatalog';
 import { expectOwn, fromJson, withPrototypesUnchanged } from '../support/specialNames';
 
 const parameter = (name: string, default_value: unknown, show?: Record<string, unknown[]>): Parameter =>
@@ -25,5 +27,28 @@ describe('a node’s values with n8n’s defaults', () => {
     expectOwn(values, '__proto__', { x: 1 });
     expectOwn(values, 'constructor', 'c');
     expectOwn(values, 'toString', 't');
+  });
+});
+
+describe('mustBeSet', () => {
+  it('is what validate_node reports missing when a node leaves the parameter out: n8n’s required flag, less the usable defaults', () => {
+    // Every required parameter that always applies, in the real descriptions at their newest typeVersion, left out of an empty node.
+    let judged = 0;
+    for (const spec of n8nSpecs) {
+      const version = spec.type_versions!.at(-1)!;
+      const missing = validateNode({ type: spec.subtype, typeVersion: version, parameters: {} }, n8nCatalog)
+        .errors.filter((e) => e.code === 'missing_required')
+        .map((e) => e.message);
+      for (const p of spec.parameters.filter((q) => q.required && !q.display_options)) {
+        judged++;
+        expect(
+          missing.some((m) => m.includes(`(${p.name})`)),
+          `${spec.subtype} ${p.name}`,
+        ).toBe(mustBeSet(p));
+      }
+    }
+    expect(judged).toBeGreaterThan(5);
+    const required = (p: Partial<Parameter>) => mustBeSet({ name: 'x', type: 'string', required: true, description: '', ...p });
+    expect([required({}), required({ default_value: 'data' }), required({ type: 'boolean', default_value: false })]).toEqual([true, false, false]);
   });
 });

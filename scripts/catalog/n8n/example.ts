@@ -1,27 +1,30 @@
 /**
  * The example a spec carries: the node as it is written in a workflow's "nodes" array, for the version
- * n8n's editor adds, with its default resource/operation and every required parameter that then
+ * n8n's editor adds, with its default resource/operation and the default of each other choice that
+ * decides which parameters apply (its mode: Crypto's action "hash"), every required parameter that then
  * applies set (to n8n's own placeholder where it has one), and the credential it needs. Valid by
- * construction: test/catalog/examples.test.ts runs the validator over every example.
+ * construction: test/e2e/catalogExamples.test.ts runs the validator over every example.
  */
 import type { NodeSpec, Parameter } from '../../../src/catalog/nodeSpec.ts';
 import { visibility } from '../../../src/workflows/display.ts';
 import { isMissing, withDefaults, type NodeIdentity, type Values } from '../../../src/workflows/values.ts';
+import { switchesOf } from '../usage/parameters.ts';
 import type { N8nNode, N8nProperty } from './mapNode.ts';
 
-/** Parameters an agent chooses first: written out even when they keep their default. */
+/** Parameters an agent chooses first: written out even when they keep their default (the node's switches too). */
 const STRUCTURAL = ['resource', 'operation'];
 
 export function exampleNode(spec: NodeSpec, raw: N8nNode & { webhooks?: unknown[] }, typeVersion: number) {
   const identity: NodeIdentity = { typeVersion, nodeType: spec.subtype };
   const given: Values = {};
+  const chosenFirst = new Set([...STRUCTURAL, ...switchesOf(spec.parameters).map((p) => p.name)]);
   const shown = (values: Values) => (p: { display_options?: Parameter['display_options'] }) =>
     visibility(p.display_options, { ...identity, values, root: values }) === 'shown';
   for (let pass = 0; pass < 3; pass++) {
     const values = withDefaults(spec.parameters, given, identity);
     for (const p of spec.parameters.filter(shown(values))) {
       if (Object.hasOwn(given, p.name)) continue;
-      if (STRUCTURAL.includes(p.name) && p.default_value !== undefined) {
+      if (chosenFirst.has(p.name) && p.default_value !== undefined) {
         // A few n8n descriptions default to a value their own list lacks: take the list's first.
         const listed = !p.enum_values?.length || p.dynamic_options || p.enum_values.includes(p.default_value as never);
         given[p.name] = listed ? p.default_value : p.enum_values![0];
@@ -46,7 +49,8 @@ export function exampleNode(spec: NodeSpec, raw: N8nNode & { webhooks?: unknown[
   if (Object.keys(credentials).length > 0) node.credentials = credentials;
   const what = [given.resource, given.operation].filter((v) => typeof v === 'string').join(' / ');
   return {
-    name: `${spec.display_name} v${typeVersion}${what ? `: ${what}` : ''} in workflow JSON`,
+    // No version in the words: the example is shown at the typeVersion an answer describes.
+    name: `${spec.display_name}${what ? `: ${what}` : ''} in workflow JSON`,
     description:
       `A ${spec.display_name} node as written in a workflow's "nodes" array, with every required parameter set. ` +
       'Replace the placeholder values' +

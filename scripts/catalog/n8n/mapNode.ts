@@ -4,6 +4,7 @@
  */
 import type { Credential, LocatorMode, NodeSpec, NodeType, OptionValue, Parameter, Port } from '../../../src/catalog/nodeSpec.ts';
 import { portFunctionId } from '../../../src/catalog/ports/portFunctionId.ts';
+import { hintInWorkflowJson } from './builderHints.ts';
 import { exampleNode } from './example.ts';
 import { expressionBody } from './portFunctions.ts';
 
@@ -65,6 +66,8 @@ export interface N8nProperty {
 interface N8nOption {
   name: string;
   value?: unknown;
+  /** What n8n's own AI workflow builder is told about the choice. */
+  builderHint?: { propertyHint?: string };
   /** What n8n's node panel lists for an operation: "Send a message". */
   action?: string;
   description?: string;
@@ -125,7 +128,7 @@ export function mapNode(node: N8nNode, prefix: string, ctx: MapContext): NodeSpe
   const inputs = ports(node.inputs, 'input');
   const outputs = ports(node.outputs, 'output', node.outputNames);
   const typeVersions = versionsOf(node);
-  const parameters = (node.properties ?? []).flatMap((p) => parameter(p, ctx.report, typeVersions));
+  const parameters = withKnownChoices((node.properties ?? []).flatMap((p) => parameter(p, ctx.report, typeVersions)));
   const credentials = (node.credentials ?? []).map(credential);
   const dynamic_ports: NonNullable<NodeSpec['dynamic_ports']> = {};
   for (const side of ['inputs', 'outputs'] as const) {
@@ -306,10 +309,16 @@ function parameter(p: N8nProperty, report: MapReport, typeVersions: number[]): P
     description: text(p.description) || p.displayName || p.name,
   };
   if (p.default !== undefined && p.default !== '' && type !== 'notice') result.default_value = p.default;
-  if (p.builderHint?.propertyHint) result.hint = text(p.builderHint.propertyHint);
+  const hint = p.builderHint?.propertyHint && hintInWorkflowJson(text(p.builderHint.propertyHint), { withoutFilterVersion: type === 'filter' });
+  if (hint) result.hint = hint;
   if ((type === 'enum' || type === 'multi_enum') && p.options) {
     result.enum_values = [...new Set((p.options as N8nOption[]).map((o) => (o.value ?? o.name) as OptionValue))];
-    const described = result.enum_values.map((v) => text((p.options as N8nOption[]).find((o) => (o.value ?? o.name) === v)?.description));
+    const described = result.enum_values.map((v) =>
+      choiceMeaning(
+        (p.options as N8nOption[]).find((o) => (o.value ?? o.name) === v)!,
+        v,
+      ),
+    );
     if (described.some((d) => d !== '')) result.enum_descriptions = described;
   }
   if ((type === 'enum' || type === 'multi_enum') && (p.typeOptions?.loadOptionsMethod || p.typeOptions?.loadOptions)) result.dynamic_options = true;
@@ -339,6 +348,50 @@ function parameter(p: N8nProperty, report: MapReport, typeVersions: number[]): P
   return [result];
 }
 
+/** Letters and digits, lower case: how a label and a value are compared. */
+const bare = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+/**
+ * What a choice does: n8n's description of it, else its label where the label says more than the
+ * value ("Keep Matches" for keepMatches says nothing new; "Matching Fields" for combineByFields does),
+ * and what n8n tells its own builder about it (Merge's modes).
+ */
+function choiceMeaning(option: N8nOption, value: OptionValue): string {
+  const label = text(option.name);
+  const said = text(option.description) || (bare(label) === bare(String(value)) ? '' : label);
+  const hint = hintInWorkflowJson(text(option.builderHint?.propertyHint));
+  return [said, hint].filter((part) => part !== '').join('. ');
+}
+
+/**
+ * Choices n8n's editor loads when the node is opened (loadOptions) are not in the description, but
+ * the description names some of them: the parameter's default (or the default its collection gives
+ * it), and the values other parameters at its level show or hide themselves for (Merge's resolveClash:
+ * "addSuffix", "preferLast"). Those are listed; dynamic_options says there may be more.
+ */
+function withKnownChoices(parameters: Parameter[], defaults: unknown[] = []): Parameter[] {
+  for (const p of parameters) {
+    const given = defaults.flatMap((d) => (d && typeof d === 'object' && !Array.isArray(d) ? [(d as Record<string, unknown>)[p.name]] : []));
+    if (p.options) withKnownChoices(p.options, [p.default_value, ...given].flat());
+    if (!p.dynamic_options || p.enum_values?.length) continue;
+    const named = parameters.flatMap((q) =>
+      [q.display_options?.show, q.display_options?.hide].flatMap((conditions) => (conditions?.[p.name] ?? []).flatMap(conditionValue)),
+    );
+    const known = [...new Set([p.default_value, ...given].flat().filter(isChoice).concat(named))];
+    if (known.length > 0) p.enum_values = known;
+  }
+  return parameters;
+}
+
+const isChoice = (v: unknown): v is OptionValue => (typeof v === 'string' && v !== '') || typeof v === 'number' || typeof v === 'boolean';
+
+/** The value a display condition tests for: itself, or what a `_cnd` compares with (`{_cnd: {not: "addSuffix"}}`). */
+function conditionValue(condition: unknown): OptionValue[] {
+  if (isChoice(condition)) return [condition];
+  const compared = (condition as { _cnd?: { eq?: unknown; not?: unknown } } | null)?._cnd;
+  return [compared?.eq, compared?.not].filter(isChoice);
+}
+
 function locatorMode(m: NonNullable<N8nProperty['modes']>[number]): LocatorMode {
   const rule = m.validation?.find((v) => v.type === 'regex')?.properties;
   return {
@@ -361,10 +414,10 @@ function filterVersion(expression: unknown, typeVersion: number): number {
   return version;
 }
 
-/** n8n's hints to its own AI workflow builder: when the node is the right one, and which nodes go with it. */
+/** n8n's hints to its own AI workflow builder, in workflow JSON (builderHints.ts): when the node is the right one, and which nodes go with it. */
 function builderHints(node: N8nNode): Pick<NodeSpec, 'builder_hint' | 'related_nodes'> {
-  const hint = text(node.builderHint?.searchHint);
-  const related = (node.builderHint?.relatedNodes ?? []).map((r) => ({ subtype: r.nodeType, hint: text(r.relationHint) }));
+  const hint = hintInWorkflowJson(text(node.builderHint?.searchHint));
+  const related = (node.builderHint?.relatedNodes ?? []).map((r) => ({ subtype: r.nodeType, hint: hintInWorkflowJson(text(r.relationHint)) }));
   return { ...(hint ? { builder_hint: hint } : {}), ...(related.length > 0 ? { related_nodes: related } : {}) };
 }
 

@@ -1,6 +1,7 @@
 /**
  * Counts, from real workflows, which parameters builders set on each node version (and operation),
- * and the configuration they most often write with user data replaced by placeholders, into
+ * which values they run its deciding choices with, and the configuration they most often write (in the
+ * mode most of them run in) with user data replaced by placeholders, into
  * scripts/catalog/usage/parameter-usage.json (committed, with where each count came from). The
  * catalog build reads it for the essentials get_node_details answers and for the examples.
  *
@@ -58,8 +59,9 @@ if (import.meta.main) {
   const file: ParameterUsageFile = {
     about:
       'Per n8n node type and typeVersion (and resource:operation where the node has them): how many real workflows ' +
-      'use it, how many of them set each parameter (name, collection.field, fixedCollection.group.field), and the ' +
-      'configuration most of them write, with user data replaced by placeholders. Rebuild: npm run catalog:parameter-usage.',
+      'use it, how many of them set each parameter (name, collection.field, fixedCollection.group.field), how many run ' +
+      'each value of the choices that decide other parameters (choices), and the configuration most of them write in ' +
+      'the mode most of them run in, with user data replaced by placeholders. Rebuild: npm run catalog:parameter-usage.',
     sources: sources.map((s) => ({ repo: s.repo, commit: s.commit, workflows: s.workflows.length })),
     nodes: countParameters(workflows, catalogOf(readN8nSpecs())),
   };

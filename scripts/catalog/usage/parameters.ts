@@ -1,14 +1,16 @@
 /**
  * Which parameters real workflows set, per node type, typeVersion and (for nodes that have them)
- * resource/operation, and the configuration they most often write, with user data taken out. Pure:
+ * resource/operation, which values they run the node's deciding choices with (its mode: Crypto's
+ * action), and the configuration they most often write in the most common mode, with user data taken out. Pure:
  * the catalog's descriptions say which keys are parameters; countParameters.ts reads the workflows.
  */
 import type { NodeUsage, SetCounts, VersionUsage } from '../../../src/catalog/essentials.ts';
-import type { NodeSpec, Parameter } from '../../../src/catalog/nodeSpec.ts';
+import type { NodeSpec, OptionValue, Parameter } from '../../../src/catalog/nodeSpec.ts';
 import { own } from '../../../src/lib/ownKeys.ts';
 import type { NodeCatalog } from '../../../src/workflows/nodeCatalog.ts';
 import { validateNode } from '../../../src/workflows/validateNode.ts';
-import { isPlainObject, withDefaults } from '../../../src/workflows/values.ts';
+import { visibility } from '../../../src/workflows/display.ts';
+import { isExpression, isPlainObject, withDefaults } from '../../../src/workflows/values.ts';
 
 /** A node as a workflow's JSON holds it. */
 export interface UsedNode {
@@ -155,26 +157,96 @@ function placeholder(value: string, label: string): string {
   return `<${label}>`;
 }
 
-/** Counts paths over workflows (each workflow once per path). */
+/** The values a node gives its switches (see switchesOf), as n8n runs it: a node's mode (Crypto's `{"action": "hash"}`). */
+type Mode = Record<string, OptionValue>;
+
+/** A node's configuration, scrubbed, with the mode it runs in. */
+interface Configured {
+  configuration: Record<string, unknown>;
+  mode: Mode;
+}
+
+/**
+ * Counts paths over workflows (each workflow once per path), and the values workflows choose for
+ * each switch (each workflow once per value).
+ */
 class PathCounts {
   workflows = 0;
   private readonly set = new Map<string, number>();
-  /** Scrubbed configurations, by their text, with how many workflows wrote each. */
-  private readonly configurations = new Map<string, number>();
+  /** Per switch, per value (as JSON), how many workflows choose it. */
+  private readonly choices = new Map<string, Map<string, number>>();
+  /** Per mode (as JSON), how many workflows run in it, and their scrubbed configurations with how many workflows wrote each. */
+  private readonly modes = new Map<string, { workflows: number; configurations: Map<string, number> }>();
 
-  add(pathSets: string[][], configurations: Record<string, unknown>[]): void {
+  add(pathSets: string[][], configured: Configured[]): void {
     this.workflows++;
     for (const path of new Set(pathSets.flat())) this.set.set(path, (this.set.get(path) ?? 0) + 1);
-    for (const c of new Set(configurations.map((c) => JSON.stringify(c)))) this.configurations.set(c, (this.configurations.get(c) ?? 0) + 1);
+    for (const chosen of new Set(configured.flatMap((c) => Object.entries(c.mode).map((entry) => JSON.stringify(entry))))) {
+      const [name, value] = JSON.parse(chosen) as [string, OptionValue];
+      const values = this.choices.get(name) ?? new Map<string, number>();
+      this.choices.set(name, values.set(JSON.stringify(value), (values.get(JSON.stringify(value)) ?? 0) + 1));
+    }
+    for (const mode of new Set(configured.map((c) => JSON.stringify(c.mode)))) {
+      const counts = this.modes.get(mode) ?? { workflows: 0, configurations: new Map<string, number>() };
+      counts.workflows++;
+      const written = configured.filter((c) => JSON.stringify(c.mode) === mode).map((c) => JSON.stringify(c.configuration));
+      for (const c of new Set(written)) counts.configurations.set(c, (counts.configurations.get(c) ?? 0) + 1);
+      this.modes.set(mode, counts);
+    }
   }
 
-  /** The counts, and with `valid` the most common configuration it accepts (see mostCommon). */
+  /**
+   * The counts, and with `valid` the example: of the modes most workflows run in, the first with a
+   * configuration `valid` accepts, its most common one (see mostCommon) with the mode written out
+   * (workflows leave out a switch that keeps its default; the example says which it is).
+   */
   result(valid?: (configuration: Record<string, unknown>) => boolean): SetCounts {
     const counted = [...this.set].filter(([, n]) => n > 1 || this.workflows === 1);
-    const set = Object.fromEntries(counted.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)));
-    const example = valid && mostCommon(this.configurations, valid);
-    return { workflows: this.workflows, set, ...(example ? { example } : {}) };
+    const set = Object.fromEntries(counted.sort(byCount));
+    const choices = Object.fromEntries(
+      [...this.choices].map(([name, values]) => [name, Object.fromEntries([...values].sort(byCount).map(([value, n]) => [String(JSON.parse(value)), n]))]),
+    );
+    const modes = [...this.modes].sort((a, b) => b[1].workflows - a[1].workflows || (a[0] < b[0] ? -1 : 1));
+    let example: Record<string, unknown> | undefined;
+    for (const [text, { configurations }] of valid ? modes : []) {
+      const mode = JSON.parse(text) as Mode;
+      example = mostCommon(configurations, (c) => valid!({ ...mode, ...c }));
+      if (example) {
+        example = { ...mode, ...example };
+        break;
+      }
+    }
+    return { workflows: this.workflows, set, ...(this.choices.size > 0 ? { choices } : {}), ...(example ? { example } : {}) };
   }
+}
+
+/** Most first; ties in code-point order (the same on every machine). */
+const byCount = (a: [string, number], b: [string, number]) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1);
+
+/**
+ * A description's switches: the choices (other than resource and operation, counted on their own)
+ * whose value decides which other parameters apply (Crypto's action, Merge's mode and combineBy):
+ * what the common mode of a node is made of.
+ */
+export function switchesOf(parameters: Parameter[]): Parameter[] {
+  const keys = (p: Parameter) => [...Object.keys(p.display_options?.show ?? {}), ...Object.keys(p.display_options?.hide ?? {})];
+  // A nested field's bare keys name its siblings; `/name` names one of the top level.
+  const nested = (p: Parameter): string[] => (p.options ?? []).flatMap((o) => [...keys(o).filter((k) => k.startsWith('/')), ...nested(o)]);
+  const read = new Set(parameters.flatMap((p) => [...keys(p), ...nested(p)]).map((k) => k.replace(/^\//, '')));
+  return parameters.filter((p) => p.type === 'enum' && !p.dynamic_options && p.name !== 'resource' && p.name !== 'operation' && read.has(p.name));
+}
+
+/** The mode a node runs in: the value of each of its switches that applies, defaults included; expressions are no mode. */
+function modeOf(spec: NodeSpec, node: UsedNode): Mode {
+  const identity = { typeVersion: node.typeVersion, nodeType: node.type };
+  const values = withDefaults(spec.parameters, node.parameters, identity);
+  const mode: Mode = {};
+  for (const p of switchesOf(spec.parameters)) {
+    const value = own(values, p.name);
+    if (Object.hasOwn(mode, p.name) || !['string', 'number', 'boolean'].includes(typeof value) || isExpression(value)) continue;
+    if (visibility(p.display_options, { ...identity, values, root: values }) === 'shown') mode[p.name] = value as OptionValue;
+  }
+  return mode;
 }
 
 /** A configuration's shape: the places it sets, whatever their values. */
@@ -224,11 +296,11 @@ export function countParameters(workflows: UsedNode[][], catalog: NodeCatalog): 
       const configured = group.map(({ node, spec }) => {
         const paths = setPaths(spec.parameters, node.parameters);
         const kept = Object.fromEntries(Object.entries(node.parameters).filter(([k]) => named(spec.parameters, k).length > 0));
-        return { paths, configuration: scrub(node.type, kept, vocabulary, wordsOf(spec)), operation: operationOf(spec, node) };
+        return { paths, configuration: scrub(node.type, kept, vocabulary, wordsOf(spec)), mode: modeOf(spec, node), operation: operationOf(spec, node) };
       });
       entry.version.add(
         configured.map((c) => c.paths),
-        configured.map((c) => c.configuration),
+        configured,
       );
       for (const [operation, ofOperation] of groupBy(configured, (c) => c.operation ?? '')) {
         if (!operation) continue;
@@ -236,7 +308,7 @@ export function countParameters(workflows: UsedNode[][], catalog: NodeCatalog): 
         entry.operations.set(operation, op);
         op.add(
           ofOperation.map((c) => c.paths),
-          ofOperation.map((c) => c.configuration),
+          ofOperation,
         );
       }
     }

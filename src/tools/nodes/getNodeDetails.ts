@@ -2,25 +2,28 @@ import { z } from 'zod';
 import { Catalog, listedUnder } from '../../catalog/catalog';
 import { EXPRESSION_GUIDE_POINTER } from '../../catalog/expressionGuide';
 import { withinBudget } from '../../catalog/budget';
-import type { NodeSpec } from '../../catalog/nodeSpec';
+import type { NodeSpec, OptionValue } from '../../catalog/nodeSpec';
 import { behaviourAnswer } from '../../catalog/observed';
-import { serializeSpec, type Detail } from '../../catalog/serialize';
+import { nodeSettings, serializeSpec, type Detail } from '../../catalog/serialize';
 import { instanceRelease, type InstanceRelease } from '../../n8n/release';
 import { newestRelease, ReleaseNodes } from '../../n8n/releaseTable';
-import { isPlainObject } from '../../workflows/values';
 import { defineTool } from '../tool';
 
 /** One request can ask for this many nodes; more would blow the response budget. */
 const MAX_NODES = 20;
 
-/** An error naming the choices when a resource or operation asked for is not one of the node's (whatever applies). */
-function unknownChoice(spec: NodeSpec, asked: { resource?: string; operation?: string }): string | undefined {
-  for (const name of ['resource', 'operation'] as const) {
-    const value = asked[name];
-    if (value === undefined) continue;
-    const choices = [...new Set(spec.parameters.filter((p) => p.name === name).flatMap((p) => p.enum_values ?? []))];
-    if (choices.length === 0) return `${spec.display_name} has no ${name} to choose: leave ${name} out`;
-    if (!choices.includes(value)) return `No ${name} "${value}": ${spec.display_name} has ${choices.join(', ')}`;
+/**
+ * An error naming what there is when a value asked for is not one of the node's: a parameter it does
+ * not have, or a choice none of its parameters of that name offers (choices n8n's editor loads are
+ * not all known: any value is taken there).
+ */
+function unknownChoice(spec: NodeSpec, asked: Record<string, OptionValue>): string | undefined {
+  for (const [name, value] of Object.entries(asked)) {
+    const named = spec.parameters.filter((p) => p.name === name);
+    if (named.length === 0) return `${spec.display_name} has no parameter ${name}: leave it out`;
+    if (named.some((p) => p.dynamic_options || !p.enum_values?.length)) continue;
+    const choices = [...new Set(named.flatMap((p) => p.enum_values ?? []))];
+    if (!choices.includes(value)) return `No ${name} ${JSON.stringify(value)}: ${spec.display_name} has ${choices.map((c) => JSON.stringify(c)).join(', ')}`;
   }
   return undefined;
 }
@@ -33,7 +36,8 @@ export const getNodeDetails = defineTool({
     'conditions), input/output ports with data formats, the credential types it takes, and an example node ' +
     'to paste into workflow JSON, in the shape real workflows use. n8n nodes have several typeVersions, each with its own parameters: ' +
     'type_versions says which this description covers and node_versions lists all; pass version to get the ' +
-    'one your workflow uses (default: the newest the configured n8n runs), and resource/operation to narrow a large node to what one operation uses. ' +
+    'one your workflow uses (default: the newest the configured n8n runs), and resource/operation, or the values you mean to give any ' +
+    'parameter that decides others (parameters: {"mode": "combine"}; a choice\'s "brings" names what it brings in), to narrow a node to what applies under them. ' +
     "For n8n's core, transform and flow nodes, behaviour says what the node was seen to do on a real n8n: per output the fields its items hold, " +
     'whether the input fields and order are kept, and what it does with no items, items missing the field it reads, or one input empty (pass parameters for your configuration). ' +
     'Then write the node and check it with validate_node or ' +
@@ -53,10 +57,11 @@ export const getNodeDetails = defineTool({
             .optional()
             .describe('n8n nodes with operations: describe only what applies to this one (e.g. send); with detail "full", the way to read a large node whole'),
           parameters: z
-            .record(z.string(), z.unknown())
+            .record(z.string().max(200), z.union([z.string().max(200), z.number(), z.boolean()]))
             .optional()
             .describe(
-              'The parameter values you intend (e.g. {"mode": "combine", "joinMode": "enrichInput1"}): behaviour then describes the observed configuration nearest them',
+              'n8n nodes: the values you mean to give parameters that decide which others apply (e.g. {"mode": "combine", "combineBy": "combineByFields"}): ' +
+                'the answer gives in full the parameters they bring in, and leaves out those that do not apply; behaviour then describes the observed configuration nearest them',
             ),
         }),
       )
@@ -65,6 +70,13 @@ export const getNodeDetails = defineTool({
       .describe('List of nodes to get details for'),
     include_examples: z.boolean().default(true).describe('Include usage examples in response'),
     include_schemas: z.boolean().default(true).describe('Include input/output schemas'),
+    include_settings: z
+      .boolean()
+      .default(false)
+      .describe(
+        'Also answer the node settings, the same for every node and written beside "parameters": what happens on error (onError), ' +
+          'retries, running once, always outputting an item, disabling, notes. Each answered node carries them: ask once.',
+      ),
     detail: z
       .enum(['essentials', 'full'])
       .default('essentials')
@@ -76,7 +88,7 @@ export const getNodeDetails = defineTool({
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   execution: 'direct',
   scope: 'nodes:read',
-  async run({ nodes, include_examples, include_schemas, detail }, { env }) {
+  async run({ nodes, include_examples, include_schemas, include_settings, detail }, { env }) {
     const catalog = new Catalog(env.SPECS);
     const options = { includeExamples: include_examples, includeSchemas: include_schemas };
     const [release, types] = await Promise.all([instanceRelease(env), catalog.types()]);
@@ -84,7 +96,7 @@ export const getNodeDetails = defineTool({
     return withinBudget(
       nodes.length,
       async (i, remaining) => {
-        const { subtype, resource, operation } = nodes[i]!;
+        const { subtype, resource, operation, parameters } = nodes[i]!;
         // A node found under another category than the one given: found all the same, and the right one said.
         const node_type = listedUnder(types, subtype) ?? nodes[i]!.node_type;
         const relabelled = node_type === nodes[i]!.node_type ? {} : { node_type_note: nodeTypeNote(nodes[i]!.node_type, node_type, subtype) };
@@ -102,23 +114,22 @@ export const getNodeDetails = defineTool({
             error: `No typeVersion ${version}: ${newest.display_name} has ${(newest.node_versions ?? [newest.version]).join(', ')}`,
           };
         }
-        const unknown = unknownChoice(spec, { resource, operation });
+        const values = { ...parameters, ...(resource === undefined ? {} : { resource }), ...(operation === undefined ? {} : { operation }) };
+        const unknown = unknownChoice(spec, values);
         if (unknown) return { node_type, subtype, ...relabelled, error: unknown };
-        const scope = { typeVersion: version, resource, operation };
+        const scope = { typeVersion: version, values };
         const n8n = releaseNote(release, subtype, nodes[i]!.version);
         // `version` names the typeVersion described, not the newest its description covers (agents read it so).
         const described = version === undefined ? {} : { version: String(version) };
+        const settings = include_settings ? { node_settings: nodeSettings() } : {};
         const at = (level: Detail) => ({
           ...relabelled,
-          ...atVersion(serializeSpec(spec, { ...options, ...scope, detail: level }), subtype, version),
+          ...onInstance(serializeSpec(spec, { ...options, ...scope, detail: level }), subtype, instance),
           ...described,
           n8n,
+          ...settings,
         });
-        const behaviour = behaviourAnswer(spec.observed, version ?? Number(spec.version), {
-          ...(resource !== undefined ? { resource } : {}),
-          ...(operation !== undefined ? { operation } : {}),
-          ...(nodes[i]!.parameters ?? {}),
-        });
+        const behaviour = behaviourAnswer(spec.observed, version ?? Number(spec.version), values);
         const answer = { ...at(detail), ...(behaviour ? { behaviour } : {}) };
         if (detail === 'essentials' || JSON.stringify(answer).length <= remaining) return answer;
         // A full spec too big for one response: the essentials, and how to read the rest (per
@@ -142,19 +153,13 @@ const nodeTypeNote = (asked: string, listed: string, subtype: string): string =>
   `${subtype} is listed under node_type ${listed}, not ${asked}: this answer is for ${listed}/${subtype}`;
 
 /**
- * A description covers several typeVersions and its example shows one of them (the one real workflows
- * use most, or the highest): one past the version described (asked for, or the newest the instance
- * runs) is set to it, so a pasted example is one that n8n has. An older one is kept: its parameters
- * are those of its own version.
+ * The answer without what the configured n8n contradicts: the typeVersion n8n's editor adds in the
+ * catalog's release, where the instance does not run it (its `n8n` line says the newest it runs).
  */
-function atVersion<T extends { examples?: unknown }>(answer: T, subtype: string, version: number | undefined): T {
-  if (version === undefined || !Array.isArray(answer.examples)) return answer;
-  const examples = answer.examples.map((example: unknown) => {
-    if (!isPlainObject(example) || !isPlainObject(example.output) || example.output.type !== subtype) return example;
-    if (typeof example.output.typeVersion === 'number' && example.output.typeVersion <= version) return example;
-    return { ...example, output: { ...example.output, typeVersion: version } };
-  });
-  return { ...answer, examples };
+function onInstance<T extends { default_version?: unknown }>(answer: T, subtype: string, instance: ReleaseNodes | undefined): T {
+  if (typeof answer.default_version !== 'number' || !instance?.knows(subtype) || instance.ships(subtype, answer.default_version) !== 'no') return answer;
+  const { default_version: _, ...rest } = answer;
+  return rest as T;
 }
 
 /** Which n8n the answer is for: the configured instance's release, or the catalog's and why. */

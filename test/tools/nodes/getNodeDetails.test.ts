@@ -102,8 +102,56 @@ describe('get_node_details', () => {
     ).json;
     expect(get.parameters.map((p: { name: string }) => p.name)).toEqual(['resource', 'operation', 'messageId']);
     expect(send.parameters.map((p: { name: string }) => p.name)).toEqual(['resource', 'operation', 'to']);
-    expect(unknown).toEqual({ ...node, error: 'No operation "archive": n8n-nodes-base.mail has send, get' });
-    expect(none.error).toMatch(/has no resource to choose: leave resource out/);
+    expect(unknown).toEqual({ ...node, error: 'No operation "archive": n8n-nodes-base.mail has "send", "get"' });
+    expect(none.error).toMatch(/has no parameter resource: leave it out/);
+  });
+
+  it('narrows to the values asked for any parameter that decides others, and names what there is when one is not the node’s', async () => {
+    const param = (name: string, extra: object) => ({ name, type: 'string' as const, required: false, description: `What ${name} is`, ...extra });
+    const merge = spec('n8n-nodes-base.merge', {
+      node_type: 'FLOW_NODE',
+      source: 'n8n',
+      type_versions: [3],
+      node_versions: [3],
+      version: '3',
+      parameters: [
+        param('mode', { type: 'enum', enum_values: ['append', 'combine'], default_value: 'append' }),
+        param('joinMode', { type: 'enum', enum_values: ['keepMatches', 'keepNonMatches'], display_options: { show: { mode: ['combine'] } } }),
+        param('numberInputs', { type: 'number', default_value: 2, display_options: { show: { mode: ['append'] } } }),
+      ],
+    });
+    await loadCatalog([...seedSpecs(), merge]);
+    const node = { node_type: 'FLOW_NODE', subtype: 'n8n-nodes-base.merge' };
+    const [combine, all, unknownValue, unknownName] = (
+      await callInSession('get_node_details', {
+        nodes: [
+          { ...node, parameters: { mode: 'combine' } },
+          node,
+          { ...node, parameters: { mode: 'chooseBranch' } },
+          { ...node, parameters: { joinMode: 'keepMatches', colour: 'red' } },
+        ],
+      })
+    ).json;
+    expect(combine.parameters.map((p: { name: string }) => p.name)).toEqual(['mode', 'joinMode']);
+    expect(combine.other_parameters).toEqual({});
+    expect(all.parameters.find((p: { name: string }) => p.name === 'mode').choices).toContainEqual({ value: 'combine', brings: ['joinMode'] });
+    expect(unknownValue.error).toBe('No mode "chooseBranch": n8n-nodes-base.merge has "append", "combine"');
+    expect(unknownName.error).toBe('n8n-nodes-base.merge has no parameter colour: leave it out');
+  });
+
+  it('answers the node settings when asked, described as parameters are, and where they are written', async () => {
+    const [plain] = (await callInSession('get_node_details', { nodes: [{ node_type: 'ACTION_NODE', subtype: 'HTTP_REQUEST' }] })).json;
+    expect(plain).not.toHaveProperty('node_settings');
+    const [withSettings] = (await callInSession('get_node_details', { nodes: [{ node_type: 'ACTION_NODE', subtype: 'HTTP_REQUEST' }], include_settings: true }))
+      .json;
+    const { written, settings } = withSettings.node_settings as { written: string; settings: { name: string; type: string; description: string }[] };
+    expect(written).toMatch(/beside "parameters"/);
+    expect(settings.map((s) => s.name)).toEqual(expect.arrayContaining(['alwaysOutputData', 'executeOnce', 'onError', 'retryOnFail', 'notes']));
+    expect(settings.find((s) => s.name === 'maxTries')).toMatchObject({ type: 'number', default_value: 3, when: 'retryOnFail is true' });
+    expect(settings.find((s) => s.name === 'onError')).toMatchObject({
+      default_value: 'stopWorkflow',
+      choices: expect.arrayContaining([expect.objectContaining({ value: 'continueErrorOutput', description: expect.any(String) })]),
+    });
   });
 
   it('refuses an empty node list as invalid params', async () => {

@@ -65,6 +65,8 @@ describe('with the instance’s release read from its editor page (n8n 1.123.81)
     expect(set.n8n).toBe('n8n 1.123.81, the configured instance: typeVersion 3.4 is the newest it runs');
     expect(set.type_versions).toContain(3.4);
     expect(set.examples.map((e: { output: { typeVersion: number } }) => e.output.typeVersion)).toEqual([3.4]);
+    // n8n 2.41's editor adds 3.5, which this instance does not run: the answer does not say it.
+    expect(set).not.toHaveProperty('default_version');
     const [asked] = await call(trial, 'get_node_details', { nodes: [{ ...setDetails.nodes[0], version: 3.5 }] });
     expect(asked.n8n).toBe('n8n 1.123.81, the configured instance, which does not have typeVersion 3.5: the newest it runs is 3.4');
   });
@@ -85,6 +87,7 @@ describe('when the release is unknown or there is no instance', () => {
     const [set] = await call(unknown, 'get_node_details', setDetails);
     expect(set.n8n).toBe("the catalog's release, n8n 2.41.3: the configured n8n's release is unknown (its editor page answered HTTP 404)");
     expect(set.examples[0].output.typeVersion).toBe(3.5);
+    expect(set.default_version).toBe(3.5);
     expect((await call(unknown, 'server_info', {})).n8n).toEqual({ catalog: '2.41.3', instance: 'unknown: its editor page answered HTTP 404' });
     const none = { ...env, N8N_API_URL: undefined };
     expect((await call(none, 'get_node_details', setDetails))[0].n8n).toBe("the catalog's release, n8n 2.41.3 (no n8n instance is configured)");
