@@ -184,8 +184,13 @@ describe('create, edit, activate and test-run a workflow on a real n8n', () => {
     expect(run.execution.nodes.map((n: Json) => n.node).sort()).toEqual(Object.keys(runData).sort());
     for (const node of run.execution.nodes) {
       const last = runData[node.node].at(-1);
-      expect(node.items).toEqual(last.data.main.map((items: unknown[] | null) => (items ?? []).length));
+      // A node with several outputs has them labelled, in n8n's order.
+      expect(node.items ?? node.outputs.map((o: Json) => o.count)).toEqual(last.data.main.map((items: unknown[] | null) => (items ?? []).length));
     }
+    expect(run.execution.nodes.find((n: Json) => n.node === 'Is big').outputs).toEqual([
+      { name: 'true', count: 1 },
+      { name: 'false', count: 0 },
+    ]);
     expect(run.execution.nodes.find((n: Json) => n.node === 'Big')).toMatchObject({ status: 'success', items: [1], sample: { size: 'big' } });
     expect((await n8n('GET', `/workflows/${id}`)).active).toBe(false);
   });
