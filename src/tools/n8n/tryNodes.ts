@@ -230,9 +230,12 @@ interface CannotRun {
   credentials?: true;
 }
 
+const RESPOND = 'n8n-nodes-base.respondToWebhook';
+
 /**
- * Why n8n cannot run a node here, with what to do, for each node that cannot be tried: a trigger, an
- * AI sub-node no connection attaches to its root, a node that needs credentials it lacks.
+ * Why n8n cannot run a node here, with what to do, for each node that cannot be tried: a trigger, a
+ * Respond to Webhook, an AI sub-node no connection attaches to its root, a node that needs credentials
+ * it lacks.
  */
 function cannotRun(nodes: TryNode[], connections: unknown, catalog: NodeCatalog, validation: ValidationResult): CannotRun[] {
   const cannot: CannotRun[] = [];
@@ -248,6 +251,14 @@ function cannotRun(nodes: TryNode[], connections: unknown, catalog: NodeCatalog,
         why:
           `${name} is a trigger: n8n starts a workflow with it and does not give it items, so it cannot be tried on items. ` +
           'Leave it out and try the nodes after it, with items shaped like what the trigger puts out; test_workflow runs a saved workflow through its Webhook, Form or Chat trigger.',
+      });
+    } else if (node.type === RESPOND) {
+      // The throwaway workflow's Webhook answers by itself: n8n fails a Respond node after it ("Unused Respond to Webhook node").
+      cannot.push({
+        node: node.name,
+        why:
+          `${name} answers the call of a Webhook that waits for it, and the trigger that feeds tried nodes does not wait: n8n refuses it there. ` +
+          'Try the nodes before it; to see what it answers, save the workflow (Webhook "responseMode": "responseNode") and call test_workflow, whose verdict holds the answer.',
       });
     } else if (isSubNode(ports) && !attached(node.name, connections)) {
       const kind = ports.outputs![0]!.type;

@@ -238,6 +238,16 @@ describe('try_nodes refuses what n8n cannot run, before anything is sent', () =>
     expect(JSON.stringify(answer.json.warnings ?? [])).not.toContain('missing_credentials');
   });
 
+  it('a Respond to Webhook, which answers a waiting Webhook that the tried nodes are not fed by (n8n answered 500)', async () => {
+    await loadCatalog(n8nSpecs, ['n8n']);
+    const answer = await refusedWithoutSending({
+      nodes: [node('Answer', 'respondToWebhook', 1.5, { respondWith: 'json', responseBody: '={{ { ok: true } }}' })],
+    });
+    expect(answer.json.cannotRun).toEqual([
+      { node: 'Answer', why: expect.stringMatching(/does not wait: n8n refuses it there\. Try the nodes before it.*test_workflow/) },
+    ]);
+  });
+
   it('an AI sub-node attached to its root node by connections is not refused for that', async () => {
     await loadCatalog(n8nSpecs, ['n8n']);
     const answer = await refusedWithoutSending({
