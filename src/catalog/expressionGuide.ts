@@ -42,10 +42,18 @@ export const expressionGuide = (timeZone: string): string => `# Writing n8n expr
 - Edit Fields (Set) 3.3+: only the fields it assigns, unless "includeOtherFields" is on. Summarize: \`sum_amount\`, \`count_id\`… (aggregation + "_" + field).
 - get_node_details shows a node's output shape where its parameters decide it.
 
+## Answering a webhook (Respond to Webhook)
+- The Webhook waits for it with \`"responseMode": "responseNode"\`. Status 200 unless \`options.responseCode\` says otherwise.
+- \`"respondWith": "json"\`: the body is \`responseBody\` as it evaluates: \`"={{ { total: $json.sum, items: [] } }}"\` answers exactly \`{"total": …, "items": []}\`, nothing added or wrapped, empty lists kept.
+- \`"respondWith": "firstIncomingItem"\`: the first input item's JSON as it is (no \`json\` key around it); \`"allIncomingItems"\`: a list of every input item's JSON.
+- With several items, \`json\` evaluates \`responseBody\` for the first one. No item reaching it means no answer from it: the caller gets an empty 200 (validate_workflow's items_may_not_reach_respond).
+
 ## Dates (Luxon)
 - \`$now\`: the current time as a Luxon DateTime; \`$today\`: today at midnight. \`DateTime\` is available: \`DateTime.fromISO($json.body.date)\`.
 - \`$now.toISO()\`, \`$now.toFormat('yyyy-MM-dd')\`, \`$now.minus({ days: 7 })\`, \`$today.plus({ hours: 1 }).toISO()\`.
 - Between two dates: \`DateTime.fromISO(b).diff(DateTime.fromISO(a), 'days').days\` (a number; \`Math.round\` it across a daylight-saving change, or parse with \`{ zone: 'utc' }\`). The weekday's name: \`DateTime.fromISO(d).toFormat('cccc')\` ("Friday"); its number (Monday 1): \`.weekday\`.
+- Another zone: \`DateTime.fromISO($json.body.at).setZone('Asia/Kolkata')\` (same instant; an IANA name); \`.setLocale('en')\` for English month and weekday names.
+- \`toFormat\` tokens: \`yyyy\` year, \`MM\` month, \`dd\` day, \`HH\` hour (00–23), \`hh\` (01–12) with \`a\` (AM/PM), \`mm\` minute, \`ss\` second, \`cccc\` weekday name, \`ZZ\` offset as \`+05:30\`, \`z\` zone name.
 - \`$now\`, \`$today\` and dates parsed without an offset are in the time zone the workflow runs in: see "Time zone" below.
 - Dates pass between nodes as strings: parse them (\`DateTime.fromISO(…)\`, or n8n's \`"2024-05-01".toDateTime()\`) before date arithmetic.
 

@@ -70,6 +70,69 @@ describe('get_guide, on a real n8n', () => {
     }
   }, 120_000);
 
+  it('says what a Respond to Webhook answers, as n8n answers it: the body as it evaluates, the first item, every item', async () => {
+    const guide = await guideText();
+    expect(guide).toContain('nothing added or wrapped, empty lists kept');
+    const respondWorkflow = (respondWith: string, responseBody?: string) => ({
+      name: `Guide respond ${respondWith} ${stamp}`,
+      settings: { executionOrder: 'v1' },
+      nodes: [
+        {
+          name: 'Hook',
+          type: 'n8n-nodes-base.webhook',
+          typeVersion: 2,
+          webhookId: crypto.randomUUID(),
+          position: [0, 0],
+          parameters: { path: `guide-respond-${respondWith}-${stamp}`, httpMethod: 'POST', responseMode: 'responseNode', options: {} },
+        },
+        { name: 'Rows', type: 'n8n-nodes-base.splitOut', typeVersion: 1, position: [220, 0], parameters: { fieldToSplitOut: 'body.rows', options: {} } },
+        {
+          name: 'Answer',
+          type: 'n8n-nodes-base.respondToWebhook',
+          typeVersion: 1.5,
+          position: [440, 0],
+          parameters: { respondWith, ...(responseBody ? { responseBody } : {}), options: {} },
+        },
+      ],
+      connections: { Hook: { main: [[{ node: 'Rows', type: 'main', index: 0 }]] }, Rows: { main: [[{ node: 'Answer', type: 'main', index: 0 }]] } },
+    });
+    const rows = [
+      { n: 1, tags: [] },
+      { n: 2, tags: ['x'] },
+    ];
+    const answers: Record<string, unknown> = {};
+    for (const [respondWith, responseBody] of [
+      ['json', '={{ { first: $json.n, tags: $json.tags, none: [] } }}'],
+      ['firstIncomingItem'],
+      ['allIncomingItems'],
+    ] as const) {
+      const made = await call('create_workflow', { workflow: respondWorkflow(respondWith, responseBody) });
+      try {
+        const ran = await call('test_workflow', { id: made.id, payload: { rows } });
+        expect(ran.trigger.status).toBe(200);
+        answers[respondWith] = ran.trigger.response;
+      } finally {
+        await call('delete_workflow', { id: made.id });
+      }
+    }
+    expect(answers).toEqual({ json: { first: 1, tags: [], none: [] }, firstIncomingItem: rows[0], allIncomingItems: rows });
+  }, 120_000);
+
+  it("formats dates with the Luxon tokens and zone calls the guide names, as n8n's expressions run them", async () => {
+    const guide = await guideText();
+    for (const token of ['`HH` hour (00–23)', '`cccc` weekday name', '`ZZ` offset as `+05:30`', ".setZone('Asia/Kolkata')", ".setLocale('en')"])
+      expect(guide).toContain(token);
+    const tried = await call('try_nodes', {
+      nodes: [
+        set('Dates', [
+          assign('local', "={{ DateTime.fromISO($json.at).setZone('Asia/Kolkata').setLocale('en').toFormat('yyyy-MM-dd HH:mm:ss hh a cccc ZZ z') }}"),
+        ]),
+      ],
+      items: [{ at: '2024-06-30T23:15:00Z' }],
+    });
+    expect(tried.output.items).toEqual([{ local: '2024-07-01 04:45:00 04 AM Monday +05:30 Asia/Kolkata' }]);
+  }, 120_000);
+
   it('shows expressions that n8n runs as the guide says, and a statement that n8n refuses as it says', async () => {
     const guide = await guideText();
     const examples = examplesIn(guide);
