@@ -128,10 +128,15 @@ export function serializeSpec(spec: NodeSpec, options: SerializeOptions): Record
   return answer;
 }
 
-/** Whether an example runs with the values asked for, as n8n runs it (its defaults filled in): one of another mode is not shown. */
+/**
+ * Whether an example runs with the values asked for of the parameters that decide others, as n8n runs
+ * it (its defaults filled in): one of another mode is not shown; other values asked for (a field name)
+ * are the caller's own and decide nothing.
+ */
 function agrees(example: NodeSpec['examples'][number], spec: NodeSpec, values: Values, typeVersion: number | undefined): boolean {
+  const decide = new Set(spec.parameters.flatMap(deciding));
   const runs = withDefaults(spec.parameters, example.parameters, { typeVersion: typeVersion ?? 0, nodeType: spec.subtype });
-  return Object.entries(values).every(([key, value]) => !Object.hasOwn(runs, key) || String(runs[key]) === String(value));
+  return Object.entries(values).every(([key, value]) => !decide.has(key) || !Object.hasOwn(runs, key) || String(runs[key]) === String(value));
 }
 
 /** A credential type the node takes, with when it applies in words (Slack: slackOAuth2Api when authentication is oAuth2). */

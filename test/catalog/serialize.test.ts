@@ -243,6 +243,8 @@ describe('narrowing by the values of parameters that decide others', () => {
     expect(shown({ mode: 'combine' })).toEqual(['by position']);
     expect(shown({ mode: 'combine', combineBy: 'combineByFields' })).toEqual([]);
     expect(shown({ mode: 'append' })).toEqual(['appended']);
+    // A value of a parameter that decides nothing (a field to match on) is the caller's own: it hides no example.
+    expect(shown({ mode: 'combine', fieldsToMatchString: 'id' })).toEqual(['by position']);
   });
 });
 

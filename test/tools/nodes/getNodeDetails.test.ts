@@ -98,13 +98,15 @@ describe('get_node_details', () => {
     });
     await loadCatalog([...seedSpecs(), merge]);
     const node = { node_type: 'FLOW_NODE', subtype: 'n8n-nodes-base.merge' };
-    const [combine, all, unknownValue, unknownName] = (
+    const [combine, all, unknownValue, unknownName, structured] = (
       await callInSession('get_node_details', {
         nodes: [
           { ...node, parameters: { mode: 'combine' } },
           node,
           { ...node, parameters: { mode: 'chooseBranch' } },
           { ...node, parameters: { joinMode: 'keepMatches', colour: 'red' } },
+          // Structured values and expressions decide nothing before run time: not narrowed by, not judged.
+          { ...node, parameters: { mode: 'combine', options: { fuzzyCompare: true }, joinMode: '={{ $json.mode }}' } },
         ],
       })
     ).json;
@@ -113,6 +115,7 @@ describe('get_node_details', () => {
     expect(all.parameters.find((p: { name: string }) => p.name === 'mode').choices).toContainEqual({ value: 'combine', brings: ['joinMode'] });
     expect(unknownValue.error).toBe('No mode "chooseBranch": n8n-nodes-base.merge has "append", "combine"');
     expect(unknownName.error).toBe('n8n-nodes-base.merge has no parameter colour: leave it out');
+    expect(structured.parameters.map((p: { name: string }) => p.name)).toEqual(['mode', 'joinMode']);
   });
 
   it('answers the node settings when asked, described as parameters are, and where they are written', async () => {
