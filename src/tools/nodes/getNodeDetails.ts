@@ -67,7 +67,7 @@ export const getNodeDetails = defineTool({
             .optional()
             .describe(
               'The parameter values you intend (e.g. {"mode": "combine", "combineBy": "combineByFields"}): the answer gives in full ' +
-                'the parameters the choices among them bring in, and leaves out those that do not apply',
+                'the parameters the choices among them bring in, and leaves out those that do not apply; a collection named ({"options": {}}) is given with every field',
             ),
         }),
       )
@@ -119,7 +119,7 @@ export const getNodeDetails = defineTool({
         const values = { ...choicesIn(parameters), ...(resource === undefined ? {} : { resource }), ...(operation === undefined ? {} : { operation }) };
         const unknown = unknownChoice(spec, values);
         if (unknown) return { node_type, subtype, error: unknown };
-        const scope = { typeVersion: version, values };
+        const scope = { typeVersion: version, values, named: Object.keys(parameters ?? {}) };
         const n8n = releaseNote(release, subtype, nodes[i]!.version);
         // `version` names the typeVersion described, not the newest its description covers (agents read it so).
         const described = version === undefined ? {} : { version: String(version) };
