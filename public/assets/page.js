@@ -8,8 +8,7 @@
  * The API's shapes (src/routes/catalogApi.ts; a spec as src/catalog/serialize.ts writes it).
  * @typedef {{ node_type: string, subtype: string, display_name: string, description: string, relevance_score: number }} Hit
  * @typedef {{ name: string, display_name?: string, type: string, required: boolean, default_value?: unknown, description: string,
- *   enum_values?: string[] | null, display_options?: { show?: Conditions, hide?: Conditions }, options?: Parameter[] }} Parameter
- * @typedef {Record<string, unknown[]>} Conditions
+ *   enum_values?: string[] | null, when?: string, options?: Parameter[] }} Parameter
  * @typedef {{ name: string, type: string, required: boolean, description: string, max_connections: number | null }} Port
  * @typedef {{ name: string, description: string, parameters: Record<string, unknown> }} Example
  * @typedef {{ node_type: string, subtype: string, version: string, display_name: string, description: string, source: string,
@@ -356,12 +355,6 @@ function specView(/** @type {Spec} */ s) {
   );
 }
 
-function conditions(/** @type {string} */ label, /** @type {Conditions | undefined} */ map) {
-  if (!map) return null;
-  const parts = Object.entries(map).map(([name, values]) => `${name} = ${values.map((v) => JSON.stringify(v)).join(' or ')}`);
-  return parts.length ? h('span', { class: 'desc' }, h('br'), `${label}: ${parts.join('; ')}`) : null;
-}
-
 /** @returns {HTMLElement} */
 function parameterItem(/** @type {Parameter} */ p) {
   const choices = p.enum_values?.length
@@ -380,8 +373,7 @@ function parameterItem(/** @type {Parameter} */ p) {
     p.display_name && p.display_name !== p.name ? h('span', { class: 'desc' }, h('br'), p.display_name) : null,
     p.description && p.description !== p.display_name ? h('span', { class: 'desc' }, h('br'), plain(p.description)) : null,
     choices ? h('span', { class: 'desc' }, h('br'), choices) : null,
-    conditions('Shown when', p.display_options?.show),
-    conditions('Hidden when', p.display_options?.hide),
+    p.when ? h('span', { class: 'desc' }, h('br'), `Applies when ${p.when}`) : null,
     p.options?.length ? h('details', {}, h('summary', {}, `${p.options.length} options`), h('ul', {}, p.options.map(parameterItem))) : null,
   );
 }

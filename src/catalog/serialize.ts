@@ -25,6 +25,8 @@ export interface SerializeOptions extends Scope {
   includeExamples: boolean;
   includeSchemas: boolean;
   detail: Detail;
+  /** Parameters the caller named, whatever their values: a collection named is given with every field. */
+  named?: string[];
 }
 
 /** Parameters whose choices shape everything else: always in the essentials. */
@@ -55,7 +57,7 @@ interface EssentialParameter {
   hint?: string;
   /** A structured parameter's value as it is written (src/catalog/parameterShape.ts): a collection's fields, each with its line. */
   shape?: unknown;
-  /** A collection's fields the shape leaves out (an answer over several operations), and how to see them. */
+  /** How many of a collection's fields the shape leaves out (those real workflows seldom set), and how to see them. */
   more_fields?: string;
 }
 
@@ -116,9 +118,10 @@ export function serializeSpec(spec: NodeSpec, options: SerializeOptions): Record
   }
   const scope = { values, typeVersion: version };
   const applying = version === undefined ? scoped : scoped.filter((p) => applies(p, spec, scope));
-  const { essential, others } = essentialParameters(applying, common, values);
-  // An answer over every operation of a node names the collection fields real workflows set; one operation's (or a node's without operations) names them all.
-  const overview = !Object.hasOwn(values, 'operation') && all.some((p) => p.name === 'operation');
+  const named = options.named ?? [];
+  const { essential, others } = essentialParameters(applying, common, values, named);
+  // A collection the caller named, or one the values asked for bring in, is given whole; the others keep to the fields real workflows set.
+  const whole = (p: Parameter) => named.includes(p.name) || broughtIn(p, values);
   const ctx: ShapeContext = {
     typeVersion: version,
     applies: (field) => applies(field, spec, scope, { nested: true }),
@@ -129,7 +132,7 @@ export function serializeSpec(spec: NodeSpec, options: SerializeOptions): Record
   const answer: Record<string, unknown> = {
     ...compact,
     detail: 'essentials',
-    parameters: merged(essential.map((p) => essentialEntry(p, common, [...essential, ...others], ctx, overview))),
+    parameters: merged(essential.map((p) => essentialEntry(p, common, [...essential, ...others], ctx, whole(p)))),
     other_parameters: otherParameters(others, ctx),
     input_ports: input_ports.map(compactPort),
     output_ports: output_ports.map((p) => withItems(compactPort(p), items)),
@@ -139,10 +142,15 @@ export function serializeSpec(spec: NodeSpec, options: SerializeOptions): Record
   return answer;
 }
 
-/** Whether an example runs with the values asked for, as n8n runs it (its defaults filled in): one of another mode is not shown. */
+/**
+ * Whether an example runs with the values asked for of the parameters that decide others, as n8n runs
+ * it (its defaults filled in): one of another mode is not shown; other values asked for (a field name)
+ * are the caller's own and decide nothing.
+ */
 function agrees(example: NodeSpec['examples'][number], spec: NodeSpec, values: Values, typeVersion: number | undefined): boolean {
+  const decide = new Set(spec.parameters.flatMap(deciding));
   const runs = withDefaults(spec.parameters, example.parameters, { typeVersion: typeVersion ?? 0, nodeType: spec.subtype });
-  return Object.entries(values).every(([key, value]) => !Object.hasOwn(runs, key) || String(runs[key]) === String(value));
+  return Object.entries(values).every(([key, value]) => !decide.has(key) || !Object.hasOwn(runs, key) || String(runs[key]) === String(value));
 }
 
 /** A credential type the node takes, with when it applies in words (Slack: slackOAuth2Api when authentication is oAuth2). */
@@ -244,15 +252,18 @@ const broughtIn = (p: Parameter, values: Values) =>
  * The parameters essentials give in full: resource/operation/mode, every one a workflow must set,
  * those real workflows commonly set (common_parameters, chosen by src/catalog/essentials.ts: for the
  * operation asked, else for the version and each of its operations), those the values asked for bring
- * in, and those whose values decide whether one of these applies. A node no workflow uses keeps the
+ * in, those the caller named, and those whose values decide whether one of these applies. A node no workflow uses keeps the
  * parameters that apply whatever the others say. Notices and hidden values are no parameters to set.
  */
-function essentialParameters(parameters: Parameter[], common: NodeSpec['common_parameters'], values: Values) {
+function essentialParameters(parameters: Parameter[], common: NodeSpec['common_parameters'], values: Values, named: string[]) {
   const settable = parameters.filter((p) => p.type !== 'notice' && p.type !== 'hidden');
   const commonNames = new Set(commonPaths(common, values).filter((path) => !path.includes('.')));
   const names = new Set(
     settable
-      .filter((p) => STRUCTURAL.test(p.name) || mustBeSet(p) || broughtIn(p, values) || (common ? commonNames.has(p.name) : !p.display_options))
+      .filter(
+        (p) =>
+          STRUCTURAL.test(p.name) || mustBeSet(p) || broughtIn(p, values) || named.includes(p.name) || (common ? commonNames.has(p.name) : !p.display_options),
+      )
       .map((p) => p.name),
   );
   // The parameters whose values decide whether an essential one applies are essential too (Webhook's
@@ -309,10 +320,10 @@ function choicesOf(p: Parameter, named: Parameter[]): Choice[] {
 
 /**
  * One essential parameter, with the fields of it real workflows set. `named`: every parameter the
- * answer names; `overview`: the answer covers several operations, and a collection's shape keeps to
- * the fields real workflows set, counting the others.
+ * answer names; `whole`: a collection is given with every field that applies, else with the fields
+ * real workflows set and how many others there are (asked for by name, they are given).
  */
-function essentialEntry(p: Parameter, common: NodeSpec['common_parameters'], named: Parameter[], ctx: ShapeContext, overview: boolean): EssentialParameter {
+function essentialEntry(p: Parameter, common: NodeSpec['common_parameters'], named: Parameter[], ctx: ShapeContext, whole: boolean): EssentialParameter {
   const e: EssentialParameter = { name: p.name, type: p.type, required: mustBeSet(p) };
   if (lineDefault(p) !== undefined) e.default_value = p.default_value;
   const description = meaningOf({ ...p, hint: undefined }, DESCRIPTION);
@@ -330,12 +341,12 @@ function essentialEntry(p: Parameter, common: NodeSpec['common_parameters'], nam
   const when = conditionInWords(p.display_options, ctx.said);
   if (when) e.when = when;
   if (p.hint) e.hint = p.hint;
-  if (p.type === 'collection' && overview) {
+  if (p.type === 'collection' && !whole) {
     const fields = (p.options ?? []).filter((f) => ctx.applies?.(f) !== false && f.type !== 'notice' && f.type !== 'hidden');
     const shown = fields.filter((f) => e.common_fields?.includes(f.name));
     if (shown.length > 0) e.shape = parameterShape({ ...p, options: shown }, ctx);
     const more = new Set(fields.map((f) => f.name)).size - new Set(shown.map((f) => f.name)).size;
-    if (more > 0) e.more_fields = `${more}${shown.length > 0 ? ' more' : ''}: ask with the operation to see ${shown.length > 0 ? 'them' : 'each'}`;
+    if (more > 0) e.more_fields = `${more}${shown.length > 0 ? ' more' : ''}: ask with "parameters": {${JSON.stringify(p.name)}: {}} to see each`;
   } else if (isStructured(p)) e.shape = parameterShape(p, ctx);
   return e;
 }

@@ -72,7 +72,7 @@ describe('serializeSpec', () => {
     expect(serializeSpec(small, { ...options, detail: 'full' }).detail).toBe('full');
   });
 
-  it('essentials carry what real workflows commonly set, every field of their collections with its line, and what decides whether those apply; the rest is listed with a line', () => {
+  it('essentials carry what real workflows commonly set, with the collection fields they set, each with its line, and what decides whether those apply; the rest is listed with a line', () => {
     const hook: NodeSpec = {
       ...big,
       parameters: [
@@ -96,18 +96,25 @@ describe('serializeSpec', () => {
     expect((essentials.parameters as { name: string }[]).map((p) => p.name)).toEqual(['httpMethod', 'multipleMethods', 'options']);
     // Not commonly set, but it decides whether httpMethod applies.
     expect((essentials.parameters as EssentialEntry[])[1]).toMatchObject({ name: 'multipleMethods', when: 'advanced is true' });
-    expect((essentials.parameters as EssentialEntry[])[2]).toMatchObject({
+    expect((essentials.parameters as EssentialEntry[])[2]).toEqual({
       name: 'options',
+      type: 'collection',
+      required: false,
+      description: expect.any(String),
       common_fields: ['rawBody'],
       when: 'advanced is false',
-      shape: {
-        rawBody: expect.stringMatching(/^boolean = false \(when httpMethod is POST\) — The rawBody parameter/),
-        binaryData: expect.stringMatching(/^string — /),
-      },
+      // The fields workflows set, each with its line; the others counted, never named bare.
+      shape: { rawBody: expect.stringMatching(/^boolean = false \(when httpMethod is POST\) — The rawBody parameter/) },
+      more_fields: '1 more: ask with "parameters": {"options": {}} to see each',
     });
-    expect((essentials.parameters as EssentialEntry[])[2]).not.toHaveProperty('enum_values');
     expect(essentials.other_parameters).toEqual({ ignoreBots: expect.stringMatching(/^boolean — The ignoreBots parameter/) });
     expect(essentials).not.toHaveProperty('common_parameters');
+    // Named by the caller, a collection is given whole; so is a parameter that is not essential.
+    const named = serializeSpec(hook, { ...options, detail: 'essentials', named: ['options', 'ignoreBots'] });
+    const entries = named.parameters as EssentialEntry[];
+    expect(Object.keys(entries.find((p) => p.name === 'options')!.shape as object)).toEqual(['rawBody', 'binaryData']);
+    expect(entries.find((p) => p.name === 'options')).not.toHaveProperty('more_fields');
+    expect(entries.map((p) => p.name)).toContain('ignoreBots');
   });
 
   it('gives essentials of the typeVersion asked: parameters of other versions are left out', () => {
@@ -243,6 +250,8 @@ describe('narrowing by the values of parameters that decide others', () => {
     expect(shown({ mode: 'combine' })).toEqual(['by position']);
     expect(shown({ mode: 'combine', combineBy: 'combineByFields' })).toEqual([]);
     expect(shown({ mode: 'append' })).toEqual(['appended']);
+    // A value of a parameter that decides nothing (a field to match on) is the caller's own: it hides no example.
+    expect(shown({ mode: 'combine', fieldsToMatchString: 'id' })).toEqual(['by position']);
   });
 });
 

@@ -36,7 +36,7 @@ describe('version-aware node knowledge', () => {
   it('gives Slack an example an agent can paste, with its credential, and validate_node accepts it', async () => {
     const slack = text(await call('get_node_details', { nodes: [{ node_type: 'EXTERNAL_ACTION_NODE', subtype: 'n8n-nodes-base.slack' }] }))[0];
     expect(slack.credentials.map((c: { name: string }) => c.name)).toEqual(['slackApi', 'slackOAuth2Api']);
-    expect(slack.credentials[1].display_options.show.authentication).toEqual(['oAuth2']);
+    expect(slack.credentials[1].when).toBe('authentication is oAuth2');
     const example = slack.examples[0].output;
     expect(example.parameters).toMatchObject({
       resource: 'message',

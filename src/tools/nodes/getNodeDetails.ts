@@ -12,6 +12,15 @@ import { defineTool } from '../tool';
 /** One request can ask for this many nodes; more would blow the response budget. */
 const MAX_NODES = 20;
 
+/** The values given that are choices to narrow by: texts, numbers, booleans; an expression or a structured value decides nothing before run time. */
+const choicesIn = (parameters: Record<string, unknown> | undefined): Record<string, OptionValue> =>
+  Object.fromEntries(
+    Object.entries(parameters ?? {}).filter(
+      (entry): entry is [string, OptionValue] =>
+        (typeof entry[1] === 'string' && !entry[1].startsWith('=')) || typeof entry[1] === 'number' || typeof entry[1] === 'boolean',
+    ),
+  );
+
 /**
  * An error naming what there is when a value asked for is not one of the node's: a parameter it does
  * not have, or a choice none of its parameters of that name offers (choices n8n's editor loads are
@@ -57,11 +66,11 @@ export const getNodeDetails = defineTool({
             .optional()
             .describe('n8n nodes with operations: describe only what applies to this one (e.g. send); with detail "full", the way to read a large node whole'),
           parameters: z
-            .record(z.string().max(200), z.union([z.string().max(200), z.number(), z.boolean()]))
+            .record(z.string(), z.unknown())
             .optional()
             .describe(
-              'n8n nodes: the values you mean to give parameters that decide which others apply (e.g. {"mode": "combine", "combineBy": "combineByFields"}): ' +
-                'the answer gives in full the parameters they bring in, and leaves out those that do not apply; behaviour then describes the observed configuration nearest them',
+              'The parameter values you intend (e.g. {"mode": "combine", "combineBy": "combineByFields"}): the answer gives in full ' +
+                'the parameters the choices among them bring in, and leaves out those that do not apply; a collection named ({"options": {}}) is given with every field; behaviour then describes the observed configuration nearest them',
             ),
         }),
       )
@@ -114,10 +123,10 @@ export const getNodeDetails = defineTool({
             error: `No typeVersion ${version}: ${newest.display_name} has ${(newest.node_versions ?? [newest.version]).join(', ')}`,
           };
         }
-        const values = { ...parameters, ...(resource === undefined ? {} : { resource }), ...(operation === undefined ? {} : { operation }) };
+        const values = { ...choicesIn(parameters), ...(resource === undefined ? {} : { resource }), ...(operation === undefined ? {} : { operation }) };
         const unknown = unknownChoice(spec, values);
         if (unknown) return { node_type, subtype, ...relabelled, error: unknown };
-        const scope = { typeVersion: version, values };
+        const scope = { typeVersion: version, values, named: Object.keys(parameters ?? {}) };
         const n8n = releaseNote(release, subtype, nodes[i]!.version);
         // `version` names the typeVersion described, not the newest its description covers (agents read it so).
         const described = version === undefined ? {} : { version: String(version) };

@@ -118,25 +118,32 @@ describe('get_node_details', () => {
         param('mode', { type: 'enum', enum_values: ['append', 'combine'], default_value: 'append' }),
         param('joinMode', { type: 'enum', enum_values: ['keepMatches', 'keepNonMatches'], display_options: { show: { mode: ['combine'] } } }),
         param('numberInputs', { type: 'number', default_value: 2, display_options: { show: { mode: ['append'] } } }),
+        param('options', { type: 'collection', default_value: {}, options: [param('fuzzyCompare', { type: 'boolean' }), param('clashHandling', {})] }),
       ],
     });
     await loadCatalog([...seedSpecs(), merge]);
     const node = { node_type: 'FLOW_NODE', subtype: 'n8n-nodes-base.merge' };
-    const [combine, all, unknownValue, unknownName] = (
+    const [combine, all, unknownValue, unknownName, structured] = (
       await callInSession('get_node_details', {
         nodes: [
           { ...node, parameters: { mode: 'combine' } },
           node,
           { ...node, parameters: { mode: 'chooseBranch' } },
           { ...node, parameters: { joinMode: 'keepMatches', colour: 'red' } },
+          // Structured values and expressions decide nothing before run time: not narrowed by, not judged.
+          { ...node, parameters: { mode: 'combine', options: { fuzzyCompare: true }, joinMode: '={{ $json.mode }}' } },
         ],
       })
     ).json;
-    expect(combine.parameters.map((p: { name: string }) => p.name)).toEqual(['mode', 'joinMode']);
+    expect(combine.parameters.map((p: { name: string }) => p.name)).toEqual(['mode', 'joinMode', 'options']);
+    // A collection no workflow is known to set is counted, not named, until the caller names it.
+    expect(combine.parameters.find((p: { name: string }) => p.name === 'options')).toMatchObject({ more_fields: expect.stringMatching(/^2: /) });
     expect(combine.other_parameters).toEqual({});
     expect(all.parameters.find((p: { name: string }) => p.name === 'mode').choices).toContainEqual({ value: 'combine', brings: ['joinMode'] });
     expect(unknownValue.error).toBe('No mode "chooseBranch": n8n-nodes-base.merge has "append", "combine"');
     expect(unknownName.error).toBe('n8n-nodes-base.merge has no parameter colour: leave it out');
+    expect(structured.parameters.map((p: { name: string }) => p.name)).toEqual(['mode', 'joinMode', 'options']);
+    expect(Object.keys(structured.parameters.find((p: { name: string }) => p.name === 'options').shape)).toEqual(['fuzzyCompare', 'clashHandling']);
   });
 
   it('answers the node settings when asked, described as parameters are, and where they are written', async () => {
