@@ -8,7 +8,7 @@
  *   npm run bench:sizes      Writes bench/results/response-sizes.json.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { buildCatalog, categoriesOf, newestDescriptions } from '../src/catalog/build.ts';
+import { buildCatalog, categoriesOf, highest, newestDescriptions } from '../src/catalog/build.ts';
 import type { NodeSpec } from '../src/catalog/nodeSpec.ts';
 import { behaviourAnswer } from '../src/catalog/observed.ts';
 import { serializeSpec } from '../src/catalog/serialize.ts';
@@ -35,7 +35,7 @@ const n8n = applyUsage(applyObserved(readN8nSpecs(), readObserved()), readParame
 const specs = [...readSeedCatalog(), ...newestDescriptions(n8n).current];
 const tokensOf = (value: unknown) => Math.ceil(JSON.stringify(value).length / 4);
 /** What get_node_details adds for an observed node: the behaviour of its defaults. */
-const behaviourOf = (spec: NodeSpec) => behaviourAnswer(spec.observed, Math.max(...(spec.type_versions ?? [Number(spec.version)])), {});
+const behaviourOf = (spec: NodeSpec) => behaviourAnswer(spec.observed, highest(spec), {});
 // As get_node_details answers it: the description, and the behaviour where the node was observed.
 const tokens = (spec: NodeSpec, detail: 'essentials' | 'full') => {
   const behaviour = behaviourOf(spec);

@@ -39,6 +39,10 @@ const writesField = (p: Parameter): boolean => NEW_FIELD_SLOT.test(p.name) || WR
 /** Switches that need what a sample item cannot give (binary data) or state kept between runs. */
 const UNOBSERVABLE_CHOICE = /binary/i;
 
+/** Whether a parameter applies among the node's values (they are its top level: conditions read them as root too). */
+const shownIn = (p: Parameter, values: Record<string, unknown>, ctx: Context) =>
+  visibility(p.display_options, { values, root: values, typeVersion: ctx.typeVersion, nodeType: ctx.nodeType });
+
 interface Context {
   nodeType: string;
   typeVersion: number;
@@ -53,10 +57,7 @@ export function configurations(nodeType: string, typeVersion: number, parameters
   const found: Configuration[] = [];
   const expand = (given: Record<string, unknown>, label: string[]) => {
     const values = withDefaults(parameters, given, { typeVersion, nodeType });
-    const next = parameters.find(
-      (p) =>
-        switches.has(p.name) && !Object.hasOwn(given, p.name) && visibility(p.display_options, { values, root: values, typeVersion, nodeType }) === 'shown',
-    );
+    const next = parameters.find((p) => switches.has(p.name) && !Object.hasOwn(given, p.name) && shownIn(p, values, ctx) === 'shown');
     if (!next) {
       found.push({ label: label.join(', ') || 'defaults', parameters: filled(parameters, given, ctx) });
       return;
@@ -123,7 +124,7 @@ function filled(parameters: Parameter[], given: Record<string, unknown>, ctx: Co
   for (const p of parameters) {
     // Left empty unless n8n needs it, the node works on it, or a switch brought it in (a field list of `include: selected`).
     if (!Object.hasOwn(values, p.name) && !p.required && !VALUE_SLOT.test(p.name) && !(FIELD_SLOT.test(p.name) && p.display_options?.show)) continue;
-    if (visibility(p.display_options, { values, root: values, typeVersion: ctx.typeVersion, nodeType: ctx.nodeType }) === 'hidden') continue;
+    if (shownIn(p, values, ctx) === 'hidden') continue;
     out[p.name] = fill(p, values[p.name], ctx);
   }
   return out;
@@ -207,18 +208,10 @@ function optionVariants(parameters: Parameter[], base: Configuration, ctx: Conte
   const variants: Configuration[] = [];
   for (const holder of parameters.filter((p) => p.type === 'collection' && Object.hasOwn(base.parameters, p.name))) {
     const shownHolders = parameters.filter((p) => p.name === holder.name);
-    const applies = shownHolders.find(
-      (p) =>
-        visibility(p.display_options, { values: base.parameters, root: base.parameters, typeVersion: ctx.typeVersion, nodeType: ctx.nodeType }) !== 'hidden',
-    );
+    const applies = shownHolders.find((p) => shownIn(p, base.parameters, ctx) !== 'hidden');
     if (applies !== holder) continue;
     for (const option of holder.options ?? []) {
-      const shown = visibility(option.display_options, {
-        values: base.parameters,
-        root: base.parameters,
-        typeVersion: ctx.typeVersion,
-        nodeType: ctx.nodeType,
-      });
+      const shown = shownIn(option, base.parameters, ctx);
       if (shown === 'hidden' || UNOBSERVABLE_CHOICE.test(option.name)) continue;
       let value: unknown;
       if (option.type === 'boolean' && option.default_value !== true) value = true;

@@ -4,6 +4,7 @@
  * the JSON type each holds. Pure: n8n's run data of one node → a record.
  */
 import type { ObservedRun, ObservedOutput } from '../../../src/catalog/observed.ts';
+import { clip } from '../../../src/workflows/findings.ts';
 
 interface TaskRun {
   error?: { message?: string; description?: string };
@@ -18,7 +19,7 @@ export function recordRun(taskRuns: TaskRun[] | undefined): ObservedRun {
   // onError "continueRegularOutput" turns a node's error into items holding only it (one, or one per item).
   const errors = items.map((item) => item.json ?? {}).filter((json) => Object.keys(json).length === 1 && typeof json.error === 'string');
   const message = run.error?.message ?? (items.length > 0 && errors.length === items.length ? (errors[0]!.error as string) : undefined);
-  if (message !== undefined) return { ran: true, error: clip(message, 240) };
+  if (message !== undefined) return { ran: true, error: clip(message, 239) };
   return { ran: true, outputs: (run.data?.main ?? []).map((output) => recordOutput(output ?? [])) };
 }
 
@@ -46,11 +47,9 @@ function typeOf(value: unknown): string {
   return typeof value;
 }
 
-const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
-
-/** The first item as an example, strings cut to 80 characters and lists to 3 entries. */
+/** The first item as an example, strings cut to 80 characters (the ellipsis included) and lists to 3 entries. */
 function clipValue(value: unknown, depth = 0): unknown {
-  if (typeof value === 'string') return clip(value, 80);
+  if (typeof value === 'string') return clip(value, 79);
   if (Array.isArray(value)) return value.slice(0, 3).map((v) => clipValue(v, depth + 1));
   if (value && typeof value === 'object') {
     if (depth > 3) return '…';
