@@ -184,6 +184,10 @@ const ExampleSchema = z
   })
   .strict();
 
+/** The observed runs given items in which a chain can stop: the sample, items without the fields read, either of two inputs empty. */
+export const RAN_OUT_ON = ['items', 'missing', 'firstEmpty', 'secondEmpty'] as const;
+export type RanOutOn = (typeof RAN_OUT_ON)[number];
+
 /** What one configuration of a node did on a real n8n (src/catalog/observed.ts; specs/observed/). */
 const ObservedBehaviourSchema = z
   .object({
@@ -205,6 +209,8 @@ const ObservedBehaviourSchema = z
     on_missing_field: z.string(),
     on_one_input_empty: z.string().optional(),
     runs_out: z.array(z.number().int().nonnegative()),
+    /** The runs in which an output of runs_out put out nothing. */
+    ran_out_on: z.array(z.enum(RAN_OUT_ON)),
     fails_on_missing_field: z.string().optional(),
   })
   .strict();

@@ -6,7 +6,7 @@
  * field read, and with one of two inputs empty.
  */
 import { own } from '../lib/ownKeys';
-import type { NodeSpec, ObservedBehaviour } from './nodeSpec';
+import { RAN_OUT_ON, type NodeSpec, type ObservedBehaviour, type RanOutOn } from './nodeSpec';
 import { isPlainObject } from '../workflows/values';
 
 export type { ObservedBehaviour };
@@ -55,6 +55,7 @@ export interface ObservedSample {
 
 /** A configuration's runs in words, and what validation reads of them. */
 export function behaviourOf(configuration: ObservedConfiguration, sample: ObservedSample): ObservedBehaviour {
+  const ranOut = runsOut(configuration);
   const items = configuration.runs.items;
   const inputFields = new Set(sample.input1.flatMap((item) => Object.keys(item)));
   const behaviour: ObservedBehaviour = {
@@ -72,7 +73,8 @@ export function behaviourOf(configuration: ObservedConfiguration, sample: Observ
     }),
     on_zero_items: zeroItems(configuration.runs.empty),
     on_missing_field: missingField(configuration.runs.missing),
-    runs_out: runsOut(configuration),
+    runs_out: ranOut.outputs,
+    ran_out_on: ranOut.on,
   };
   if (items?.error) behaviour.fails = items.error;
   else if (items && !items.ran) behaviour.fails = 'did not run on the sample items';
@@ -178,22 +180,28 @@ function oneInputEmpty(first: ObservedRun | undefined, second: ObservedRun | und
 /**
  * The outputs that put out no items in a run that was given some (a filter that matched nothing, a
  * list split that was empty), or the node did not run though one input had items (Merge with the
- * other input empty): where a chain can stop.
+ * other input empty): where a chain can stop; and the runs in which that happened.
  */
-function runsOut(configuration: ObservedConfiguration): number[] {
+function runsOut(configuration: ObservedConfiguration): { outputs: number[]; on: RanOutOn[] } {
   const empty = new Set<number>();
-  for (const name of ['items', 'missing', 'firstEmpty', 'secondEmpty'] as const) {
+  const on: RanOutOn[] = [];
+  for (const name of RAN_OUT_ON) {
     const run = configuration.runs[name];
     if (!run || run.error) continue;
-    if (!run.ran) {
-      if (name === 'firstEmpty' || name === 'secondEmpty') empty.add(0);
-      continue;
-    }
-    // A run with no output at all put out nothing on its first.
-    if ((run.outputs ?? []).length === 0) empty.add(0);
-    for (const [index, output] of (run.outputs ?? []).entries()) if (output.items === 0) empty.add(index);
+    const here = emptyOutputs(run, name === 'firstEmpty' || name === 'secondEmpty');
+    if (here.length === 0) continue;
+    on.push(name);
+    for (const index of here) empty.add(index);
   }
-  return [...empty].sort((a, b) => a - b);
+  return { outputs: [...empty].sort((a, b) => a - b), on };
+}
+
+/** The outputs a run put out nothing on; a node that did not run with one of two inputs empty, or ran with no output at all, ran out on its first. */
+function emptyOutputs(run: ObservedRun, oneInputEmpty: boolean): number[] {
+  if (!run.ran) return oneInputEmpty ? [0] : [];
+  const outputs = run.outputs ?? [];
+  if (outputs.length === 0) return [0];
+  return outputs.flatMap((output, index) => (output.items === 0 ? [index] : []));
 }
 
 /**
@@ -204,7 +212,14 @@ export function behaviourAnswer(observed: NodeSpec['observed'], typeVersion: num
   const version = observed ? own(observed.versions, String(typeVersion)) : undefined;
   const configurations = observedConfigurations(observed, typeVersion);
   if (!observed || !version || !configurations || configurations.length === 0) return undefined;
-  const { parameters, runs_out: _runsOut, fails_on_missing_field: _fails, configuration, ...said } = matchingBehaviour(configurations, values)!;
+  const {
+    parameters,
+    runs_out: _runsOut,
+    ran_out_on: _on,
+    fails_on_missing_field: _fails,
+    configuration,
+    ...said
+  } = matchingBehaviour(configurations, values)!;
   // Configurations that differ by one option are named once, by the option.
   const isOption = (part: string) => /^[\w]+\.[\w]+=/.test(part);
   const others = [

@@ -178,7 +178,7 @@ function checkItemsReachRespond(webhook: string, below: Set<string>, flow: Flow,
 
 /** The observed run in which the configuration put out nothing, in words. */
 function whenItRunsOut(observed: ObservedBehaviour): string {
-  if (observed.on_missing_field.startsWith('puts out no items')) return 'on items without the field it reads';
-  if (/does not run|no items/.test(observed.on_one_input_empty ?? '')) return `with one input empty (${observed.on_one_input_empty})`;
+  if (observed.ran_out_on.includes('missing')) return 'on items without the field it reads';
+  if (observed.ran_out_on.some((on) => on === 'firstEmpty' || on === 'secondEmpty')) return `with one input empty (${observed.on_one_input_empty})`;
   return 'on items none of which its conditions kept';
 }
