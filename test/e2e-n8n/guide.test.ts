@@ -26,21 +26,21 @@ const set = (name: string, assignments: Json[]) => ({
 });
 const zoneFields = set('Zone', [assign('zone', '={{ $now.zoneName }}'), assign('parsed', "={{ DateTime.fromISO('2024-05-01T10:00').toISO() }}")]);
 
+/** The Webhook every workflow here starts with, at its own path. */
+const hook = (path: string, responseMode: string) => ({
+  name: 'Hook',
+  type: 'n8n-nodes-base.webhook',
+  typeVersion: 2,
+  webhookId: crypto.randomUUID(),
+  position: [0, 0],
+  parameters: { path, httpMethod: 'POST', responseMode, options: {} },
+});
+
 /** A workflow answering its Zone node's fields: Hook (answers with the last node's first item) → Zone. */
 const zoneWorkflow = (label: string, settings: Json) => ({
   name: `Guide zone ${label} ${stamp}`,
   settings: { executionOrder: 'v1', ...settings },
-  nodes: [
-    {
-      name: 'Hook',
-      type: 'n8n-nodes-base.webhook',
-      typeVersion: 2,
-      webhookId: crypto.randomUUID(),
-      position: [0, 0],
-      parameters: { path: `guide-${label}-${stamp}`, httpMethod: 'POST', responseMode: 'lastNode', options: {} },
-    },
-    { ...zoneFields, position: [220, 0] },
-  ],
+  nodes: [hook(`guide-${label}-${stamp}`, 'lastNode'), { ...zoneFields, position: [220, 0] }],
   connections: { Hook: { main: [[{ node: 'Zone', type: 'main', index: 0 }]] } },
 });
 
@@ -77,14 +77,7 @@ describe('get_guide, on a real n8n', () => {
       name: `Guide respond ${respondWith} ${stamp}`,
       settings: { executionOrder: 'v1' },
       nodes: [
-        {
-          name: 'Hook',
-          type: 'n8n-nodes-base.webhook',
-          typeVersion: 2,
-          webhookId: crypto.randomUUID(),
-          position: [0, 0],
-          parameters: { path: `guide-respond-${respondWith}-${stamp}`, httpMethod: 'POST', responseMode: 'responseNode', options: {} },
-        },
+        hook(`guide-respond-${respondWith}-${stamp}`, 'responseNode'),
         { name: 'Rows', type: 'n8n-nodes-base.splitOut', typeVersion: 1, position: [220, 0], parameters: { fieldToSplitOut: 'body.rows', options: {} } },
         {
           name: 'Answer',
