@@ -72,8 +72,9 @@ interface Choice {
  * the description's newest): its examples are set to it. `full` has every parameter with its option
  * tree, n8n's action labels included. `essentials` keeps, compactly, the parameters an agent writes
  * from (see essentialParameters), says in a line what every other one is, and gives one example. Either
- * can be narrowed by the values of parameters that decide others (`values`): what applies under them.
- * Every condition is said in words; every `required` is what n8n enforces (mustBeSet).
+ * can be narrowed by the values of parameters that decide others (`values`): what applies under them;
+ * the parameters the caller `named` are given in full. Every condition is said in words; every
+ * `required` is what n8n enforces (mustBeSet).
  */
 export function serializeSpec(spec: NodeSpec, options: SerializeOptions): Record<string, unknown> {
   // dynamic_ports names the functions the validator computes ports with: nothing an agent can use;
@@ -91,10 +92,11 @@ export function serializeSpec(spec: NodeSpec, options: SerializeOptions): Record
   } = spec;
   // observed is answered per configuration by get_node_details (src/catalog/observed.ts).
   const values = options.values ?? {};
-  const taken = credentials?.filter((c) => applies(c, spec, { values })).map((c) => credentialInWords(c, values));
+  // A condition key names a parameter asked for (`/name` one of the top level): what it holds is said already.
+  const asked = (key: string) => Object.hasOwn(values, key.replace(/^\//, ''));
+  const taken = credentials?.filter((c) => applies(c, spec, { values })).map((c) => credentialInWords(c, asked));
   const rest = { ...described, ...(taken ? { credentials: taken } : {}) };
   const version = options.typeVersion ?? (spec.type_versions ? highest(spec) : undefined);
-  const asked = (key: string) => Object.hasOwn(values, key.replace(/^\//, ''));
   const scoped = all.filter((p) => applies(p, spec, { values }));
   const operation = operationKey(values);
   const items = itemShape(spec, version);
@@ -154,8 +156,8 @@ function agrees(example: NodeSpec['examples'][number], spec: NodeSpec, values: V
 }
 
 /** A credential type the node takes, with when it applies in words (Slack: slackOAuth2Api when authentication is oAuth2). */
-function credentialInWords({ display_options, ...credential }: NonNullable<NodeSpec['credentials']>[number], values: Values) {
-  const when = conditionInWords(display_options, (key) => Object.hasOwn(values, key.replace(/^\//, '')));
+function credentialInWords({ display_options, ...credential }: NonNullable<NodeSpec['credentials']>[number], said: (key: string) => boolean) {
+  const when = conditionInWords(display_options, said);
   return { ...credential, ...(when ? { when } : {}) };
 }
 

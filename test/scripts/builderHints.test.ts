@@ -46,8 +46,10 @@ describe('builder hints in workflow JSON', () => {
 
   it('leaves out a sentence of SDK code no rule rewrites, and keeps the others', () => {
     expect(
-      hintInWorkflowJson('Output 0 is Pass. Use .output(index).to() to connect from it. @example node.output(1).to(failNode). One output otherwise.'),
-    ).toBe('Output 0 is Pass. In "connections", main output i is it. One output otherwise.');
+      hintInWorkflowJson(
+        'Output 0 is Pass. Use .output(index).to() to connect from a specific output. @example node.output(1).to(failNode). One output otherwise.',
+      ),
+    ).toBe('Output 0 is Pass. In "connections", each output is wired from its index in the node\'s "main" list (main[0] is output 0). One output otherwise.');
     expect(hintInWorkflowJson('Wire it with `.input(2)`. Nothing else.')).toBe('Nothing else.');
     expect(hintInWorkflowJson("Set `mode: 'list'` or { a: 1, b: ['x'] }, never { a, b }.")).toBe(
       'Set `"mode": "list"` or {"a": 1, "b": ["x"]}, never { a, b }.',

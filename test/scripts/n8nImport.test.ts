@@ -130,6 +130,19 @@ describe('n8n import', () => {
     // The choices that decide which other parameters apply are written out too, at their defaults: the node's mode.
     expect(spec('n8n-nodes-base.merge').examples[0]!.parameters).toMatchObject({ mode: 'append' });
     expect(spec('n8n-nodes-base.switch').examples[0]!.parameters).toMatchObject({ mode: 'rules' });
+    // Only the switch itself: a parameter of the same name that is no choice at this typeVersion keeps its default unwritten.
+    const model: N8nNode = {
+      name: 'model',
+      displayName: 'Model',
+      version: [1, 2],
+      properties: [
+        { name: 'model', type: 'options', default: 'a', options: [{ name: 'A', value: 'a' }], displayOptions: { show: { '@version': [1] } } },
+        { name: 'model', type: 'resourceLocator', default: { mode: 'list', value: '' }, displayOptions: { show: { '@version': [2] } } },
+        { name: 'temperature', type: 'number', default: 1, displayOptions: { show: { model: ['a'] } } },
+      ],
+    };
+    const ctx: MapContext = { report: { droppedProperties: {} }, nodeVersions: [1, 2], defaultVersion: 2, legacy: false, portSources: new Map() };
+    expect(mapNode(model, 'n8n-nodes-base', ctx).examples[0]!.parameters).toEqual({});
   });
 
   it('keeps what structured parameters need: each filter’s version per typeVersion, each locator mode’s pattern', () => {

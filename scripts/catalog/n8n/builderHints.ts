@@ -22,7 +22,10 @@ const REWRITES: Rewrite[] = [
   { pattern: /`?\.onFalse\(\)`?/g, json: 'the false output (main output 1 in "connections")' },
   { pattern: /with `?\.onCase\(index, target\)`?/g, json: 'in "connections": rule i is main output i' },
   { pattern: /`?\.onCase\(\)`? argument/g, json: 'output index' },
-  { pattern: /Use `?\.output\(index\)\.to\(\)`? to connect from/g, json: 'In "connections", main output i is' },
+  {
+    pattern: /Use `?\.output\(index\)\.to\(\)`? to connect from a specific (\w+)/g,
+    json: (_, what) => `In "connections", each ${what!} is wired from its index in the node's "main" list (main[0] is output 0)`,
+  },
   { pattern: /via `?nextBatch\((\w+)\)`?/g, json: (_, node) => `by a connection from the last node of the loop back into the ${node!} node's input` },
   { pattern: /newCredential\((['"])(.*?)\1\)/g, json: (_, __, name) => `{"id": "<credential id>", "name": ${quoted(name!)}}` },
   {
@@ -49,7 +52,7 @@ const singular = (kind: string) => kind.replace(/s$/, '');
  * SDK notation no rewrite turned into workflow JSON: SDK calls (`.to(`, `trigger(`, `tool()`…) and its
  * words. Calls of n8n's own expression language (`$fromAI(`, `$('Node')`) are workflow JSON already.
  */
-export const SDK_NOTATION =
+const SDK_NOTATION =
   /(?<![$\w])\.(?:onTrue|onFalse|onCase|onError|output|input|to|add)\(|(?<![$\w.])(?:expr|nextBatch|newCredential|node|trigger|sticky|placeholder|languageModel|memory|tool|outputParser|nodeJson|fromAi|splitInBatches|ifElse|switchCase|embeddings?|vectorStore|retriever|documentLoader|textSplitter)\(|`subnodes|\bSDK\b/;
 
 /**

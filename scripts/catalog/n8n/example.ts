@@ -17,16 +17,14 @@ const STRUCTURAL = ['resource', 'operation'];
 export function exampleNode(spec: NodeSpec, raw: N8nNode & { webhooks?: unknown[] }, typeVersion: number) {
   const identity: NodeIdentity = { typeVersion, nodeType: spec.subtype };
   const given: Values = {};
-  const chosenFirst = new Set([...STRUCTURAL, ...switchesOf(spec.parameters).map((p) => p.name)]);
-  // A choice, as it applies at this typeVersion: Qwen's modelId is a choice at 1 and a locator at 1.1, which keeps the placeholder rule below.
-  const choice = (p: Parameter) => STRUCTURAL.includes(p.name) || p.type === 'enum' || p.type === 'boolean';
+  const switches = new Set(switchesOf(spec.parameters));
   const shown = (values: Values) => (p: { display_options?: Parameter['display_options'] }) =>
     visibility(p.display_options, { ...identity, values, root: values }) === 'shown';
   for (let pass = 0; pass < 3; pass++) {
     const values = withDefaults(spec.parameters, given, identity);
     for (const p of spec.parameters.filter(shown(values))) {
       if (Object.hasOwn(given, p.name)) continue;
-      if (chosenFirst.has(p.name) && choice(p) && p.default_value !== undefined) {
+      if ((STRUCTURAL.includes(p.name) || switches.has(p)) && p.default_value !== undefined) {
         // A few n8n descriptions default to a value their own list lacks: take the list's first.
         const listed = !p.enum_values?.length || p.dynamic_options || p.enum_values.includes(p.default_value as never);
         given[p.name] = listed ? p.default_value : p.enum_values![0];
