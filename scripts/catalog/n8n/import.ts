@@ -1,6 +1,6 @@
 /**
  * Imports n8n's node catalog from the pinned packages' dist/types/nodes.json (scripts/catalog/n8n/
- * importNodes.ts maps them) into .catalog/n8n/specs.v4.json, and writes the port functions those
+ * importNodes.ts maps them) into .catalog/n8n/specs.v5.json, and writes the port functions those
  * descriptions compute their ports with to src/catalog/ports/n8nPortFunctions.ts, and what structured
  * values may hold to src/catalog/n8nStructuredTypes.ts. Reports what it
  * skipped and why. n8n's data is not committed.
@@ -16,7 +16,7 @@ import { portFunctionsModule, PORT_FUNCTIONS_FILE } from './portFunctions.ts';
 import { readStructuredTypes, STRUCTURED_TYPES_FILE, structuredTypesModule } from './structuredTypes.ts';
 
 /** Named by the importer's output format, so a build never reads specs an older importer wrote. */
-export const N8N_SPECS_FILE = '.catalog/n8n/specs.v4.json';
+export const N8N_SPECS_FILE = '.catalog/n8n/specs.v5.json';
 
 /** The imported catalog, every description (run catalog:import-n8n first). */
 export const readN8nSpecs = (): NodeSpec[] => JSON.parse(readFileSync(N8N_SPECS_FILE, 'utf8')) as NodeSpec[];
