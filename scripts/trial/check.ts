@@ -10,7 +10,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { firstDifference } from './compare.ts';
 import { callLogFile, n8nFile, readState, trialDir, type N8nState } from './state.ts';
-import { readHidden, readTasks, type StructureCheck, type Task } from './tasks.ts';
+import { readHidden, readTasks, type HiddenCase, type StructureCheck, type Task } from './tasks.ts';
 
 const CALL_TIMEOUT_MS = 30_000;
 /** The table shows this much of a difference; the JSON has all of it. */
@@ -59,7 +59,7 @@ for (const task of readTasks().filter((t) => !only || only.includes(t.id))) {
   const checks = hidden.get(task.id);
   if (!checks) throw new Error(`hidden.json has no cases for task ${task.id}`);
   const cases: CaseResult[] = [];
-  for (const { body, expect } of checks.cases) cases.push(await callWebhook(task.path, body, expect));
+  for (const hidden of checks.cases) cases.push(await callWebhook(task.path, hidden));
   const atPath = workflows.filter((w) => webhookPaths(w).includes(task.path));
   const structure = checks.structure && { check: checks.structure, ...checkStructure(checks.structure, task, atPath) };
   results.push({
@@ -91,7 +91,7 @@ writeFileSync(out, JSON.stringify({ checkedAt: new Date().toISOString(), tasks: 
 console.log(`\nwritten to ${out}`);
 
 /** One hidden payload, POSTed as JSON to the task's production webhook. */
-async function callWebhook(path: string, body: unknown, expected: unknown): Promise<CaseResult> {
+async function callWebhook(path: string, { body, expect: expected, status: expectedStatus = 200 }: HiddenCase): Promise<CaseResult> {
   let response: Response;
   try {
     response = await fetch(`${n8n.url}/webhook/${path}`, {
@@ -105,7 +105,7 @@ async function callWebhook(path: string, body: unknown, expected: unknown): Prom
   }
   const text = await response.text();
   const status = response.status;
-  if (!response.ok) return { body, works: false, status, difference: `HTTP ${status}: ${text.slice(0, 300)}` };
+  if (status !== expectedStatus) return { body, works: false, status, difference: `HTTP ${status}, not ${expectedStatus}: ${text.slice(0, 300)}` };
   let answer: unknown;
   try {
     answer = JSON.parse(text);

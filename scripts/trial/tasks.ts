@@ -17,6 +17,8 @@ export interface Task {
 export interface HiddenCase {
   body: unknown;
   expect: unknown;
+  /** The HTTP status expected with the answer; 200 when not given. */
+  status?: number;
 }
 
 /**

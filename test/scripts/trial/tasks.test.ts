@@ -9,10 +9,10 @@ describe('trial tasks', () => {
   const tasks = readTasks();
   const hidden = readHidden();
 
-  it("are fourteen (issue 30's eight, issue 40's six), with distinct ids and webhook paths, each named in its request", () => {
-    expect(tasks).toHaveLength(14);
-    expect(new Set(tasks.map((t) => t.id)).size).toBe(14);
-    expect(new Set(tasks.map((t) => t.path)).size).toBe(14);
+  it("are nineteen (issue 30's eight, issue 40's six and its five held out), with distinct ids and webhook paths, each named in its request", () => {
+    expect(tasks).toHaveLength(19);
+    expect(new Set(tasks.map((t) => t.id)).size).toBe(19);
+    expect(new Set(tasks.map((t) => t.path)).size).toBe(19);
     for (const task of tasks) expect(task.request, task.id).toContain(`\`${task.path}\``);
   });
 
@@ -25,6 +25,13 @@ describe('trial tasks', () => {
       const examples = examplesIn(task.request);
       expect(examples.length, task.id).toBeGreaterThan(0);
       for (const { body } of cases) expect(examples, task.id).not.toContainEqual(body);
+    }
+  });
+
+  it('expect an HTTP status other than 200 only where the request asks for one', () => {
+    for (const task of tasks) {
+      const statuses = hidden.get(task.id)!.cases.flatMap((c) => (c.status === undefined ? [] : [c.status]));
+      for (const status of statuses) expect(task.request, task.id).toContain(`HTTP status ${status}`);
     }
   });
 
