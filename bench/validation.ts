@@ -17,7 +17,8 @@
  *
  *   npx tsx bench/validation.ts [--split dev|heldout|all] [--only ours,n8n-mcp] [--kinds old|new|all|k1,k2] [--per-kind N]
  *                               [--reuse FILE] [--out FILE] [--limit N] [--concurrency N]
- *   --kinds          which mutant kinds: old (the structural ones), new (inside parameters, issue 30), all (default), or a list
+ *   --kinds          which mutant kinds: old (the structural ones), new (inside parameters, issue 30), flow (issue 40: items
+ *                    that run out before a Respond node, a field an earlier node does not put out; a warning counts), all (default), or a list
  *   --per-kind N     at most N mutants of each kind (the first by id), for a quicker n8n-mcp run
  *                    with --kinds other than all, or --per-kind, only the real workflows the chosen mutants come from
  *                    are validated (the real-workflow share is then over those alone)
@@ -37,7 +38,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { percentile, round } from './lib/stats.ts';
-import { ALL_MUTANT_KINDS, MUTANT_KINDS, PARAMETER_MUTANT_KINDS } from '../scripts/eval/workflows/mutants.ts';
+import { ALL_MUTANT_KINDS, FLOW_MUTANT_KINDS, MUTANT_KINDS, PARAMETER_MUTANT_KINDS } from '../scripts/eval/workflows/mutants.ts';
 
 const { values: flags } = parseArgs({
   options: {
@@ -57,7 +58,9 @@ if (!['dev', 'heldout', 'all'].includes(SPLIT)) throw new Error(`--split dev|hel
 const CORPUS = flags.corpus!;
 const ONLY = new Set(flags.only!.split(','));
 const CONCURRENCY = Math.max(1, Number(flags.concurrency));
-const KIND_GROUPS: Record<string, readonly string[]> = { old: MUTANT_KINDS, new: PARAMETER_MUTANT_KINDS, all: ALL_MUTANT_KINDS };
+const KIND_GROUPS: Record<string, readonly string[]> = { old: MUTANT_KINDS, new: PARAMETER_MUTANT_KINDS, flow: FLOW_MUTANT_KINDS, all: ALL_MUTANT_KINDS };
+/** Kinds whose defect a validator may rightly report as a warning (the run goes on, the answer is wrong): a warning counts too. */
+const WARNING_COUNTS = new Set<string>(FLOW_MUTANT_KINDS);
 const KINDS = new Set(KIND_GROUPS[flags.kinds!] ?? flags.kinds!.split(','));
 for (const k of KINDS) if (!(ALL_MUTANT_KINDS as readonly string[]).includes(k)) throw new Error(`--kinds: no mutant kind ${k}`);
 const OUT = flags.out!;
@@ -75,7 +78,7 @@ interface Finding {
 }
 interface Outcome {
   errors: Finding[];
-  warnings: number;
+  warnings: Finding[];
   ms: number;
   /** The validator itself failed (threw, timed out, tool error): counted as no answer. */
   failure?: string;
@@ -164,9 +167,10 @@ async function ours(): Promise<Validator | string> {
         try {
           const r = validateWorkflow(structuredClone(workflow), catalog);
           const ms = performance.now() - start;
-          return { errors: r.errors.map((e) => ({ node: e.node ?? null, code: e.code, message: e.message })), warnings: r.warnings.length, ms };
+          const finding = (f: Finding) => ({ node: f.node ?? null, code: f.code, message: f.message });
+          return { errors: r.errors.map(finding), warnings: r.warnings.map(finding), ms };
         } catch (e) {
-          return { errors: [], warnings: 0, ms: performance.now() - start, failure: `threw: ${(e as Error).stack ?? e}` };
+          return { errors: [], warnings: [], ms: performance.now() - start, failure: `threw: ${(e as Error).stack ?? e}` };
         }
       },
       async close() {},
@@ -223,20 +227,20 @@ async function n8nMcp(workers: number): Promise<Validator | string> {
         );
         const ms = performance.now() - start;
         const text = r.content.find((c) => c.type === 'text')?.text ?? '';
-        if (r.isError) return { errors: [], warnings: 0, ms, failure: `tool error: ${text.slice(0, 500)}` };
+        if (r.isError) return { errors: [], warnings: [], ms, failure: `tool error: ${text.slice(0, 500)}` };
         const body = (r.structuredContent ?? JSON.parse(text)) as {
           errors?: { node?: string; message: string; details?: unknown }[];
-          warnings?: { details?: unknown }[];
+          warnings?: { node?: string; message: string; details?: unknown }[];
         };
         const bad = [...(body.errors ?? []), ...(body.warnings ?? [])].find((f) => f.details !== undefined && typeof f.details !== 'string');
         return {
           errors: (body.errors ?? []).map((e) => ({ node: e.node ?? null, message: e.message })),
-          warnings: body.warnings?.length ?? 0,
+          warnings: (body.warnings ?? []).map((w) => ({ node: w.node ?? null, message: w.message })),
           ms,
           ...(bad ? { schemaViolation: `details is ${JSON.stringify(bad.details).slice(0, 200)}` } : {}),
         };
       } catch (e) {
-        return { errors: [], warnings: 0, ms: performance.now() - start, failure: `call failed: ${(e as Error).message}` };
+        return { errors: [], warnings: [], ms: performance.now() - start, failure: `call failed: ${(e as Error).message}` };
       }
     },
     async close() {
@@ -276,9 +280,10 @@ async function evaluate(validator: Validator, data: ReturnType<typeof loadData>)
   const realFailures = data.workflows.filter((w) => originals.get(w.id)!.failure).map((w) => ({ workflow: w.id, failure: originals.get(w.id)!.failure }));
 
   const mutantRows = data.mutants.map((m) => {
-    const before = new Set(originals.get(m.workflow)!.errors.map(validator.key));
+    const counted = (o: Outcome) => (WARNING_COUNTS.has(m.kind) ? [...o.errors, ...o.warnings] : o.errors);
+    const before = new Set(counted(originals.get(m.workflow)!).map(validator.key));
     const out = outcomes.get(m.id)!;
-    const fresh = out.errors.filter((e) => !before.has(validator.key(e)));
+    const fresh = counted(out).filter((e) => !before.has(validator.key(e)));
     const atNode = fresh.some((e) => e.node === m.node);
     return {
       id: m.id,
@@ -422,6 +427,7 @@ if (names.length) {
   for (const [group, kinds] of [
     ['earlier kinds (structure)', MUTANT_KINDS],
     ['issue 30 kinds (inside parameters)', PARAMETER_MUTANT_KINDS],
+    ['issue 40 kinds (flow; warnings count)', FLOW_MUTANT_KINDS],
   ] as const) {
     const shown = kinds.filter((k) => present.has(k));
     if (shown.length === 0) continue;
@@ -455,7 +461,7 @@ writeFileSync(
       workflows: data.workflows.length,
       mutants: data.mutants.length,
       detection:
-        'a mutant is detected when the validator reports an error on it that it does not report on the original (ours: code+node; n8n-mcp: node+message)',
+        'a mutant is detected when the validator reports an error on it that it does not report on the original (ours: code+node; n8n-mcp: node+message); for the issue 40 kinds (FLOW_MUTANT_KINDS) a warning counts as well, for both',
       n8nMcp: {
         version: N8N_MCP_VERSION,
         tool: 'validate_workflow',

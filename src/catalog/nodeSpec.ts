@@ -278,6 +278,8 @@ export const NodeSpecSchema = z
     observed: z
       .object({
         n8n: z.string(),
+        /** The fields of the sample items the runs were given (input 1): what an output kept or dropped of its input. */
+        sample_fields: z.array(z.string()),
         versions: z.record(
           z.string(),
           z

@@ -63,7 +63,9 @@ interface Source {
 
 /**
  * The shape of each node's output, computed in the order data flows (Kahn's order over main
- * connections, no recursion); a node in a loop, or fed by a node of unknown shape, has none.
+ * connections, no recursion). A node in a loop, or after one, has the shape it puts out whatever it is
+ * given (an Edit Fields that keeps only what it sets), else none; its input is known where every node
+ * feeding it has a shape.
  */
 function outputShapes(
   connections: Connection[],
@@ -92,6 +94,17 @@ function outputShapes(
       waiting.set(child, left);
       if (left === 0) queue.push(child);
     }
+  }
+  const looped = [...byName.keys()].filter((name) => !output.has(name));
+  for (const name of looped) {
+    const node = shaped.get(name);
+    const shape = node && !byName.get(name)!.node.disabled ? outputShape(node, null) : null;
+    const fits = shape?.closed && (!pinned.has(name) || pinnedFits(pinned.get(name), shape));
+    output.set(name, fits ? { names: [name], shape } : null);
+  }
+  for (const name of looped) {
+    const from = [...new Set(parents.get(name) ?? [])];
+    input.set(name, from.length === 0 ? null : union(from.map((p) => output.get(p) ?? null)));
   }
   return { output, input };
 }
@@ -130,6 +143,15 @@ function likelyPath(read: FieldRead, fields: Map<string, string>): string {
   const near = [...fields.keys()].find((f) => loose(f) === loose(read.field)) ?? [...fields.keys()].find((f) => f.endsWith(`_${read.field}`));
   if (near !== undefined) return ` Did you mean ${base}${dotted(near)}?`;
   return '';
+}
+
+/** Where a node had the field in its input but does not pass it on (Edit Fields without includeOtherFields, Date & Time, Summarize): where to read it instead. */
+function notPassedOn(read: FieldRead, source: Source, input: Map<string, Source | null>): string {
+  if (source.names.length !== 1) return '';
+  const before = input.get(source.names[0]!);
+  if (!before?.shape.fields.has(read.field) || before.names.length !== 1) return '';
+  const field = /^[A-Za-z_$][\w$]*$/.test(read.field) ? `.${read.field}` : `[${JSON.stringify(read.field)}]`;
+  return ` ${quote(source.names[0]!)} does not pass on its input's fields: read it from ${quote(before.names[0]!)} ($(${JSON.stringify(before.names[0])}).item.json${field}), or have ${quote(source.names[0]!)} keep them (its get_node_details says how).`;
 }
 
 const listFields = (fields: Map<string, string>) => {
@@ -171,7 +193,7 @@ export function checkDataFlow(
         out.error(
           name,
           'field_not_in_input',
-          `${clip(string.path)} reads ${clip(read.text.replace(/\s*\($/, ''))}, which is always undefined: the items ${from} ${source.names.length > 1 ? 'send' : 'sends'} have ${listFields(source.shape.fields)}.${likelyPath(read, source.shape.fields)}`,
+          `${clip(string.path)} reads ${clip(read.text.replace(/\s*\($/, ''))}, which is always undefined: the items ${from} ${source.names.length > 1 ? 'send' : 'sends'} have ${listFields(source.shape.fields)}.${likelyPath(read, source.shape.fields) || notPassedOn(read, source, input)}`,
           string.path,
         );
       }

@@ -22,6 +22,8 @@ export interface ShapedNode {
   values: object;
   /** What the node's configuration nearest these values was seen to do on a real n8n, if observed. */
   observed?: ObservedBehaviour;
+  /** The fields of the sample items that run was given. */
+  observedSampleFields?: readonly string[];
 }
 
 const BASE = 'n8n-nodes-base.';
@@ -97,8 +99,85 @@ export function outputShape(node: ShapedNode, input: OutputShape | null): Output
     case `${BASE}html`:
       return htmlShape(node);
     default:
-      return null;
+      return observedShape(node, input);
   }
+}
+
+/**
+ * Nodes whose output fields follow from their parameters alone, so one observed run tells them for any
+ * data. Not Split Out or XML (a list of objects splits into the objects; XML's fields are the
+ * document's), nor Merge and Compare Datasets (the run does not say which input a field came from).
+ */
+const OBSERVED_SHAPES = new Set(['aggregate', 'crypto', 'dateTime', 'markdown', 'renameKeys'].map((n) => BASE + n));
+
+/**
+ * The shape an observed run showed (src/catalog/observed.ts), carried over to this node where its
+ * values are the configuration's but for the field names: a name the configuration gave (Split Out's
+ * `fieldToSplitOut`, Date & Time's `outputFieldName`) that an output field or a sample field bears is
+ * the node's own name for it. Only where that is certain: every choice the same, no option the run had
+ * not, each name a plain one (no expression, no dotted path, no list), one field set on every output
+ * that had items, and the input kept whole, dropped whole, or kept but for fields the configuration names.
+ */
+function observedShape(node: ShapedNode, input: OutputShape | null): OutputShape | null {
+  const { observed, observedSampleFields } = node;
+  if (!OBSERVED_SHAPES.has(node.type) || !observed || !observedSampleFields) return null;
+  const withItems = observed.outputs.filter((o) => !o.items.startsWith('0 '));
+  if (withItems.length === 0) return null;
+  const fields = Object.keys(withItems[0]!.fields);
+  if (withItems.some((o) => Object.keys(o.fields).sort().join('\n') !== [...fields].sort().join('\n'))) return null;
+  const sample = new Set(observedSampleFields);
+  const names = carriedNames(observed, node.values, new Set([...fields, ...sample]));
+  if (!names) return null;
+  const set: [string, string][] = [];
+  for (const field of fields) {
+    if (names.has(field)) set.push([names.get(field)!, 'set by this node']);
+    else if (sample.has(field)) continue;
+    // A name made from a configured one (`count_score`): how it is made is not in the run.
+    else if ([...names.keys()].some((name) => field.includes(name))) return null;
+    else set.push([field, 'set by this node']);
+  }
+  const keepsInput = fields.some((f) => sample.has(f) && !names.has(f));
+  if (!keepsInput) return closed(set);
+  const dropped = observedSampleFields.filter((f) => !fields.includes(f));
+  if (dropped.some((f) => !names.has(f))) return null;
+  const removed = new Set(dropped.map((f) => names.get(f)));
+  if (!input) return { fields: new Map(set), closed: false };
+  return { fields: new Map([...[...input.fields].filter(([f]) => !removed.has(f)), ...set]), closed: input.closed };
+}
+
+/**
+ * The names a configuration gave (its plain strings that are field names: `known`) mapped to the
+ * node's, or null where the node's values are not the configuration's but for those names. The
+ * choices that make the configuration (its label: `operation=formatDate, options.x=true`) and every
+ * boolean must be the same; other text and numbers were not varied because they do not change the
+ * fields (a hash's algorithm, a date format); an expression the configuration read with takes any
+ * value; a value the node leaves out is taken as the configuration's, except a name (n8n saves no
+ * parameter at its default); an entry or option the run did not have makes it unknown (the top level
+ * has the node's other parameters).
+ */
+function carriedNames(observed: ObservedBehaviour, values: object, known: Set<string>): Map<string, string> | null {
+  const names = new Map<string, string>();
+  const chosen = new Set(observed.configuration.split(', ').map((part) => part.split('=')[0]!));
+  const same = (c: unknown, v: unknown, path: string): boolean => {
+    if (typeof c === 'number') return true;
+    if (typeof c === 'string' && c.startsWith('=')) return true;
+    if (typeof c === 'string' && known.has(c)) {
+      if (typeof v !== 'string' || v === '' || v.startsWith('=') || /[.,[\]]/.test(v)) return false;
+      if (names.has(c) && names.get(c) !== v) return false;
+      names.set(c, v);
+      return true;
+    }
+    if (v === undefined) return typeof c !== 'object' || c === null || (isPlainObject(c) && Object.keys(c).length === 0);
+    if (typeof c === 'string' && !chosen.has(path)) return typeof v === 'string';
+    if (Array.isArray(c)) return Array.isArray(v) && v.length === c.length && c.every((entry, i) => same(entry, v[i], `${path}[${i}]`));
+    if (isPlainObject(c)) {
+      if (!isPlainObject(v)) return false;
+      if (path !== '' && Object.keys(v).some((k) => !Object.hasOwn(c, k))) return false;
+      return Object.keys(c).every((k) => same(own(c, k), own(v, k), path === '' ? k : `${path}.${k}`));
+    }
+    return c === v;
+  };
+  return same(observed.parameters, values, '') ? names : null;
 }
 
 /** The top-level field a name sets: with dot notation a path (`a.b`, `a[0]`, `a['b-c']` set `a`). Null when decided at run time. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   edges,
+  FLOW_MUTANT_KINDS,
   generateMutants,
   letterOff,
   MUTANT_KINDS,
@@ -497,3 +498,75 @@ describe('mutants inside parameters (issue 30)', () => {
     expect(kinds).toEqual(['fixed_collection_unknown_subfield']);
   });
 });
+
+describe('mutants of what flows between nodes (issue 40)', () => {
+  /** The webhook workflow with a read of the Set's field ($json.total) in the HTML node it alone feeds. */
+  const reading: Wf = structuredClone(webhookWorkflow);
+  (reading.nodes[3]!.parameters!.extractionValues as { values: { cssSelector: string }[] }).values[0]!.cssSelector = '={{ $json.total }}';
+  const snapshotReading = JSON.stringify(reading);
+  const mutantOf = (wf: Wf, kind: MutantKind, seed: number) => generateMutants(wf, oracle, { seed, id: 'flow', kinds: [kind] })[0];
+  const seeds = Array.from({ length: 40 }, (_, i) => i);
+
+  it('makes one mutant of each flow kind where each is possible, and leaves the original alone', () => {
+    const kinds = generateMutants(reading, oracle, { seed: 1, id: 'flow', kinds: FLOW_MUTANT_KINDS }).map((m) => m.kind);
+    expect(kinds.sort()).toEqual([...FLOW_MUTANT_KINDS].sort());
+    expect(JSON.stringify(reading)).toBe(snapshotReading);
+  });
+
+  it('items that run out before the Respond node: a Filter or a Split Out between the Webhook and all it fed, every other connection kept', () => {
+    const types = new Set<string>();
+    for (const seed of seeds) {
+      const m = mutantOf(reading, 'items_run_out_before_respond', seed)!;
+      types.add(m.workflow.nodes.find((n) => n.name === m.node)!.type);
+      expect(m.workflow.nodes.slice(0, reading.nodes.length)).toEqual(reading.nodes);
+      const before = edges(reading.connections).map(edgeKey);
+      const after = edges(m.workflow.connections).map(edgeKey);
+      expect(after.sort()).toEqual(
+        [...before.filter((e) => !e.startsWith('Webhook|')), `Webhook|main|0|${m.node}|main|0`, `${m.node}|main|0|Check|main|0`].sort(),
+      );
+    }
+    expect([...types].sort()).toEqual(['n8n-nodes-base.filter', 'n8n-nodes-base.splitOut']);
+  });
+
+  it('a field the node before does not put out: only that read changes, one letter off, or the request field the Set dropped right after a Webhook', () => {
+    const at = (wf: Wf) => (wf.nodes[3]!.parameters!.extractionValues as { values: { cssSelector: string }[] }).values[0]!.cssSelector;
+    for (const seed of seeds) {
+      const m = mutantOf(reading, 'field_read_not_put_out', seed)!;
+      expect(m.node).toBe('HTML');
+      const read = at(m.workflow).match(/^=\{\{ \$json\.(\w+) \}\}$/)![1]!;
+      expect(read).not.toBe('total');
+      expect(letterOffOf(read, 'total')).toBe(true);
+      expect(m.workflow.nodes.filter((n, i) => JSON.stringify(n) !== JSON.stringify(reading.nodes[i]))).toHaveLength(1);
+    }
+    // Right after the Webhook, half the mutants read the request's field the Set did not keep.
+    const direct: Wf = structuredClone(reading);
+    direct.connections.Webhook = { main: [[{ node: 'Set', type: 'main', index: 0 }]] };
+    delete direct.connections.Check;
+    const reads = new Set(seeds.map((seed) => at(mutantOf(direct, 'field_read_not_put_out', seed)!.workflow)));
+    expect(reads).toContain('={{ $json.body.total }}');
+    expect([...reads].some((r) => !r.includes('body'))).toBe(true);
+  });
+
+  it('makes none where the defect would not be genuine: a Set that keeps its input, a Webhook that answers itself', () => {
+    const keeps: Wf = structuredClone(reading);
+    keeps.nodes[2]!.parameters!.includeOtherFields = true;
+    expect(generateMutants(keeps, oracle, { seed: 1, kinds: ['field_read_not_put_out'] })).toEqual([]);
+    const answers: Wf = structuredClone(reading);
+    answers.nodes[0]!.parameters!.responseMode = 'onReceived';
+    expect(generateMutants(answers, oracle, { seed: 1, kinds: ['items_run_out_before_respond'] })).toEqual([]);
+    // A Webhook with a second output (two methods): the node put between would have one.
+    const twoMethods: Wf = structuredClone(reading);
+    twoMethods.connections.Webhook = { main: [[{ node: 'Check', type: 'main', index: 0 }], [{ node: 'Check', type: 'main', index: 0 }]] };
+    expect(generateMutants(twoMethods, oracle, { seed: 1, kinds: ['items_run_out_before_respond'] })).toEqual([]);
+  });
+});
+
+/** Whether `a` is one edit (a letter dropped, doubled, swapped with its neighbour, or replaced) from `b`. */
+function letterOffOf(a: string, b: string): boolean {
+  if (Math.abs(a.length - b.length) > 1) return false;
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  let i = 0;
+  while (i < short.length && short[i] === long[i]) i++;
+  if (short.length < long.length) return short.slice(i) === long.slice(i + 1);
+  return short.slice(i + 1) === long.slice(i + 1) || (short[i] === long[i + 1] && short[i + 1] === long[i] && short.slice(i + 2) === long.slice(i + 2));
+}

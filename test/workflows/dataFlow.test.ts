@@ -104,6 +104,34 @@ describe('data flow', () => {
     expect(errors[1]!.message).toContain('Did you mean $json.Email?');
   });
 
+  it('names where a field a node does not pass on can be read: the node before it, by name', () => {
+    const w = {
+      nodes: [
+        webhook,
+        node('Pick', 'set', 3.4, { assignments: { assignments: [{ id: 'a', name: 'email', value: '={{ $json.body.email }}', type: 'string' }] } }),
+        slack('Tell', '={{ $json.email }} {{ $json.body.name }}'),
+      ],
+      connections: connect(['Webhook', 'Pick'], ['Pick', 'Tell']),
+    };
+    const [error, ...more] = findings(w);
+    expect(more).toEqual([]);
+    expect(error!.message).toContain('reads $json.body');
+    expect(error!.message).toContain('"Pick" does not pass on its input\'s fields: read it from "Webhook" ($("Webhook").item.json.body)');
+  });
+
+  it('takes the shape a node was seen to put out on a real n8n: Crypto keeps the input and adds the field it is told', () => {
+    const crypto = (options: Record<string, unknown>) =>
+      node('Hash', 'crypto', 1, { action: 'hash', type: 'SHA256', value: '={{ $json.body.text }}', dataPropertyName: 'digest', ...options });
+    const w = (hash: ReturnType<typeof crypto>) => ({
+      nodes: [webhook, hash, slack('Tell', '={{ $json.digest }} {{ $json.body.text }} {{ $json.data }}')],
+      connections: connect(['Webhook', 'Hash'], ['Hash', 'Tell']),
+    });
+    const errors = findings(w(crypto({})));
+    expect(errors.map((e) => e.message.match(/reads (\S+)/)![1])).toEqual(['$json.data,']);
+    // Hashing a file: the binary run was not observed, so nothing is said.
+    expect(findings(w(crypto({ binaryData: true })))).toEqual([]);
+  });
+
   it('reads a node fed by several: an error only when none of them has the field', () => {
     const w = {
       nodes: [webhook, node('Manual', 'manualTrigger', 1), slack('Tell', '={{ $json.body }} {{ $json.nowhere }}')],

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { ObservedFile } from '../../scripts/catalog/observe/observe';
+import { behaviourOf, matchingBehaviour, type ObservedSample } from '../../src/catalog/observed';
 import { nodeOutputShape, outputShape, shapeAsJson, type OutputShape } from '../../src/workflows/outputShapes';
+import observedFile from '../../specs/observed/behaviour.json';
 import { n8nCatalog, node } from '../support/n8nCatalog';
 
 /** A node's shape as get_node_details would show it, from its parameters and n8n's defaults. */
@@ -111,5 +114,53 @@ describe('output shapes', () => {
     const input: OutputShape = { fields: new Map([['a', 'x']]), closed: true };
     for (const type of ['if', 'filter', 'switch']) expect(outputShape({ type: `n8n-nodes-base.${type}`, typeVersion: 2, values: {} }, input)).toBe(input);
     expect(shapeOf('code', 2, { jsCode: 'return [{ json: { a: 1 } }]' })).toBeNull();
+  });
+
+  describe('from the runs observed on a real n8n', () => {
+    const file = observedFile as unknown as ObservedFile;
+    const sample = file.sample as ObservedSample;
+    const sampleFields = [...new Set(sample.input1.flatMap((item) => Object.keys(item)))];
+    /** The node as validation shapes it: its values, and the observed configuration nearest them. */
+    const observedShape = (key: string, values: Record<string, unknown>, input: OutputShape | null) => {
+      const [type, typeVersion] = key.split('@') as [string, string];
+      const behaviours = file.nodes[`n8n-nodes-base.${key}`]!.configurations.map((c) => behaviourOf(c, sample));
+      const shaped = { type: `n8n-nodes-base.${type}`, typeVersion: Number(typeVersion), values, observed: matchingBehaviour(behaviours, values), observedSampleFields: sampleFields };
+      const shape = outputShape(shaped, input);
+      return shape && { fields: [...shape.fields.keys()], closed: shape.closed };
+    };
+    const request: OutputShape = { fields: new Map([['first_name', ''], ['last_name', ''], ['e_mail', '']]), closed: true };
+
+    it("carries the configuration's field names to the node's: Date & Time drops the input unless includeInputFields, Aggregate names its field", () => {
+      const format = { operation: 'formatDate', date: '={{ $json.at }}', format: 'custom', customFormat: 'yyyy-MM-dd', outputFieldName: 'day', options: {} };
+      expect(observedShape('dateTime@2', format, request)).toEqual({ fields: ['day'], closed: true });
+      expect(observedShape('dateTime@2', { ...format, options: { includeInputFields: true } }, request)).toEqual({
+        fields: ['first_name', 'last_name', 'e_mail', 'day'],
+        closed: true,
+      });
+      const aggregate = (entries: unknown[]) => ({ aggregate: 'aggregateIndividualFields', fieldsToAggregate: { fieldToAggregate: entries }, options: {} });
+      expect(observedShape('aggregate@1', aggregate([{ fieldToAggregate: 'e_mail' }]), request)).toEqual({ fields: ['e_mail'], closed: true });
+      expect(observedShape('aggregate@1', { aggregate: 'aggregateAllItemData', destinationFieldName: 'rows', include: 'allFields', options: {} }, request)).toEqual({
+        fields: ['rows'],
+        closed: true,
+      });
+    });
+
+    it('keeps the input but for the field a node renames (Rename Keys), and is open where the input is unknown', () => {
+      const rename = { keys: { key: [{ currentKey: 'first_name', newKey: 'firstName' }] }, additionalOptions: {} };
+      expect(observedShape('renameKeys@1', rename, request)).toEqual({ fields: ['last_name', 'e_mail', 'firstName'], closed: true });
+      expect(observedShape('renameKeys@1', rename, null)).toEqual({ fields: ['firstName'], closed: false });
+    });
+
+    it('says nothing where the run does not tell: more entries or options than it had, a name by expression or dotted path, nodes whose fields are the data', () => {
+      const rename = (key: unknown[]) => ({ keys: { key }, additionalOptions: {} });
+      const twice = rename([{ currentKey: 'first_name', newKey: 'firstName' }, { currentKey: 'last_name', newKey: 'lastName' }]);
+      expect(observedShape('renameKeys@1', twice, request)).toBeNull();
+      const format = { operation: 'formatDate', date: '={{ $json.at }}', format: 'custom', options: {} };
+      expect(observedShape('dateTime@2', { ...format, outputFieldName: '={{ $json.name }}' }, request)).toBeNull();
+      expect(observedShape('dateTime@2', { ...format, outputFieldName: 'when.day' }, request)).toBeNull();
+      expect(observedShape('dateTime@2', { ...format, outputFieldName: 'day', options: { timezone: 'Europe/Berlin' } }, request)).toBeNull();
+      // A list of objects splits into the objects: the sample's list of strings does not tell their fields.
+      expect(observedShape('splitOut@1', { fieldToSplitOut: 'records', include: 'noOtherFields', options: {} }, request)).toBeNull();
+    });
   });
 });

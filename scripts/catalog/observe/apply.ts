@@ -10,6 +10,7 @@ import type { ObservedFile } from './observe.ts';
 export function applyObserved(specs: NodeSpec[], observed: ObservedFile | undefined): NodeSpec[] {
   if (!observed) return specs;
   const sample = observed.sample as ObservedSample;
+  const sampleFields = [...new Set(sample.input1.flatMap((item) => Object.keys(item)))];
   return specs.map((spec) => {
     const versions: NonNullable<NodeSpec['observed']>['versions'] = {};
     for (const typeVersion of spec.type_versions ?? []) {
@@ -21,6 +22,6 @@ export function applyObserved(specs: NodeSpec[], observed: ObservedFile | undefi
       const same = Object.entries(versions).find(([, v]) => v.configurations && JSON.stringify(v.configurations) === JSON.stringify(configurations));
       versions[String(typeVersion)] = same ? { ...carried, same_as: same[0] } : { ...carried, configurations };
     }
-    return Object.keys(versions).length > 0 ? { ...spec, observed: { n8n: observed.n8n, versions } } : spec;
+    return Object.keys(versions).length > 0 ? { ...spec, observed: { n8n: observed.n8n, sample_fields: sampleFields, versions } } : spec;
   });
 }

@@ -53,7 +53,9 @@ export const PARAMETER_MUTANT_KINDS = [
   'respond_to_webhook_unreachable',
   'removed_output_wired',
 ] as const;
-export const ALL_MUTANT_KINDS = [...MUTANT_KINDS, ...PARAMETER_MUTANT_KINDS] as const;
+/** Defects in what flows between nodes (issue 40): the items on the way to a Respond node, the fields an earlier node puts out. */
+export const FLOW_MUTANT_KINDS = ['items_run_out_before_respond', 'field_read_not_put_out'] as const;
+export const ALL_MUTANT_KINDS = [...MUTANT_KINDS, ...PARAMETER_MUTANT_KINDS, ...FLOW_MUTANT_KINDS] as const;
 export type MutantKind = (typeof ALL_MUTANT_KINDS)[number];
 
 export interface WfNode {
@@ -309,6 +311,10 @@ const RESPOND = 'n8n-nodes-base.respondToWebhook';
 /** What n8n's Webhook node puts in an item's json (its webhook method); `body` holds the request's fields. */
 const WEBHOOK_ITEM_FIELDS = new Set(['headers', 'params', 'query', 'body', 'webhookUrl', 'executionMode']);
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** A pattern for another node's item json in an expression: `$('Name').item.json` (or first(), last()), `$node["Name"].json`. */
+const namedItemJson = (name: string) =>
+  `\\$\\(\\s*(?<q1>['"\`])${escapeRegExp(name)}\\k<q1>\\s*\\)\\.(?:item|first\\(\\)|last\\(\\))\\.json|\\$node\\[\\s*(?<q2>['"])${escapeRegExp(name)}\\k<q2>\\s*\\]\\.json`;
 
 /** Names of the nodes reachable from `start` over main connections. */
 function reachable(wf: Wf, start: string): Set<string> {
@@ -721,7 +727,7 @@ const MAKERS: Record<MutantKind, Maker> = {
       // Right after the Webhook (every main input from it), $json is its item; further on, only $('Webhook') is.
       const next = new Set(incoming.filter((e) => e.from === hook.name).map((e) => e.to));
       const onlyFromHook = (name: string) => next.has(name) && incoming.filter((e) => e.to === name).every((e) => e.from === hook.name);
-      const named = `\\$\\(\\s*(?<q1>['"\`])${escapeRegExp(hook.name)}\\k<q1>\\s*\\)\\.(?:item|first\\(\\)|last\\(\\))\\.json|\\$node\\[\\s*(?<q2>['"])${escapeRegExp(hook.name)}\\k<q2>\\s*\\]\\.json`;
+      const named = namedItemJson(hook.name);
       // $('Webhook') names the Webhook's item wherever it is read, connected or not.
       return live(wf).flatMap(({ node, i }) => {
         const prefix = onlyFromHook(node.name) ? `\\$json|${named}` : named;
@@ -792,6 +798,109 @@ const MAKERS: Record<MutantKind, Maker> = {
   },
 
   /**
+   * No oracle: the rule is n8n's execution order (a node given no items does not run, nor anything after
+   * it). A node that can put out no items put between a Webhook in responseNode mode (one main output)
+   * and everything after it: a Filter passing only requests with a body or a JSON content type, or a
+   * Split Out of a list in the request (all other fields kept, so what later nodes read stays): a
+   * request it drops, or an empty list, reaches no Respond to Webhook node.
+   */
+  items_run_out_before_respond(wf, _oracle, r) {
+    const byName = new Map(wf.nodes.map((n) => [n.name, n]));
+    const out = edges(wf.connections).filter((e) => e.type === 'main');
+    const hooks = live(wf).filter(
+      ({ node }) =>
+        node.type === WEBHOOK &&
+        node.parameters?.responseMode === 'responseNode' &&
+        out.some((e) => e.from === node.name) &&
+        out.every((e) => e.from !== node.name || e.output === 0) &&
+        [...reachable(wf, node.name)].some((name) => byName.get(name)?.type === RESPOND && byName.get(name)!.disabled !== true),
+    );
+    if (hooks.length === 0) return null;
+    const { node: hook } = pick(hooks, r);
+    const workflow = clone(wf);
+    const splits = r() < 0.5;
+    const name = freshName(workflow, splits ? 'Each entry' : 'Only with a body');
+    const condition = pick(
+      [
+        { leftValue: '={{ $json.body }}', rightValue: '', operator: { type: 'object', operation: 'notEmpty', singleValue: true } },
+        { leftValue: "={{ $json.headers['content-type'] }}", rightValue: 'json', operator: { type: 'string', operation: 'contains' } },
+      ],
+      r,
+    );
+    const list = pick(['body.items', 'body.entries', 'body.records'], r);
+    const at = Array.isArray(hook.position) ? (hook.position as number[]) : [0, 0];
+    workflow.nodes.push({
+      id: `mutant-${name.replace(/\W/g, '-').toLowerCase()}`,
+      name,
+      position: [at[0]! + 100, at[1]! + 100],
+      ...(splits
+        ? { type: 'n8n-nodes-base.splitOut', typeVersion: 1, parameters: { fieldToSplitOut: list, include: 'allOtherFields', options: {} } }
+        : {
+            type: 'n8n-nodes-base.filter',
+            typeVersion: 2.2,
+            parameters: {
+              conditions: {
+                options: { caseSensitive: true, leftValue: '', typeValidation: 'strict', version: 2 },
+                conditions: [{ id: 'b7c1e2d4-0000-4000-8000-000000000040', ...condition }],
+                combinator: 'and',
+              },
+              options: {},
+            },
+          }),
+    });
+    workflow.connections[name] = { main: workflow.connections[hook.name]!.main ?? [] };
+    workflow.connections[hook.name] = { ...workflow.connections[hook.name], main: [[{ node: name, type: 'main', index: 0 }]] };
+    const what = splits ? `a Split Out of ${list}` : `a Filter (${condition.leftValue} ${condition.operator.operation})`;
+    return {
+      node: name,
+      description: `${what} put between ${hook.name} (responseNode) and the nodes after it: ${splits ? 'an empty or missing list' : 'a request it drops'} reaches no Respond to Webhook node`,
+      workflow,
+    };
+  },
+
+  /**
+   * No oracle: the rule is Edit Fields' source (from 3.3 it puts out only the fields it assigns, unless
+   * includeOtherFields; the old Set with keepOnlySet). A read of an assigned field from that node's
+   * items (`$json.x` in a node it alone feeds, `$('Set').item.json.x` anywhere) changed to a field it
+   * does not put out: one letter off, or, right after a Webhook, the request's field the Set dropped
+   * (`$json.body.x`).
+   */
+  field_read_not_put_out(wf, _oracle, r) {
+    const incoming = edges(wf.connections).filter((e) => e.type === 'main');
+    const byName = new Map(wf.nodes.map((n) => [n.name, n]));
+    const candidates = live(wf).flatMap(({ node: set }) => {
+      const fields = onlyFieldsSet(set);
+      if (!fields) return [];
+      const parents = incoming.filter((e) => e.to === set.name).map((e) => byName.get(e.from));
+      const afterWebhook = parents.length > 0 && parents.every((p) => p?.type === WEBHOOK);
+      const next = new Set(incoming.filter((e) => e.from === set.name).map((e) => e.to));
+      const onlyFromSet = (name: string) => next.has(name) && incoming.filter((e) => e.to === name).every((e) => e.from === set.name);
+      const named = namedItemJson(set.name);
+      return live(wf).flatMap(({ node, i }) => {
+        const prefix = onlyFromSet(node.name) ? `\\$json|${named}` : named;
+        const pattern = new RegExp(`(?<![\\w$])(?<prefix>${prefix})\\.(?<field>[A-Za-z_$][\\w$]*)(?![\\w$(])`, 'g');
+        return strings(node.parameters ?? {}, [])
+          .filter((s) => s.value.startsWith('='))
+          .flatMap((s) =>
+            [...s.value.matchAll(pattern)]
+              .filter((m) => fields.has(m.groups!.field!))
+              .map((m) => ({ set, fields, afterWebhook, node, i, s, at: m.index! + m.groups!.prefix!.length + 1, field: m.groups!.field! })),
+          );
+      });
+    });
+    if (candidates.length === 0) return null;
+    const { set, fields, afterWebhook, node, i, s, at, field } = pick(candidates, r);
+    const instead = afterWebhook && r() < 0.5 ? `body.${field}` : letterOff(field, r, fields);
+    const workflow = clone(wf);
+    setAtPath(workflow.nodes[i]!.parameters!, s.path, s.value.slice(0, at) + instead + s.value.slice(at + field.length));
+    return {
+      node: node.name,
+      description: `parameters${showPath(s.path)}: reads ${instead} where it read ${field}: ${set.name} puts out only ${[...fields].join(', ')}`,
+      workflow,
+    };
+  },
+
+  /**
    * A boolean or options parameter (top level or in `options`) changed so that getNodeOutputs gives the
    * node fewer main outputs (Switch's fallback output, Respond to Webhook's response output, a Text
    * Classifier's "other", a Webhook's second method…) while a connection from a removed output stays.
@@ -834,6 +943,28 @@ const MAKERS: Record<MutantKind, Maker> = {
     };
   },
 };
+
+/**
+ * The fields an Edit Fields node puts out when that is all it puts out (n8n's Set source: from 3.3 only
+ * the assigned fields unless includeOtherFields; the old Set with keepOnlySet), each a plain name; null
+ * where it keeps its input's fields, a name is an expression or a path, or the node is in raw mode.
+ */
+function onlyFieldsSet(node: WfNode): Set<string> | null {
+  if (node.type !== 'n8n-nodes-base.set') return null;
+  const p = node.parameters ?? {};
+  const version = node.typeVersion ?? 1;
+  let names: unknown[];
+  if (version >= 3.3) {
+    if (p.includeOtherFields === true || (p.mode !== undefined && p.mode !== 'manual')) return null;
+    names = isObj(p.assignments) && Array.isArray(p.assignments.assignments) ? p.assignments.assignments.map((a) => (isObj(a) ? a.name : undefined)) : [];
+  } else if (version < 3) {
+    if (p.keepOnlySet !== true || !isObj(p.values)) return null;
+    const values = p.values;
+    names = ['string', 'number', 'boolean'].flatMap((t) => (Array.isArray(values[t]) ? (values[t] as unknown[]).map((v) => (isObj(v) ? v.name : undefined)) : []));
+  } else return null;
+  if (names.length === 0 || !names.every((n) => typeof n === 'string' && /^[A-Za-z_$][\w$]*$/.test(n))) return null;
+  return new Set(names as string[]);
+}
 
 // ---------------------------------------------------------------------------------------------
 // n8n's own logic as the oracle (loaded lazily: nothing here runs when the module is imported)
