@@ -4,7 +4,7 @@
  * request in the trial's call log ({time, agent, task, tool, args, answerBytes, isError}).
  *
  *   npx tsx scripts/trial/call.ts <tool> '<json arguments>'   # the answer's text; exit 1 when isError
- *   npx tsx scripts/trial/call.ts --list                      # the tools: name, description, input schema
+ *   npx tsx scripts/trial/call.ts --list                      # the server's instructions and tools (name, description, input schema)
  *   npx tsx scripts/trial/call.ts --resources                 # the resources and templates
  *   npx tsx scripts/trial/call.ts --read <uri>                # one resource's text
  *
@@ -30,9 +30,10 @@ await client.connect(new StreamableHTTPClientTransport(new URL(server.mcpUrl), {
 try {
   if (command === '--list') {
     const { tools } = await client.listTools();
+    // The server's instructions too: what an MCP client shows the model beside the tools.
     print(
       JSON.stringify(
-        tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
+        { instructions: client.getInstructions(), tools: tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })) },
         null,
         2,
       ),

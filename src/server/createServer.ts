@@ -24,7 +24,22 @@ function declareStaticLists(server: McpServer): void {
   }
 }
 
-const INSTRUCTIONS = 'Tools for building n8n workflows: look up the nodes that exist and what they take, and manage an n8n instance.';
+/**
+ * What clients show the model before any tool: the few calls a workflow takes, in order, with the tools
+ * this deployment has (without an n8n, validate_workflow checks a workflow before it is imported).
+ */
+function instructionsFor(tools: readonly ToolDefinition[]): string {
+  const look =
+    'search_nodes finds the node types; get_node_details describes the ones you will use, several in one call (parameters, ' +
+    'an example, what each puts out and what it does with no items); get_guide says how expressions are written';
+  if (!tools.some((t) => t.name === 'create_workflow'))
+    return `Tools for building n8n workflows. To build one in few calls: ${look}; validate_workflow checks the workflow before it is imported into n8n.`;
+  return (
+    `Tools for building n8n workflows and managing an n8n instance. To build one in few calls: ${look}; create_workflow ` +
+    'with activate: true validates, saves and switches it on (refused with the findings to fix); test_workflow with cases ' +
+    'runs several payloads and says what each answer held; edit_workflow fixes it in steps.'
+  );
+}
 
 /** Runs a validated tools/call: directly, through the queue, or as a task (the caller of createMcpServer decides). */
 export type ToolExecutor = (tool: ToolDefinition, args: unknown, call: CallRequest) => Promise<CallToolResult>;
@@ -45,17 +60,17 @@ export interface ServerSetup {
  */
 export function createMcpServer(env: Env, { execute, era, extend }: ServerSetup): McpServer {
   const stateCodec = requestStateCodec(env);
+  const tools = toolsFor(env);
   const server = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION, title: SERVER_TITLE },
     {
       capabilities: { logging: {} },
-      instructions: INSTRUCTIONS,
+      instructions: instructionsFor(tools),
       // Ajv compiles schemas with `new Function`, which Workers forbid.
       jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
       ...(stateCodec ? { requestState: { verify: stateCodec.verify } } : {}),
     },
   );
-  const tools = toolsFor(env);
   for (const tool of tools) {
     server.registerTool(
       tool.name,

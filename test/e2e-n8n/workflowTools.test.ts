@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { connectedClient, n8nApi as n8n, scopedKey, type Json } from './client';
 import { webhookTrigger } from '../support/workflows';
 
@@ -69,6 +69,24 @@ describe('create, edit, activate and test-run a workflow on a real n8n', () => {
     const created = await call('create_workflow', { workflow: ordersWorkflow() });
     id = created.id;
     expect((await n8n('GET', `/workflows/${id}`)).nodes.map((n: Json) => n.name)).toEqual(['Webhook', 'Is big', 'Big', 'Small']);
+  });
+
+  it('creates a workflow switched on in one call: its webhook answers at once', async () => {
+    const path = `echo-${Date.now()}`;
+    const created = await call('create_workflow', {
+      workflow: {
+        name: 'Echo (e2e)',
+        nodes: [webhookTrigger(path, 'Hook', { responseMode: 'lastNode' }), { ...ordersWorkflow().nodes[2]!, name: 'Answer' }],
+        connections: { Hook: { main: [[{ node: 'Answer', type: 'main', index: 0 }]] } },
+        settings: { executionOrder: 'v1' },
+      },
+      activate: true,
+    });
+    expect(created).toMatchObject({ active: true });
+    expect((await n8n('GET', `/workflows/${created.id}`)).active).toBe(true);
+    const answer = await fetch(`${inject('realN8nUrl')}/webhook/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(await answer.json()).toEqual({ size: 'big' });
+    await n8n('POST', `/workflows/${created.id}/deactivate`);
   });
 
   it('applies each kind of operation, verified by reading the workflow back from n8n', async () => {

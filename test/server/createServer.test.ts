@@ -48,8 +48,8 @@ function modernServer(setup: Partial<ServerSetup> = {}, serverEnv: Env = env) {
 }
 
 /** A 2025-era server from the factory, connected to the SDK's Streamable HTTP transport: the answer to initialize. */
-async function initializeSessionServer() {
-  const server = createMcpServer(env, { execute: recordingExecutor().execute, era: 'sessions' });
+async function initializeSessionServer(serverEnv: Env = env) {
+  const server = createMcpServer(serverEnv, { execute: recordingExecutor().execute, era: 'sessions' });
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => 'session', keepAliveMs: 0 });
   await server.connect(transport);
   const initialize = {
@@ -89,6 +89,17 @@ describe('the one server both eras are served from', () => {
     const initialized = await initializeSessionServer();
     expect(initialized.serverInfo).toMatchObject({ name: 'n8n-mcp-edge', version: expect.any(String), title: expect.any(String) });
     expect(initialized.instructions).toMatch(/^Tools for building n8n workflows/);
+  });
+
+  it('walks through the calls a workflow takes, naming only tools the deployment has, with an n8n and without', async () => {
+    const withN8n = { ...env, N8N_API_URL: 'https://n8n.example', N8N_API_KEY: 'key' } as Env;
+    for (const deployment of [env, withN8n]) {
+      const { instructions } = await initializeSessionServer(deployment);
+      const named = [...(instructions as string).matchAll(/\b[a-z]+(?:_[a-z]+)+\b/g)].map(([name]) => name!);
+      const tools = new Set(toolsFor(deployment).map((t) => t.name));
+      for (const name of named) expect(tools, name).toContain(name);
+      expect(named).toContain(tools.has('create_workflow') ? 'test_workflow' : 'validate_workflow');
+    }
   });
 
   it('lists every tool of the deployment, with the JSON Schemas of its input and output', async () => {

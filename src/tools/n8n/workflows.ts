@@ -23,6 +23,7 @@ import { publishingOf } from './publishing';
 import { projectFor, workflowFor } from './userData';
 import { workflowPath, type Workflow } from './workflowApi';
 import { nodeNames, withNodes, workflowOutline } from './workflowParts';
+import { messageOf } from './runWithCleanUp';
 
 /** What a listing shows of a workflow: enough to pick one, not its whole graph. */
 const summary = (w: Workflow) => ({
@@ -95,6 +96,16 @@ const workflowInput = z
 
 const force = z.boolean().default(false).describe('Save even if validation finds errors');
 const reason = z.string().max(500).optional().describe('Why: kept with the version this change replaces (list_workflow_versions)');
+
+/** Switches a workflow on in its turn (src/tools/n8n/safeChange.ts); n8n's refusal of a sub-workflow says why. */
+function activateWorkflow(ctx: Parameters<typeof changeWorkflow>[0], n8n: N8nClient, id: string, doing: string) {
+  return changeWorkflow(ctx, n8n, id, 'activate', doing, { doing, setsActiveState: true }, ({ before, activate }) =>
+    // n8n's refusal names no trigger; say why when the workflow is a sub-workflow.
+    activate((error) =>
+      error instanceof N8nApiError && calledOnly(before) ? new N8nApiError(error.status, `${error.message}. ${CALLED_NOT_ACTIVATED}`) : error,
+    ),
+  );
+}
 
 /** Sub-workflows read from n8n for their calls' inputs to be checked. */
 const MAX_CALLED_WORKFLOWS = 10;
@@ -206,11 +217,20 @@ export const WORKFLOW_TOOLS = [
     name: 'create_workflow',
     title: 'Create a workflow',
     description:
-      'Create a workflow from name, nodes, connections and settings (inactive until activated). It is validated first ' +
-      '(as validate_workflow does) and refused with the findings if it has errors, unless force is true.',
-    input: z.object({ workflow: workflowInput, force, reason }),
+      'Create a workflow from name, nodes, connections and settings: inactive, or switched on at once with activate ' +
+      '(as activate_workflow does). It is validated first (as validate_workflow does) and refused with the findings ' +
+      'if it has errors, unless force is true.',
+    input: z.object({
+      workflow: workflowInput,
+      activate: z
+        .boolean()
+        .default(false)
+        .describe('Switch it on once created, so its webhooks answer at once; if n8n refuses, it is created inactive and the answer says why'),
+      force,
+      reason,
+    }),
     annotations: CREATES,
-    async run({ workflow, force, reason }, n8n, ctx) {
+    async run({ workflow, activate, force, reason }, n8n, ctx) {
       const checked = await validated(workflow, force, ctx.env, n8n);
       if ('refused' in checked) return checked.refused;
       const note = calledOnly(workflow) ? { note: CALLED_NOT_ACTIVATED } : {};
@@ -220,7 +240,13 @@ export const WORKFLOW_TOOLS = [
         await n8n.delete(workflowPath(created.id)).catch(() => {});
         throw error;
       });
-      return { ...described(created), ...checked.alongside, ...note };
+      if (!activate || calledOnly(workflow)) return { ...described(created), ...checked.alongside, ...note };
+      // Created either way: a refused activation is said, not thrown, so the caller keeps the id.
+      const activated = await activateWorkflow(ctx, n8n, created.id, 'create_workflow').then(
+        ({ result }) => described(result),
+        (error: unknown) => ({ ...described(created), activation_refused: `${messageOf(error)}. Fix it and call activate_workflow.` }),
+      );
+      return { ...activated, ...checked.alongside };
     },
   }),
   n8nTool({
@@ -289,13 +315,7 @@ export const WORKFLOW_TOOLS = [
     input: z.object({ id: n8nId('workflow') }),
     annotations: TOGGLES,
     async run({ id }, n8n, ctx) {
-      const options = { doing: 'activate_workflow', setsActiveState: true };
-      const { result, kept } = await changeWorkflow(ctx, n8n, id, 'activate', 'activate_workflow', options, ({ before, activate }) =>
-        // n8n's refusal names no trigger; say why when the workflow is a sub-workflow.
-        activate((error) =>
-          error instanceof N8nApiError && calledOnly(before) ? new N8nApiError(error.status, `${error.message}. ${CALLED_NOT_ACTIVATED}`) : error,
-        ),
-      );
+      const { result, kept } = await activateWorkflow(ctx, n8n, id, 'activate_workflow');
       return { ...described(result), ...(kept ? {} : { unchanged: UNCHANGED('active, running its saved version') }) };
     },
   }),

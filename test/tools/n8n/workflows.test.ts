@@ -48,6 +48,24 @@ describe('workflow tools and sub-workflows', () => {
     expect(refused.text).toMatch(/\(400\).*"When Executed by Another Workflow".*called, not activated/s);
   });
 
+  it('create_workflow with activate switches the workflow on; when n8n refuses, it is left created and inactive, and the answer says why', async () => {
+    await loadCatalog(n8nSpecs, ['n8n']);
+    const hook = () => ({
+      name: `Hook ${crypto.randomUUID()}`,
+      nodes: [node('Webhook', 'webhook', 2.1, { path: `p-${crypto.randomUUID()}`, httpMethod: 'POST' }, { webhookId: crypto.randomUUID() })],
+      connections: {},
+      settings: {},
+    });
+    const on = await call('create_workflow', { workflow: hook(), activate: true });
+    expect(on.json).toMatchObject({ active: true });
+    expect((await call('get_workflow', { id: on.json.id })).json.active).toBe(true);
+    await fake('config', { faults: [{ request: 'POST /api/v1/workflows/*/activate', status: 400, times: 1 }] });
+    const refused = await call('create_workflow', { workflow: hook(), activate: true });
+    expect(refused.isError).toBe(false);
+    expect(refused.json).toMatchObject({ active: false, activation_refused: expect.stringMatching(/\(400\).*activate_workflow/s) });
+    expect((await call('get_workflow', { id: refused.json.id })).json.active).toBe(false);
+  });
+
   it('create_workflow reads the called workflow from n8n and refuses a value sent to an input it does not define', async () => {
     await loadCatalog(n8nSpecs, ['n8n']);
     const sub = (await call('create_workflow', { workflow: subWorkflow() })).json;
