@@ -6,7 +6,7 @@ import { NODE_SETTINGS, SETTINGS_PLACE } from './nodeSettings';
 import { own } from '../lib/ownKeys';
 import { checkConditions, visibility } from '../workflows/display';
 import { nodeOutputShape, shapeAsJson } from '../workflows/outputShapes';
-import { mustBeSet, withDefaults } from '../workflows/values';
+import { isPlainObject, mustBeSet, withDefaults } from '../workflows/values';
 import { isStructured, lineDefault, meaningOf, parameterLine, parameterShape, structuredTables, type ShapeContext } from './parameterShape';
 
 export type Detail = 'essentials' | 'full';
@@ -100,11 +100,14 @@ export function serializeSpec(spec: NodeSpec, options: SerializeOptions): Record
   const scoped = all.filter((p) => applies(p, spec, { values }));
   const operation = operationKey(values);
   const items = itemShape(spec, version);
-  const shownExamples = examples
+  const candidates = examples
     .filter((e) => operation === undefined || e.operation === undefined || matchesOperation(e.operation, values))
-    .filter((e) => version === undefined || !e.type_versions || e.type_versions.includes(version))
-    .filter((e) => agrees(e, spec, values, version))
-    .map(({ type_versions: _valid, ...e }) => exampleAtVersion(e, spec, version));
+    .filter((e) => version === undefined || !e.type_versions || e.type_versions.includes(version));
+  const agreeing = candidates.filter((e) => agrees(e, spec, values, version));
+  // None in the mode asked for: the first, with the deciding values asked written in, still shows the node's whole shape.
+  const shownExamples = (agreeing.length > 0 || candidates.length === 0 ? agreeing : [withValuesAsked(candidates[0]!, spec, values)]).map(
+    ({ type_versions: _valid, ...e }) => exampleAtVersion(e, spec, version),
+  );
   if (options.detail === 'full') {
     const ctx: ShapeContext = { typeVersion: version, said: asked };
     const full: Record<string, unknown> = {
@@ -153,6 +156,26 @@ function agrees(example: NodeSpec['examples'][number], spec: NodeSpec, values: V
   const decide = new Set(spec.parameters.flatMap(deciding));
   const runs = withDefaults(spec.parameters, example.parameters, { typeVersion: typeVersion ?? 0, nodeType: spec.subtype });
   return Object.entries(values).every(([key, value]) => !decide.has(key) || !Object.hasOwn(runs, key) || String(runs[key]) === String(value));
+}
+
+/**
+ * An example of another mode with the deciding values asked for written over its own (a Webhook's
+ * responseMode "responseNode" where real workflows answer on receipt): what else that mode needs is
+ * the caller's to add, and the description says which values were changed.
+ */
+function withValuesAsked(example: NodeSpec['examples'][number], spec: NodeSpec, values: Values): NodeSpec['examples'][number] {
+  const decide = new Set(spec.parameters.flatMap(deciding));
+  const asked = Object.entries(values).filter(([key, value]) => decide.has(key) && String(own(example.parameters, key)) !== String(value));
+  const parameters = { ...example.parameters, ...Object.fromEntries(asked) };
+  const said = asked
+    .map(([key, value]) => `${key} ${JSON.stringify(value)} (it had ${JSON.stringify(own(example.parameters, key)) ?? 'the default'})`)
+    .join(', ');
+  return {
+    ...example,
+    description: `${example.description} Written here with ${said}, as asked; validate_node says what else that needs.`,
+    parameters,
+    ...(isPlainObject(example.output) ? { output: { ...example.output, parameters } } : {}),
+  };
 }
 
 /** A credential type the node takes, with when it applies in words (Slack: slackOAuth2Api when authentication is oAuth2). */

@@ -36,8 +36,9 @@ function instructionsFor(tools: readonly ToolDefinition[]): string {
     return `Tools for building n8n workflows. To build one in few calls: ${look}; validate_workflow checks the workflow before it is imported into n8n.`;
   return (
     `Tools for building n8n workflows and managing an n8n instance. To build one in few calls: ${look}; create_workflow ` +
-    'with activate: true validates, saves and switches it on (refused with the findings to fix); test_workflow with cases ' +
-    'runs several payloads and says what each answer held; edit_workflow fixes it in steps.'
+    'with activate: true validates, saves and switches it on in one call (refused with the findings to fix, so no ' +
+    'validate_workflow is needed first); test_workflow with cases runs several payloads and says what each answer held; ' +
+    'edit_workflow fixes it in steps.'
   );
 }
 

@@ -122,7 +122,7 @@ export function checkNode(node: WorkflowNode, spec: NodeSpec, out: Findings, tri
     out.warning(
       node.name,
       'missing_webhook_id',
-      `${spec.display_name} gets a webhook URL from its "webhookId": give the node one (a new UUID, unique to it).`,
+      `${spec.display_name} gets a webhook URL from its "webhookId": give the node one, a new UUID unique to it, as a key of the node beside "parameters" ({"name": …, "webhookId": "…", "parameters": {…}}; autofix_workflow sets one).`,
       'webhookId',
     );
   }

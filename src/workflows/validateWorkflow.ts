@@ -170,11 +170,7 @@ function nearNames(names: Set<string>): (ref: string) => string {
 }
 
 /** The observed configuration nearest the node's values (src/catalog/observed.ts), when the node version was observed. */
-function observedOf(
-  spec: NodeSpec,
-  typeVersion: number,
-  values: Record<string, unknown>,
-): { observed?: ObservedBehaviour; observedSampleFields?: string[] } {
+function observedOf(spec: NodeSpec, typeVersion: number, values: Record<string, unknown>): { observed?: ObservedBehaviour; observedSampleFields?: string[] } {
   const configurations = observedConfigurations(spec.observed, typeVersion);
   const observed = configurations ? matchingBehaviour(configurations, values) : undefined;
   return observed ? { observed, observedSampleFields: spec.observed!.sample_fields } : {};

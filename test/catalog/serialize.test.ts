@@ -248,10 +248,28 @@ describe('narrowing by the values of parameters that decide others', () => {
     const shown = (values: Record<string, string>) =>
       ((serializeSpec(withExamples, { ...options, detail: 'full', values }).examples ?? []) as { name: string }[]).map((e) => e.name);
     expect(shown({ mode: 'combine' })).toEqual(['by position']);
-    expect(shown({ mode: 'combine', combineBy: 'combineByFields' })).toEqual([]);
     expect(shown({ mode: 'append' })).toEqual(['appended']);
     // A value of a parameter that decides nothing (a field to match on) is the caller's own: it hides no example.
     expect(shown({ mode: 'combine', fieldsToMatchString: 'id' })).toEqual(['by position']);
+  });
+
+  it('writes the values asked for into the first example where none runs with them, saying what it changed', () => {
+    const example = {
+      name: 'by position',
+      description: 'Merged by position.',
+      parameters: { mode: 'combine', combineBy: 'combineByPosition' },
+      output: { type: merge.subtype, typeVersion: 3, name: 'Merge', parameters: { mode: 'combine', combineBy: 'combineByPosition' } },
+    };
+    const [shown, ...more] = serializeSpec(
+      { ...merge, examples: [example] },
+      { ...options, detail: 'full', values: { mode: 'combine', combineBy: 'combineByFields' } },
+    ).examples as (typeof example)[];
+    expect(more).toEqual([]);
+    expect(shown!.parameters).toEqual({ mode: 'combine', combineBy: 'combineByFields' });
+    expect(shown!.output.parameters).toEqual(shown!.parameters);
+    expect(shown!.description).toBe(
+      'Merged by position. Written here with combineBy "combineByFields" (it had "combineByPosition"), as asked; validate_node says what else that needs.',
+    );
   });
 });
 

@@ -124,11 +124,24 @@ describe('output shapes', () => {
     const observedShape = (key: string, values: Record<string, unknown>, input: OutputShape | null) => {
       const [type, typeVersion] = key.split('@') as [string, string];
       const behaviours = file.nodes[`n8n-nodes-base.${key}`]!.configurations.map((c) => behaviourOf(c, sample));
-      const shaped = { type: `n8n-nodes-base.${type}`, typeVersion: Number(typeVersion), values, observed: matchingBehaviour(behaviours, values), observedSampleFields: sampleFields };
+      const shaped = {
+        type: `n8n-nodes-base.${type}`,
+        typeVersion: Number(typeVersion),
+        values,
+        observed: matchingBehaviour(behaviours, values),
+        observedSampleFields: sampleFields,
+      };
       const shape = outputShape(shaped, input);
       return shape && { fields: [...shape.fields.keys()], closed: shape.closed };
     };
-    const request: OutputShape = { fields: new Map([['first_name', ''], ['last_name', ''], ['e_mail', '']]), closed: true };
+    const request: OutputShape = {
+      fields: new Map([
+        ['first_name', ''],
+        ['last_name', ''],
+        ['e_mail', ''],
+      ]),
+      closed: true,
+    };
 
     it("carries the configuration's field names to the node's: Date & Time drops the input unless includeInputFields, Aggregate names its field", () => {
       const format = { operation: 'formatDate', date: '={{ $json.at }}', format: 'custom', customFormat: 'yyyy-MM-dd', outputFieldName: 'day', options: {} };
@@ -139,7 +152,9 @@ describe('output shapes', () => {
       });
       const aggregate = (entries: unknown[]) => ({ aggregate: 'aggregateIndividualFields', fieldsToAggregate: { fieldToAggregate: entries }, options: {} });
       expect(observedShape('aggregate@1', aggregate([{ fieldToAggregate: 'e_mail' }]), request)).toEqual({ fields: ['e_mail'], closed: true });
-      expect(observedShape('aggregate@1', { aggregate: 'aggregateAllItemData', destinationFieldName: 'rows', include: 'allFields', options: {} }, request)).toEqual({
+      expect(
+        observedShape('aggregate@1', { aggregate: 'aggregateAllItemData', destinationFieldName: 'rows', include: 'allFields', options: {} }, request),
+      ).toEqual({
         fields: ['rows'],
         closed: true,
       });
@@ -153,7 +168,10 @@ describe('output shapes', () => {
 
     it('says nothing where the run does not tell: more entries or options than it had, a name by expression or dotted path, nodes whose fields are the data', () => {
       const rename = (key: unknown[]) => ({ keys: { key }, additionalOptions: {} });
-      const twice = rename([{ currentKey: 'first_name', newKey: 'firstName' }, { currentKey: 'last_name', newKey: 'lastName' }]);
+      const twice = rename([
+        { currentKey: 'first_name', newKey: 'firstName' },
+        { currentKey: 'last_name', newKey: 'lastName' },
+      ]);
       expect(observedShape('renameKeys@1', twice, request)).toBeNull();
       const format = { operation: 'formatDate', date: '={{ $json.at }}', format: 'custom', options: {} };
       expect(observedShape('dateTime@2', { ...format, outputFieldName: '={{ $json.name }}' }, request)).toBeNull();

@@ -960,7 +960,9 @@ function onlyFieldsSet(node: WfNode): Set<string> | null {
   } else if (version < 3) {
     if (p.keepOnlySet !== true || !isObj(p.values)) return null;
     const values = p.values;
-    names = ['string', 'number', 'boolean'].flatMap((t) => (Array.isArray(values[t]) ? (values[t] as unknown[]).map((v) => (isObj(v) ? v.name : undefined)) : []));
+    names = ['string', 'number', 'boolean'].flatMap((t) =>
+      Array.isArray(values[t]) ? (values[t] as unknown[]).map((v) => (isObj(v) ? v.name : undefined)) : [],
+    );
   } else return null;
   if (names.length === 0 || !names.every((n) => typeof n === 'string' && /^[A-Za-z_$][\w$]*$/.test(n))) return null;
   return new Set(names as string[]);
