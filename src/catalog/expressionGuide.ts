@@ -21,6 +21,7 @@ export const expressionGuide = (timeZone: string): string => `# Writing n8n expr
 - Each \`{{ … }}\` holds ONE JavaScript expression, evaluated per input item. Text around it is kept: \`"=Order {{ $json.body.id }} received"\`.
 - A value that is a single \`{{ … }}\` keeps its type (number, boolean, object, array): \`"={{ $json.body.total * 1.2 }}"\`.
 - Any JavaScript expression may go inside, arrow functions included: \`"={{ $json.body.items.map(i => i.price * i.qty).reduce((a, b) => a + b, 0) }}"\`, template literals, the ternary \`a ? b : c\`, \`??\`, \`?.\`.
+- JavaScript's built-ins are there: \`typeof\`, \`Math\`, \`JSON\`, \`Number()\`, \`Array.isArray\`, \`Array.from\`, \`Object.entries\`, \`new Map()\`, \`new Set()\`, spread \`[...x]\`: \`"={{ [...new Set($json.body.items.map(i => i.qty))].length }}"\`, \`"={{ typeof $json.body.n === 'number' ? Math.max(...$json.body.items.map(i => i.price)) : null }}"\`.
 - No statements inside: no \`const\`, \`if\`, \`for\`, \`return\`, no \`;\` between two expressions (n8n fails the node: "invalid syntax"). For statements, an IIFE \`"={{ (() => { const x = $json.body.n * 2; return x + 1 })() }}"\` or a Code node.
 - A JSON parameter (Respond to Webhook's \`responseBody\`, HTTP Request's \`jsonBody\`) takes JSON text, or an expression that returns an object: \`"={{ { greeting: 'Hi ' + $json.body.name } }}"\`.
 - A \`{{ … }}\` ends at the first \`}}\`: write object literals as \`{ a: 1 }\` with spaces, never \`}}\` inside.

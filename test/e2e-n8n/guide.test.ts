@@ -158,6 +158,8 @@ describe('get_guide, on a real n8n', () => {
       '={{ $json.body.items.map(i => i.price * i.qty).reduce((a, b) => a + b, 0) }}': '11',
       '={{ (() => { const x = $json.body.n * 2; return x + 1 })() }}': '9',
       "={{ { greeting: 'Hi ' + $json.body.name } }}": JSON.stringify({ greeting: 'Hi Ada' }),
+      '={{ [...new Set($json.body.items.map(i => i.qty))].length }}': '2',
+      "={{ typeof $json.body.n === 'number' ? Math.max(...$json.body.items.map(i => i.price)) : null }}": '5',
     });
     // .first() on items is an item (read .json); on a plain list it is the element itself.
     const lists = await call('try_nodes', {
