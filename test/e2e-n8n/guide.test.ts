@@ -160,7 +160,15 @@ describe('get_guide, on a real n8n', () => {
       "={{ { greeting: 'Hi ' + $json.body.name } }}": JSON.stringify({ greeting: 'Hi Ada' }),
       '={{ [...new Set($json.body.items.map(i => i.qty))].length }}': '2',
       "={{ typeof $json.body.n === 'number' ? Math.max(...$json.body.items.map(i => i.price)) : null }}": '5',
+      "={{ [...new Map([['a', 1]]).entries()].map(([k, v]) => v).length }}": '1',
     });
+    // .keys() and .values() are n8n's own on a Map or a Set: nothing, as the guide warns.
+    const own = await call('try_nodes', {
+      nodes: [set('Own', [assign('values', "={{ [...new Map([['a', 1]]).values()].length }}"), assign('keys', '={{ [...new Set([1, 2]).keys()].length }}')])],
+      items: [{ body }],
+    });
+    expect(guide).toContain('on a Map or a Set they give `[]`');
+    expect(own.output.items).toEqual([{ values: '0', keys: '0' }]);
     // .first() on items is an item (read .json); on a plain list it is the element itself.
     const lists = await call('try_nodes', {
       nodes: [set('Lists', [assign('item', '={{ $input.first().json.body.id }}'), assign('element', '={{ $json.body.items.first().price }}')])],
