@@ -103,9 +103,10 @@ export function serializeSpec(spec: NodeSpec, options: SerializeOptions): Record
   const candidates = examples
     .filter((e) => operation === undefined || e.operation === undefined || matchesOperation(e.operation, values))
     .filter((e) => version === undefined || !e.type_versions || e.type_versions.includes(version));
-  const agreeing = candidates.filter((e) => agrees(e, spec, values, version));
+  const decide = new Set(spec.parameters.flatMap(deciding));
+  const agreeing = candidates.filter((e) => agrees(e, spec, values, version, decide));
   // None in the mode asked for: the first, with the deciding values asked written in, still shows the node's whole shape.
-  const shownExamples = (agreeing.length > 0 || candidates.length === 0 ? agreeing : [withValuesAsked(candidates[0]!, spec, values)]).map(
+  const shownExamples = (agreeing.length > 0 || candidates.length === 0 ? agreeing : [withValuesAsked(candidates[0]!, values, decide)]).map(
     ({ type_versions: _valid, ...e }) => exampleAtVersion(e, spec, version),
   );
   if (options.detail === 'full') {
@@ -152,8 +153,7 @@ export function serializeSpec(spec: NodeSpec, options: SerializeOptions): Record
  * it (its defaults filled in): one of another mode is not shown; other values asked for (a field name)
  * are the caller's own and decide nothing.
  */
-function agrees(example: NodeSpec['examples'][number], spec: NodeSpec, values: Values, typeVersion: number | undefined): boolean {
-  const decide = new Set(spec.parameters.flatMap(deciding));
+function agrees(example: NodeSpec['examples'][number], spec: NodeSpec, values: Values, typeVersion: number | undefined, decide: Set<string>): boolean {
   const runs = withDefaults(spec.parameters, example.parameters, { typeVersion: typeVersion ?? 0, nodeType: spec.subtype });
   return Object.entries(values).every(([key, value]) => !decide.has(key) || !Object.hasOwn(runs, key) || String(runs[key]) === String(value));
 }
@@ -163,8 +163,7 @@ function agrees(example: NodeSpec['examples'][number], spec: NodeSpec, values: V
  * responseMode "responseNode" where real workflows answer on receipt): what else that mode needs is
  * the caller's to add, and the description says which values were changed.
  */
-function withValuesAsked(example: NodeSpec['examples'][number], spec: NodeSpec, values: Values): NodeSpec['examples'][number] {
-  const decide = new Set(spec.parameters.flatMap(deciding));
+function withValuesAsked(example: NodeSpec['examples'][number], values: Values, decide: Set<string>): NodeSpec['examples'][number] {
   const asked = Object.entries(values).filter(([key, value]) => decide.has(key) && String(own(example.parameters, key)) !== String(value));
   const parameters = { ...example.parameters, ...Object.fromEntries(asked) };
   const said = asked

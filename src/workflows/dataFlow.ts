@@ -132,10 +132,12 @@ function union(sources: (Source | null)[]): Source | null {
   };
 }
 
+/** A field as code reads it: `.name`, or `["name with spaces"]`. */
+const dotted = (f: string) => (/^[A-Za-z_$][\w$]*$/.test(f) ? `.${f}` : `[${JSON.stringify(f)}]`);
+
 /** What a read most likely meant: the Webhook's body (or query), or a field that differs in case or prefix. */
 function likelyPath(read: FieldRead, fields: Map<string, string>): string {
   const base = read.text.replace(/(?:\??\.[A-Za-z_$][\w$]*|\[[^\]]*\])\s*$/, '');
-  const dotted = (f: string) => (/^[A-Za-z_$][\w$]*$/.test(f) ? `.${f}` : `[${JSON.stringify(f)}]`);
   if (fields.has('body') && fields.has('query')) {
     return ` The request's fields are under body (or query, for a query string): ${base}.body${dotted(read.field)}.`;
   }
@@ -150,8 +152,7 @@ function notPassedOn(read: FieldRead, source: Source, input: Map<string, Source 
   if (source.names.length !== 1) return '';
   const before = input.get(source.names[0]!);
   if (!before?.shape.fields.has(read.field) || before.names.length !== 1) return '';
-  const field = /^[A-Za-z_$][\w$]*$/.test(read.field) ? `.${read.field}` : `[${JSON.stringify(read.field)}]`;
-  return ` ${quote(source.names[0]!)} does not pass on its input's fields: read it from ${quote(before.names[0]!)} ($(${JSON.stringify(before.names[0])}).item.json${field}), or have ${quote(source.names[0]!)} keep them (its get_node_details says how).`;
+  return ` ${quote(source.names[0]!)} does not pass on its input's fields: read it from ${quote(before.names[0]!)} ($(${JSON.stringify(before.names[0])}).item.json${dotted(read.field)}), or have ${quote(source.names[0]!)} keep them (its get_node_details says how).`;
 }
 
 const listFields = (fields: Map<string, string>) => {

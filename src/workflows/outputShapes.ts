@@ -112,8 +112,8 @@ const OBSERVED_SHAPES = new Set(['aggregate', 'crypto', 'dateTime', 'markdown', 
 
 /**
  * The shape an observed run showed (src/catalog/observed.ts), carried over to this node where its
- * values are the configuration's but for the field names: a name the configuration gave (Split Out's
- * `fieldToSplitOut`, Date & Time's `outputFieldName`) that an output field or a sample field bears is
+ * values are the configuration's but for the field names: a name the configuration gave (Aggregate's
+ * `destinationFieldName`, Date & Time's `outputFieldName`) that an output field or a sample field bears is
  * the node's own name for it. Only where that is certain: every choice the same, no option the run had
  * not, each name a plain one (no expression, no dotted path, no list), one field set on every output
  * that had items, and the input kept whole, dropped whole, or kept but for fields the configuration names.
@@ -123,8 +123,9 @@ function observedShape(node: ShapedNode, input: OutputShape | null): OutputShape
   if (!OBSERVED_SHAPES.has(node.type) || !observed || !observedSampleFields) return null;
   const withItems = observed.outputs.filter((o) => !o.items.startsWith('0 '));
   if (withItems.length === 0) return null;
+  const fieldSet = (o: (typeof withItems)[number]) => Object.keys(o.fields).sort().join('\n');
+  if (withItems.some((o) => fieldSet(o) !== fieldSet(withItems[0]!))) return null;
   const fields = Object.keys(withItems[0]!.fields);
-  if (withItems.some((o) => Object.keys(o.fields).sort().join('\n') !== [...fields].sort().join('\n'))) return null;
   const sample = new Set(observedSampleFields);
   const names = carriedNames(observed, node.values, new Set([...fields, ...sample]));
   if (!names) return null;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { connectedClient, type Json } from './client';
+import { webhookTrigger } from '../support/workflows';
 
 /**
  * get_guide against the real n8n: the time zone it names is the one `$now` has in that workflow's runs,
@@ -27,14 +28,7 @@ const set = (name: string, assignments: Json[]) => ({
 const zoneFields = set('Zone', [assign('zone', '={{ $now.zoneName }}'), assign('parsed', "={{ DateTime.fromISO('2024-05-01T10:00').toISO() }}")]);
 
 /** The Webhook every workflow here starts with, at its own path. */
-const hook = (path: string, responseMode: string) => ({
-  name: 'Hook',
-  type: 'n8n-nodes-base.webhook',
-  typeVersion: 2,
-  webhookId: crypto.randomUUID(),
-  position: [0, 0],
-  parameters: { path, httpMethod: 'POST', responseMode, options: {} },
-});
+const hook = (path: string, responseMode: string) => webhookTrigger(path, 'Hook', { responseMode, options: {} });
 
 /** A workflow answering its Zone node's fields: Hook (answers with the last node's first item) → Zone. */
 const zoneWorkflow = (label: string, settings: Json) => ({
