@@ -1,0 +1,54 @@
+import { env } from 'cloudflare:workers';
+import { describe, expect, inject, it } from 'vitest';
+import { connectionKvName, listConnections, openConnection, saveConnection } from '../../src/workspaces/connections';
+import { keyRing } from '../../src/workspaces/secretBox';
+
+/** In workerd, against the real KV binding and the contract fake of n8n. */
+const n8nUrl = inject('n8nUrl');
+const n8nKey = inject('n8nKey');
+const dev = { serverOnLoopback: true, allowPrivateNetworks: false };
+const ring = () => keyRing(`k1:${btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))}`);
+const workspace = () => Array.from(crypto.getRandomValues(new Uint8Array(6)), (b) => b.toString(16).padStart(2, '0')).join('');
+
+describe('a workspace’s n8n connections', () => {
+  it('saves a connection whose test passed, the key sealed, and opens it again for the client', async () => {
+    const keys = await ring();
+    const w = workspace();
+    const result = await saveConnection(env.API_KEYS, keys, { workspace: w, name: 'prod', url: `${n8nUrl}/n8n-1.123.81/api/v1`, apiKey: n8nKey }, dev);
+    expect(result).toEqual({ saved: expect.objectContaining({ workspace: w, name: 'prod', base: `${n8nUrl}/n8n-1.123.81`, release: '1.123.81' }) });
+    const stored = (await env.API_KEYS.get(connectionKvName(w, 'prod')))!;
+    expect(stored).not.toContain(n8nKey);
+    expect(await openConnection(env.API_KEYS, keys, w, 'prod')).toEqual({ apiBase: `${n8nUrl}/n8n-1.123.81/api/v1`, apiKey: n8nKey });
+    const listed = await listConnections(env.API_KEYS, w);
+    expect(listed.map((c) => c.name)).toEqual(['prod']);
+    expect(JSON.stringify(listed)).not.toContain('sealedKey');
+  });
+
+  it('writes nothing when the URL or the test fails, and a failed replacement leaves the previous connection working', async () => {
+    const keys = await ring();
+    const w = workspace();
+    const save = (url: string, apiKey = n8nKey, name = 'prod') => saveConnection(env.API_KEYS, keys, { workspace: w, name, url, apiKey }, dev);
+    expect(await save('https://10.0.0.1')).toEqual({ problem: expect.stringContaining('ALLOW_PRIVATE_N8N') });
+    expect(await save(n8nUrl, 'n8n_api_wrong')).toEqual({ problem: expect.stringContaining('refused the API key') });
+    expect(await save(n8nUrl, '  ')).toEqual({ problem: expect.stringContaining('no n8n API key given') });
+    expect(await save(n8nUrl, n8nKey, 'Prod!')).toEqual({ problem: expect.stringContaining('is not a connection name') });
+    expect(await listConnections(env.API_KEYS, w)).toEqual([]);
+    expect(await save(n8nUrl)).toHaveProperty('saved');
+    expect(await save(n8nUrl, 'n8n_api_wrong')).toHaveProperty('problem');
+    expect(await openConnection(env.API_KEYS, keys, w, 'prod')).toEqual({ apiBase: `${n8nUrl}/api/v1`, apiKey: n8nKey });
+  });
+
+  it('opens no other workspace’s connection, and a sealed key copied to another record does not open', async () => {
+    const keys = await ring();
+    const [mine, theirs] = [workspace(), workspace()];
+    await saveConnection(env.API_KEYS, keys, { workspace: theirs, name: 'prod', url: n8nUrl, apiKey: n8nKey }, dev);
+    expect(await openConnection(env.API_KEYS, keys, mine, 'prod')).toBeUndefined();
+    expect(await listConnections(env.API_KEYS, mine)).toEqual([]);
+    // Their record copied under my name: the key is sealed to their record's name.
+    await env.API_KEYS.put(connectionKvName(mine, 'prod'), (await env.API_KEYS.get(connectionKvName(theirs, 'prod')))!);
+    await expect(openConnection(env.API_KEYS, keys, mine, 'prod')).rejects.toThrow(/belongs to another record/);
+    // Names that are not names read nothing.
+    expect(await openConnection(env.API_KEYS, keys, `${mine}:x`, 'prod')).toBeUndefined();
+    expect(await openConnection(env.API_KEYS, keys, mine, '../prod')).toBeUndefined();
+  });
+});
