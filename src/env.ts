@@ -77,6 +77,8 @@ export interface Env {
    * the same in every isolate. Without it no tool asks for input across rounds.
    */
   REQUEST_STATE_KEY?: string;
+  /** The key ring n8n API keys of workspaces' connections are sealed under: `id:base64key`, comma-separated, newest first (src/workspaces/secretBox.ts). */
+  CONNECTION_KEYS?: string;
 }
 
 type ProjectEnv = Env;

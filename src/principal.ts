@@ -11,6 +11,11 @@ export interface Principal {
    */
   subject: string;
   scopes: readonly string[];
+  /**
+   * The workspace whose n8n connections the credential acts on (src/workspaces/); absent for the
+   * deployment's own, whose one connection is N8N_API_URL / N8N_API_KEY.
+   */
+  workspace?: string;
 }
 
 /**

@@ -22,6 +22,11 @@ export const ApiKeyRecordSchema = z.object({
   createdAt: z.number().int(),
   expiresAt: z.number().int().optional(),
   revokedAt: z.number().int().optional(),
+  /** The workspace it acts in (src/workspaces/); absent: the deployment's own n8n. */
+  workspace: z
+    .string()
+    .regex(/^[0-9a-f]{12}$/)
+    .optional(),
 });
 export type ApiKeyRecord = z.infer<typeof ApiKeyRecordSchema>;
 

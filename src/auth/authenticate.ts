@@ -33,7 +33,7 @@ export async function authenticate(request: Request, env: Env): Promise<Principa
 
 async function keyPrincipal(env: Env, token: string): Promise<Principal | null> {
   const key = await verifyApiKey(cachedKeyRecords(env), token);
-  return key && { id: keyPrincipalId(key.id), subject: keyPrincipalId(key.id), scopes: key.scopes };
+  return key && { id: keyPrincipalId(key.id), subject: keyPrincipalId(key.id), scopes: key.scopes, ...(key.workspace ? { workspace: key.workspace } : {}) };
 }
 
 /** RFC 6750 §3.1: the credential is good but lacks `scope` (the page's API; MCP tools refuse with a tool result). */

@@ -1,0 +1,40 @@
+import { env } from 'cloudflare:workers';
+import { describe, expect, inject, it } from 'vitest';
+import type { Env } from '../../src/env';
+import type { Principal } from '../../src/principal';
+import { connectionFor } from '../../src/workspaces/connectionFor';
+import { saveConnection } from '../../src/workspaces/connections';
+import { keyRing } from '../../src/workspaces/secretBox';
+
+const n8nUrl = inject('n8nUrl');
+const n8nKey = inject('n8nKey');
+const dev = { serverOnLoopback: true, allowPrivateNetworks: false };
+const randomKey = () => btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))));
+const workspace = () => Array.from(crypto.getRandomValues(new Uint8Array(6)), (b) => b.toString(16).padStart(2, '0')).join('');
+const caller = (w?: string): Principal => ({ id: 'key_000000000001', subject: 'key_000000000001', scopes: ['*'], ...(w ? { workspace: w } : {}) });
+
+describe('the connection a call acts on', () => {
+  it("is the deployment's own n8n for a caller without a workspace, as before", async () => {
+    const deployment = { ...env, N8N_API_URL: 'https://n8n.example.com/', N8N_API_KEY: 'k' } as Env;
+    expect(await connectionFor(deployment, caller())).toEqual({ apiBase: 'https://n8n.example.com/api/v1', apiKey: 'k' });
+    expect(await connectionFor(deployment, caller(), 'default')).toHaveProperty('apiKey', 'k');
+    await expect(connectionFor(deployment, caller(), 'prod')).rejects.toThrow(/this server has one n8n, "default"/);
+    await expect(connectionFor(env as Env, caller())).rejects.toThrow(/n8n is not configured/);
+  });
+
+  it("is the workspace's connection for its callers: the only one, or the one named, and never another workspace's", async () => {
+    const keys = `k1:${randomKey()}`;
+    const deployment = { ...env, CONNECTION_KEYS: keys } as Env;
+    const ring = await keyRing(keys);
+    const [mine, theirs] = [workspace(), workspace()];
+    await expect(connectionFor(deployment, caller(mine))).rejects.toThrow(/has no n8n connection yet/);
+    await saveConnection(env.API_KEYS, ring, { workspace: mine, name: 'dev', url: n8nUrl, apiKey: n8nKey }, dev);
+    expect(await connectionFor(deployment, caller(mine))).toEqual({ apiBase: `${n8nUrl}/api/v1`, apiKey: n8nKey });
+    await saveConnection(env.API_KEYS, ring, { workspace: mine, name: 'prod', url: `${n8nUrl}/n8n-1.123.81`, apiKey: n8nKey }, dev);
+    await expect(connectionFor(deployment, caller(mine))).rejects.toThrow(/has 2 n8n connections \(dev, prod\): name one/);
+    expect(await connectionFor(deployment, caller(mine), 'prod')).toHaveProperty('apiBase', `${n8nUrl}/n8n-1.123.81/api/v1`);
+    // Their workspace has none of mine, whatever it names.
+    await expect(connectionFor(deployment, caller(theirs), 'prod')).rejects.toThrow(/has no n8n connection "prod"/);
+    await expect(connectionFor(deployment, caller(theirs))).rejects.toThrow(/has no n8n connection yet/);
+  });
+});
