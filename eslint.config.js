@@ -19,7 +19,8 @@ const LAYERS = [
   ['http', 'observability'],
   // The product core: what n8n's nodes and workflows are, nothing of MCP or of who asks.
   ['catalog', 'workflows', 'n8n', 'history'],
-  ['auth'],
+  // Who may call, and which n8n a caller's workspace brings.
+  ['auth', 'workspaces'],
   ['tools'],
   // One server core…
   ['server'],

@@ -48,6 +48,8 @@ export interface Env {
   /** Requests per principal (wrangler.toml [[ratelimits]]). */
   REQUEST_LIMITER?: RateLimit;
   /** search_nodes calls per principal: a tighter budget. */
+  /** Requests per workspace, across its keys and grants (src/auth/rateLimit.ts). */
+  WORKSPACE_LIMITER?: RateLimit;
   SEARCH_LIMITER?: RateLimit;
   /** Credentials tried on the OAuth consent page, per IP address. */
   SIGN_IN_LIMITER?: RateLimit;

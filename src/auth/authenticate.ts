@@ -7,6 +7,7 @@ import { cachedKeyRecords } from './keyCache';
 import { oauthPrincipal, resourceMetadataUrl } from './oauth';
 import { keyPrincipalId, type Principal } from '../principal';
 import { allows, type Scope } from './scopes';
+import { workspaceStands } from '../workspaces/workspaces';
 
 /** RFC 6750: one scheme, one token of visible ASCII (OAuth tokens here contain ':'). */
 const BEARER = /^Bearer +([\x21-\x7e]{1,1024})$/i;
@@ -33,7 +34,8 @@ export async function authenticate(request: Request, env: Env): Promise<Principa
 
 async function keyPrincipal(env: Env, token: string): Promise<Principal | null> {
   const key = await verifyApiKey(cachedKeyRecords(env), token);
-  return key && { id: keyPrincipalId(key.id), subject: keyPrincipalId(key.id), scopes: key.scopes, ...(key.workspace ? { workspace: key.workspace } : {}) };
+  if (!key || !(await workspaceStands(env, key))) return null;
+  return { id: keyPrincipalId(key.id), subject: keyPrincipalId(key.id), scopes: key.scopes, ...(key.workspace ? { workspace: key.workspace } : {}) };
 }
 
 /** RFC 6750 §3.1: the credential is good but lacks `scope` (the page's API; MCP tools refuse with a tool result). */

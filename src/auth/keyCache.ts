@@ -1,20 +1,17 @@
 import { readKeyRecord, type ApiKeyRecord, type KeyRecordReader } from './apiKeys';
 import type { Env } from '../env';
+import { ExpiringCache } from '../lib/expiringCache';
 
 /** How long an isolate trusts a key record it read (API_KEY_CACHE_SECONDS; 0 reads KV every time). */
 const DEFAULT_CACHE_SECONDS = 30;
 /** Records kept per isolate at most; the oldest go first. */
 const MAX_ENTRIES = 1000;
 
-interface Cached {
-  record: ApiKeyRecord;
-  until: number;
-}
-
 /** Per isolate: key hash → the record KV held for it. Unknown keys are never kept. */
-const records = new Map<string, Cached>();
+const records = new ExpiringCache<string, ApiKeyRecord>(MAX_ENTRIES);
 
-function keyCacheMs(env: Env): number {
+/** API_KEY_CACHE_SECONDS in ms: also how long workspaces and opened connections are kept (src/workspaces/). */
+export function keyCacheMs(env: Env): number {
   const seconds = Number(env.API_KEY_CACHE_SECONDS ?? DEFAULT_CACHE_SECONDS);
   return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 0;
 }
@@ -30,14 +27,11 @@ export function cachedKeyRecords(env: Env, now: () => number = Date.now): KeyRec
   const ttl = keyCacheMs(env);
   if (ttl === 0) return read;
   return async (hash) => {
-    const cached = records.get(hash);
-    if (cached && cached.until > now()) return cached.record;
+    const cached = records.get(hash, now());
+    if (cached) return cached;
     const record = await read(hash);
-    records.delete(hash);
-    if (record) {
-      if (records.size >= MAX_ENTRIES) records.delete(records.keys().next().value!);
-      records.set(hash, { record, until: now() + ttl });
-    }
+    if (record) records.set(hash, record, now() + ttl);
+    else records.delete(hash);
     return record;
   };
 }

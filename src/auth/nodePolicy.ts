@@ -36,13 +36,18 @@ export interface NodePolicy {
   overrides: ClassOverrides;
   /** The operator's variables could not be read: no class is allowed, and this says why. */
   invalid?: string;
+  /** The classes the caller's workspace may use (src/workspaces/workspaces.ts): within `allowed`, never beyond. */
+  workspace?: ReadonlySet<NodeClass>;
 }
 
 /** A node type (`package.name`) or a package's types (`package.*`). */
 const TYPE_PATTERN = /^[@\w./-]+\.(?:\*|[\w-]+)$/;
 
-/** ALLOWED_NODE_CLASSES and NODE_CLASS_OVERRIDES, read; a value that cannot be read allows nothing and says so (a typo never widens). */
-export function nodePolicyOf(env: Env): NodePolicy {
+/**
+ * ALLOWED_NODE_CLASSES and NODE_CLASS_OVERRIDES, read, narrowed by the caller's workspace when it names
+ * its classes; a value that cannot be read allows nothing and says so (a typo never widens).
+ */
+export function nodePolicyOf(env: Env, workspace?: { nodeClasses?: readonly NodeClass[] }): NodePolicy {
   const problems: string[] = [];
   const allowed = new Set<NodeClass>();
   const listed = env.ALLOWED_NODE_CLASSES === undefined ? [...DEFAULT_ALLOWED_CLASSES] : env.ALLOWED_NODE_CLASSES.split(/[\s,]+/).filter(Boolean);
@@ -58,13 +63,15 @@ export function nodePolicyOf(env: Env): NodePolicy {
     } else overrides.set(type, value);
   }
   if (problems.length) return { allowed: new Set(), overrides, invalid: problems.join('; ') };
-  return { allowed, overrides };
+  return { allowed, overrides, ...(workspace?.nodeClasses ? { workspace: new Set(workspace.nodeClasses) } : {}) };
 }
 
 /** Why `caller` may not use a class, in words that name the fix; null when it may. */
 export function classRefusal(caller: Principal, policy: NodePolicy, nodeClass: NodeClass): string | null {
   if (policy.invalid) return `this deployment's node policy cannot be read (${policy.invalid}), so no caller may`;
   if (!policy.allowed.has(nodeClass)) return `this deployment lets no caller use class "${nodeClass}" (the operator's ALLOWED_NODE_CLASSES)`;
+  if (policy.workspace && !policy.workspace.has(nodeClass))
+    return `this credential's workspace lets no caller use class "${nodeClass}" (its node classes, set by the operator: npm run keys -- workspace classes)`;
   const scope = CLASS_SCOPES[nodeClass];
   return allows(caller.scopes, scope) ? null : `it needs the scope "${scope}", which this credential does not have`;
 }
@@ -84,7 +91,7 @@ export function policySummary(policy: NodePolicy): NodeClassSummary[] {
   return NODE_CLASSES.map((nodeClass) => ({
     class: nodeClass,
     lets: CLASS_MEANING[nodeClass],
-    allowed: !policy.invalid && policy.allowed.has(nodeClass),
+    allowed: !policy.invalid && policy.allowed.has(nodeClass) && (!policy.workspace || policy.workspace.has(nodeClass)),
     scope: CLASS_SCOPES[nodeClass],
   }));
 }

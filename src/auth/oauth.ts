@@ -8,6 +8,7 @@ import { cachedKeyRecords } from './keyCache';
 import type { Principal } from '../principal';
 import { RATE_LIMIT_PERIOD_SECONDS, withinLimit } from './rateLimit';
 import { narrow, SCOPES, type Scope } from './scopes';
+import { workspaceStands } from '../workspaces/workspaces';
 
 /**
  * OAuth 2.1 for clients that cannot send a pasted key (claude.ai connectors, mcp-remote), through
@@ -72,7 +73,7 @@ export function authorizationServer(origin: string): OAuthAuthorizationServer<En
         // with: once it is revoked, expired or changed, the grant issues nothing more. invalid_grant also
         // has the library revoke the grant with its tokens.
         tokenExchangeCallback: async ({ props, env }) => {
-          if (await credentialScopes(env, props as GrantProps)) return;
+          if (await grantCredential(env, props as GrantProps)) return;
           throw new OAuthError('invalid_grant', {
             description: 'The API key or operator password this grant was approved with is no longer valid: authorize the client again',
           });
@@ -142,14 +143,23 @@ export async function oauthPrincipal(env: Env, url: URL, token: string): Promise
   const audiences = [summary.audience ?? []].flat();
   if (!resourcePaths.some((path) => audiences.includes(`${url.origin}${path}`))) return null;
   const props = summary.grant.props;
-  const allowed = await credentialScopes(env, props);
-  if (!allowed) return null;
-  return { id: `grant_${summary.grantId}`, subject: props.subject, scopes: narrow(summary.scope as Scope[], allowed) };
+  const credential = await grantCredential(env, props);
+  if (!credential) return null;
+  const { scopes, workspace } = credential;
+  return { id: `grant_${summary.grantId}`, subject: props.subject, scopes: narrow(summary.scope as Scope[], scopes), ...(workspace ? { workspace } : {}) };
 }
 
-/** What the credential behind a grant allows now; null once it is revoked, expired or changed. */
-async function credentialScopes(env: Env, props: GrantProps): Promise<readonly string[] | null> {
-  if (props.keyHash) return (await activeKeyByHash(cachedKeyRecords(env), props.keyHash))?.scopes ?? null;
-  if (props.operatorHash && env.OPERATOR_PASSWORD && constantTimeEqual(await sha256Hex(env.OPERATOR_PASSWORD), props.operatorHash)) return ['*'];
+/**
+ * What the credential behind a grant allows now, and the workspace it acts in (the key's: a grant
+ * belongs to the workspace of the key it was approved with); null once the key is revoked or expired,
+ * its workspace removed, or the operator password changed.
+ */
+async function grantCredential(env: Env, props: GrantProps): Promise<{ scopes: readonly string[]; workspace?: string } | null> {
+  if (props.keyHash) {
+    const key = await activeKeyByHash(cachedKeyRecords(env), props.keyHash);
+    if (!key || !(await workspaceStands(env, key))) return null;
+    return { scopes: key.scopes, ...(key.workspace ? { workspace: key.workspace } : {}) };
+  }
+  if (props.operatorHash && env.OPERATOR_PASSWORD && constantTimeEqual(await sha256Hex(env.OPERATOR_PASSWORD), props.operatorHash)) return { scopes: ['*'] };
   return null;
 }

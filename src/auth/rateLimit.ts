@@ -9,10 +9,25 @@ import type { Principal } from '../principal';
  */
 export const RATE_LIMIT_PERIOD_SECONDS = 60;
 
-/** Every authenticated request counts against its subject's REQUEST_LIMITER budget: over it → 429. */
+/**
+ * One request of `principal`, counted against its subject's REQUEST_LIMITER budget and, for a
+ * workspace's caller, its workspace's WORKSPACE_LIMITER budget too (many keys of one workspace share
+ * one n8n); false with the budget that ran out.
+ */
+async function countRequest(env: Env, principal: Principal): Promise<'credential' | 'workspace' | null> {
+  const [own, shared] = await Promise.all([
+    withinLimit(env, env.REQUEST_LIMITER, principal.subject),
+    principal.workspace === undefined ? true : withinLimit(env, env.WORKSPACE_LIMITER, `workspace:${principal.workspace}`),
+  ]);
+  return !own ? 'credential' : !shared ? 'workspace' : null;
+}
+
+const whose = { credential: 'this credential', workspace: "this credential's workspace" } as const;
+
+/** Every authenticated request counts against its subject's and its workspace's budgets: over either → 429. */
 export async function limitRequests(env: Env, principal: Principal): Promise<void> {
-  if (await withinLimit(env, env.REQUEST_LIMITER, principal.subject)) return;
-  throw tooManyRequests('this credential is over its request rate limit');
+  const spent = await countRequest(env, principal);
+  if (spent) throw tooManyRequests(`${whose[spent]} is over its request rate limit`);
 }
 
 /**
@@ -23,9 +38,10 @@ export async function limitRequests(env: Env, principal: Principal): Promise<voi
 export async function limitCalls(env: Env, principal: Principal, messages: readonly JsonRpcMessage[]): Promise<void> {
   const requests = messages.filter(isRequest).length;
   if (requests <= 1) return;
-  const counted = await Promise.all(Array.from({ length: requests - 1 }, () => withinLimit(env, env.REQUEST_LIMITER, principal.subject)));
-  if (counted.every(Boolean)) return;
-  throw tooManyRequests(`a batch of ${requests} requests is more than what is left of this credential's request rate limit`);
+  const counted = await Promise.all(Array.from({ length: requests - 1 }, () => countRequest(env, principal)));
+  const spent = counted.find((c) => c !== null);
+  if (!spent) return;
+  throw tooManyRequests(`a batch of ${requests} requests is more than what is left of ${whose[spent]}'s request rate limit`);
 }
 
 /** 429, with the Retry-After the limiters' period guarantees. */

@@ -2,6 +2,7 @@
  * What a credential may do. `nodes:read` covers the knowledge tools and the node-spec resources; the
  * n8n tools need `<resource>:read` or `<resource>:write`; `workflows:code`, `workflows:host` and
  * `credentials:use` let a caller put nodes of those classes into n8n or run them (src/auth/nodePolicy.ts);
+ * `instances:write` lets a workspace's key add, test and replace its n8n connections (src/workspaces/);
  * `*` is everything.
  */
 export const SCOPES = [
@@ -24,6 +25,7 @@ export const SCOPES = [
   'projects:read',
   'projects:write',
   'audit:read',
+  'instances:write',
   '*',
 ] as const;
 

@@ -2,7 +2,7 @@ import { ResourceNotFoundError, ResourceTemplate, type McpServer, type Registere
 import type { Env } from '../env';
 import { own } from '../lib/ownKeys';
 import { Catalog, listedUnder } from './catalog';
-import { n8nConnection } from '../n8n/client';
+import { drivesN8n } from '../n8n/client';
 import { EXPRESSION_GUIDE_URI, expressionGuide, timeZoneSection } from './expressionGuide';
 import { NODE_TYPES } from './nodeSpec';
 import { serializeSpec } from './serialize';
@@ -67,7 +67,7 @@ export function installCatalogResources(server: McpServer, env: Env): Registered
       mimeType: 'text/markdown',
     },
     async (uri) => ({
-      contents: [{ uri: uri.href, mimeType: 'text/markdown', text: expressionGuide(timeZoneSection({ instance: n8nConnection(env) !== undefined })) }],
+      contents: [{ uri: uri.href, mimeType: 'text/markdown', text: expressionGuide(timeZoneSection({ instance: drivesN8n(env) })) }],
     }),
   );
   return nodeSpecs;

@@ -1,5 +1,5 @@
 import type { Env } from '../env';
-import { n8nConnection } from '../n8n/client';
+import type { N8nConnection } from '../n8n/client';
 import type { HistoryLimits, HistoryObject } from './HistoryObject';
 
 /** What the history keeps unless HISTORY_VERSIONS, HISTORY_DAYS, HISTORY_MB and HISTORY_CALLER_MB say otherwise. */
@@ -20,17 +20,17 @@ export function limitsOf(env: Env): HistoryLimits {
 }
 
 /**
- * The history object of the n8n instance at `apiBase`: one per instance, named by a hash of its API URL
- * (never its key), so a deployment pointed at another n8n starts another history and a workflow id is
- * never taken for another instance's.
+ * The history object of an n8n connection (versions, turns, runs, stored tests): a workspace's connection
+ * has its own, named by its workspace and id (a rename keeps it; two workspaces on one n8n stay apart);
+ * the deployment's own n8n has one named by a hash of its API URL (never its key), so a deployment
+ * pointed at another n8n starts another history and a workflow id is never taken for another instance's.
  */
-export async function historyOf(env: Env, apiBase: string): Promise<DurableObjectStub<HistoryObject>> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(apiBase.replace(/\/+$/, '')));
+export async function historyOf(env: Env, connection: N8nConnection): Promise<DurableObjectStub<HistoryObject>> {
+  if (connection.instance) return env.HISTORY.get(env.HISTORY.idFromName(`connection:${connection.instance.workspace}:${connection.instance.id}`));
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(connection.apiBase.replace(/\/+$/, '')));
   const name = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
   return env.HISTORY.get(env.HISTORY.idFromName(`n8n:${name}`));
 }
 
-/** The history object of the n8n this deployment drives (N8N_API_URL); only called where that n8n is configured. */
-export function historyFor(env: Env): Promise<DurableObjectStub<HistoryObject>> {
-  return historyOf(env, n8nConnection(env)!.apiBase);
-}
+/** The history object of the connection an n8n tool's call acts on. */
+export const historyFor = (ctx: { env: Env; connection: N8nConnection }): Promise<DurableObjectStub<HistoryObject>> => historyOf(ctx.env, ctx.connection);

@@ -66,6 +66,8 @@ export interface N8nConnection {
   /** `https://n8n.example.com/api/v1`, whatever form N8N_API_URL was given in. */
   apiBase: string;
   apiKey: string;
+  /** A workspace's connection (src/workspaces/): which one, for its history and its errors; absent for the deployment's own. */
+  instance?: { workspace: string; name: string; id: string };
 }
 
 /** The deployment's n8n, from the N8N_API_URL and N8N_API_KEY secrets; undefined when either is missing. */
@@ -77,6 +79,12 @@ export function n8nConnection(env: Env): N8nConnection | undefined {
   const base = url.replace(/\/+$/, '').replace(/\/api\/v1$/, '');
   return { apiBase: `${base}/api/v1`, apiKey };
 }
+
+/** Workspaces are on (CONNECTION_KEYS set): each caller may bring its own n8n (src/workspaces/). */
+export const servesWorkspaces = (env: Env): boolean => Boolean(env.CONNECTION_KEYS?.trim());
+
+/** Whether this deployment drives n8n at all: its own (N8N_API_URL and N8N_API_KEY), or its workspaces'. */
+export const drivesN8n = (env: Env): boolean => n8nConnection(env) !== undefined || servesWorkspaces(env);
 
 type Query = Record<string, string | number | boolean | undefined>;
 
@@ -165,7 +173,7 @@ export class N8nClient {
    * (ToolContext.beginSideEffect), and the request waits for it.
    */
   constructor(
-    private readonly connection: N8nConnection,
+    readonly connection: N8nConnection,
     private readonly gate: WorkflowGate,
     private readonly signal?: AbortSignal,
     private readonly beforeChange?: () => Promise<void>,
@@ -226,6 +234,8 @@ export class N8nClient {
         },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         signal: this.signal ? AbortSignal.any([this.signal, timeout.signal]) : timeout.signal,
+        // The key goes only to the address it was given for: n8n's API never redirects, a proxy in front may.
+        redirect: 'manual',
       });
       text = await textOf(response, `${method} ${url.pathname}`);
     } catch (error) {
@@ -236,7 +246,7 @@ export class N8nClient {
     } finally {
       clearTimeout(timer);
     }
-    if (!response.ok) throw errorFor(response.status, method, url.pathname, text);
+    if (!response.ok) throw errorFor(response.status, method, url.pathname, text, this.connection);
     if (!text) return undefined as T;
     let answer: T;
     try {
@@ -260,13 +270,24 @@ function messageOf(text: string): string | undefined {
   return undefined;
 }
 
-function errorFor(status: number, method: string, path: string, text: string): Error {
+/** Where the key or address of this connection is set: what an error about either names. */
+const whereSet = (connection: N8nConnection): string =>
+  connection.instance
+    ? `the key of the connection "${connection.instance.name}" (replace it on this server's landing page, or npm run keys -- connection add)`
+    : 'the N8N_API_KEY secret';
+
+function errorFor(status: number, method: string, path: string, text: string, connection: N8nConnection): Error {
   const said = messageOf(text);
   const detail = said ? `: ${said}` : '';
   const where = `${method} ${path}`;
+  if (status >= 300 && status < 400)
+    return new N8nApiError(
+      status,
+      `n8n's address redirects ${where} (${status}); the API key is not sent after a redirect: set the address n8n answers at itself${connection.instance ? ` for the connection "${connection.instance.name}"` : ' as N8N_API_URL'}.`,
+    );
   if (status >= 500) return new N8nUnavailableError(`n8n failed on ${where} (${status})${detail}`);
   if (status === 429) return new N8nUnavailableError(`n8n is too busy for ${where} (429)${detail}`);
-  if (status === 401) return new N8nApiError(status, `n8n rejected the API key (401)${detail}. Check the N8N_API_KEY secret.`);
+  if (status === 401) return new N8nApiError(status, `n8n rejected the API key (401)${detail}. Check ${whereSet(connection)}.`);
   if (status === 403) {
     const license = /licen[cs]e|plan|enterprise/i.test(said ?? '');
     return new N8nApiError(

@@ -4,8 +4,7 @@
  * the `n8n:config:sentry` meta tag (`{"dsn":…,"release":"n8n@1.123.81"}`, base64; URL-encoded JSON in
  * some releases). Read once per instance URL and kept a few minutes (an upgrade shows up after that).
  */
-import type { Env } from '../env';
-import { n8nConnection } from './client';
+import type { N8nConnection } from './client';
 import { isRelease } from './releaseTable';
 
 /** What is known of the instance's release. */
@@ -54,13 +53,14 @@ async function readRelease(url: string): Promise<InstanceRelease> {
   let response: Response;
   try {
     // No API key: the page needs none, and the key goes only where the API is.
-    response = await fetch(url, { headers: { accept: 'text/html' }, redirect: 'follow', signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
+    response = await fetch(url, { headers: { accept: 'text/html' }, redirect: 'manual', signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
   } catch (error) {
     // The error's name only: its message may hold the instance's URL, which callers are not shown.
     return { known: false, reason: `its editor page could not be read (${error instanceof Error ? error.name : 'fetch failed'})` };
   }
   if (!response.ok) {
     await response.body?.cancel();
+    // A redirect is not followed: the address is a user's (a workspace's connection), and may point anywhere.
     return { known: false, reason: `its editor page answered HTTP ${response.status}` };
   }
   const release = releaseFromEditorPage(await headOf(response));
@@ -88,11 +88,11 @@ async function headOf(response: Response): Promise<string> {
 const cache = new Map<string, { value: Promise<InstanceRelease>; until: number }>();
 
 /**
- * The configured instance's release, or undefined when no instance is configured. Kept per instance
- * URL for RELEASE_TTL_MS (a failure for a minute), so a tool call costs one page read in a while.
+ * The release of the instance a call acts on (src/workspaces/connectionFor.ts), or undefined when it has
+ * none. Kept per instance URL for RELEASE_TTL_MS (a failure for a minute), so a tool call costs one page
+ * read in a while.
  */
-export async function instanceRelease(env: Env, now = Date.now()): Promise<InstanceRelease | undefined> {
-  const connection = n8nConnection(env);
+export async function instanceRelease(connection: N8nConnection | undefined, now = Date.now()): Promise<InstanceRelease | undefined> {
   if (!connection) return undefined;
   const url = editorUrl(connection.apiBase);
   const kept = cache.get(url);

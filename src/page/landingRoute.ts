@@ -4,10 +4,10 @@ import { Catalog } from '../catalog/catalog';
 import { SERVER_NAME, SERVER_TITLE, SERVER_VERSION } from '../config';
 import type { Env } from '../env';
 import { html, htmlResponse } from '../http/html';
-import { n8nConnection } from '../n8n/client';
 import { connectGuides } from './connect';
 import { landingPage } from './landingHtml';
 import { toolView } from './toolView';
+import { drivesN8n } from '../n8n/client';
 import { toolsFor } from '../server/registry';
 import { TRANSPORTS } from '../config';
 
@@ -27,7 +27,7 @@ export async function landing(request: IRequest, env: Env): Promise<Response> {
     catalog: manifest,
     nodeTypes: Object.entries(types).map(([type, subtypes]) => [type, subtypes.length]),
     transports: TRANSPORTS,
-    n8nConfigured: n8nConnection(env) !== undefined,
+    n8nConfigured: drivesN8n(env),
     publicCatalog: env.PUBLIC_CATALOG === 'true',
     guides: connectGuides(origin),
     tools: toolsFor(env).map(toolView),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Principal } from '../principal';
 
 /** Who asked: the principal the Worker authenticated, whose scopes decide what a tool may show. */
-const CallerSchema = z.object({ id: z.string().min(1), subject: z.string().min(1), scopes: z.array(z.string()).readonly() });
+const CallerSchema = z.object({ id: z.string().min(1), subject: z.string().min(1), scopes: z.array(z.string()).readonly(), workspace: z.string().optional() });
 
 const owner = {
   sessionId: z.string().min(1).optional(),
@@ -55,5 +55,5 @@ export const ToolCallMessageSchema = z
 /** What producers send (always the newest version) and the consumer reads (any version, made the newest). */
 export type ToolCallMessage = z.output<typeof V2>;
 
-/** The caller as it travels (queue messages, task records): the principal's three fields, nothing else of the request. */
-export const callerOf = ({ id, subject, scopes }: Principal): Principal => ({ id, subject, scopes });
+/** The caller as it travels (queue messages, task records): the principal's fields, its workspace with them, nothing else of the request. */
+export const callerOf = ({ id, subject, scopes, workspace }: Principal): Principal => ({ id, subject, scopes, ...(workspace === undefined ? {} : { workspace }) });

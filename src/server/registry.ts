@@ -1,5 +1,7 @@
 import type { Env } from '../env';
-import { n8nConnection } from '../n8n/client';
+import { drivesN8n, servesWorkspaces } from '../n8n/client';
+import { instanceArgument } from '../tools/n8n/n8nTool';
+import { listInstances } from '../tools/listInstances';
 import { getGuide } from '../tools/getGuide';
 import { getNodeDetails } from '../tools/nodes/getNodeDetails';
 import { N8N_TOOLS } from '../tools/n8n';
@@ -24,7 +26,14 @@ const CORE_TOOLS: readonly ToolDefinition[] = [
   autofixWorkflow,
 ];
 
-/** The tools a session on this deployment offers: the n8n tools only when an n8n is configured; then any the entry added (./additions.ts). */
+/** The n8n tools where workspaces are on: each also takes `instance`, made once so each schema is converted once. */
+const N8N_TOOLS_WITH_INSTANCE: readonly ToolDefinition[] = N8N_TOOLS.map((tool) => ({ ...tool, input: tool.input.extend(instanceArgument) }));
+
+/**
+ * The tools a session on this deployment offers: the n8n tools and list_instances only when it drives
+ * n8n (taking `instance` where workspaces are on); then any the entry added (./additions.ts).
+ */
 export function toolsFor(env: Env): readonly ToolDefinition[] {
-  return [...CORE_TOOLS, ...(n8nConnection(env) ? N8N_TOOLS : []), ...(serverAdditions()?.tools ?? [])];
+  const n8n = !drivesN8n(env) ? [] : [listInstances, ...(servesWorkspaces(env) ? N8N_TOOLS_WITH_INSTANCE : N8N_TOOLS)];
+  return [...CORE_TOOLS, ...n8n, ...(serverAdditions()?.tools ?? [])];
 }

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { allows } from '../auth/scopes';
 import { EXPRESSION_GUIDE_URI, expressionGuide, timeZoneSection, type TimeZoneFacts } from '../catalog/expressionGuide';
-import { N8nClient, n8nConnection } from '../n8n/client';
+import { N8nClient } from '../n8n/client';
+import { defaultConnectionFor } from '../workspaces/connectionFor';
 import { n8nId } from '../n8n/ids';
 import { nodeGate } from './n8n/nodeGate';
 import { workflowPath, type Workflow } from './n8n/workflowApi';
@@ -35,10 +36,10 @@ export const getGuide = defineTool({
 
 /** What is known of the time zone here: whether an n8n is configured, and the asked workflow's setting as n8n has it. */
 async function timeZoneFacts(ctx: ToolContext, workflowId: string | undefined): Promise<TimeZoneFacts> {
-  const connection = n8nConnection(ctx.env);
+  const connection = await defaultConnectionFor(ctx.env, ctx.caller);
   if (workflowId === undefined) return { instance: connection !== undefined };
   if (!connection)
-    throw new ToolError('No n8n is configured on this server (N8N_API_URL and N8N_API_KEY): there is no workflow to read. Ask without workflowId.');
+    throw new ToolError('You have no default n8n (list_instances says which you have): there is no workflow to read. Ask without workflowId.');
   if (!allows(ctx.caller.scopes, 'workflows:read')) {
     throw new ToolError('Reading a workflow’s time zone needs the workflows:read scope, which this credential lacks. Ask without workflowId.');
   }

@@ -4,6 +4,7 @@ import { MODERN_PROTOCOL_VERSION, SERVER_NAME, SERVER_VERSION, TRANSPORTS } from
 import { instanceRelease } from '../n8n/release';
 import { newestRelease } from '../n8n/releaseTable';
 import { classRefusal, nodePolicyOf, policySummary } from '../auth/nodePolicy';
+import { callerWorkspace, defaultConnectionFor } from '../workspaces/connectionFor';
 import { defineTool } from './tool';
 
 export const serverInfo = defineTool({
@@ -11,7 +12,8 @@ export const serverInfo = defineTool({
   title: 'Server information',
   description:
     'Name and version of this MCP server, the transports it serves and the MCP protocol versions it speaks, the n8n ' +
-    'release its node catalog is, the release of the n8n it drives (node details and validation follow that one), and ' +
+    'release its node catalog is, the release of your default n8n (node details and validation follow that one; list_instances ' +
+    'names all you can act on), and ' +
     'which node classes (the n8n host, code, stored credentials) this deployment and your credential may put into n8n. ' +
     'Use it to check the connection works.',
   input: z.object({}),
@@ -22,8 +24,9 @@ export const serverInfo = defineTool({
     protocolVersions: z.array(z.string()),
     n8n: z.object({
       catalog: z.string().describe('The n8n release whose nodes the catalog describes'),
-      instance: z.string().optional().describe('The release of the configured n8n, or why it is unknown; absent when none is configured'),
+      instance: z.string().optional().describe('The release of your default n8n, or why it is unknown; absent when you have none'),
     }),
+    workspace: z.string().optional().describe('Your workspace; absent on a deployment that serves one team'),
     nodeClasses: z
       .array(
         z.object({
@@ -41,8 +44,9 @@ export const serverInfo = defineTool({
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   execution: 'direct',
   async run(_input, { env, caller }) {
-    const instance = await instanceRelease(env);
-    const policy = nodePolicyOf(env);
+    const workspace = await callerWorkspace(env, caller);
+    const instance = await instanceRelease(await defaultConnectionFor(env, caller));
+    const policy = nodePolicyOf(env, workspace);
     return {
       name: SERVER_NAME,
       version: SERVER_VERSION,
@@ -52,6 +56,7 @@ export const serverInfo = defineTool({
         catalog: newestRelease(),
         ...(instance ? { instance: instance.known ? instance.release : `unknown: ${instance.reason}` } : {}),
       },
+      ...(workspace ? { workspace: workspace.name } : {}),
       nodeClasses: policySummary(policy).map((c) => ({ ...c, yours: classRefusal(caller, policy, c.class) === null })),
     };
   },

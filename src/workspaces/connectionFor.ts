@@ -1,42 +1,73 @@
 /**
  * The n8n connection a call acts on (issue 41). A caller of the deployment's own workspace (no
- * workspace on its key or grant) has N8N_API_URL / N8N_API_KEY, as before; a workspace's caller has the
- * connection its `instance` argument names, or, when it names none, the workspace's only one. Opened
- * connections are kept per isolate for the key-cache time, as key records are (src/auth/keyCache.ts),
- * so a busy caller's calls do not each read KV and decrypt; a removed connection stops within that time.
+ * workspace on its key or grant) has N8N_API_URL / N8N_API_KEY, as before, under the name "default"; a
+ * workspace's caller has the connection its `instance` argument names, else the workspace's default,
+ * else its only one. Opened connections are kept per isolate for the key-cache time, as key records are
+ * (src/auth/keyCache.ts), so a busy caller's calls do not each read KV and decrypt; a removed connection
+ * or workspace stops within that time.
  */
+import { keyCacheMs } from '../auth/keyCache';
 import type { Env } from '../env';
+import { ExpiringCache } from '../lib/expiringCache';
 import { n8nConnection, type N8nConnection } from '../n8n/client';
 import type { Principal } from '../principal';
-import { ToolError } from '../tools/tool';
+import { ToolError } from '../lib/errors';
 import { listConnections, openConnection } from './connections';
 import { keyRing, type KeyRing } from './secretBox';
+import { workspaceOf, type WorkspaceRecord } from './workspaces';
 
-const CACHE_MS = 30_000;
-const MAX_ENTRIES = 1000;
-const opened = new Map<string, { connection: N8nConnection; until: number }>();
+/** The deployment's own connection's name, in `instance` arguments and list_instances. */
+export const DEPLOYMENT_INSTANCE = 'default';
+
+const opened = new ExpiringCache<string, N8nConnection>(1000);
 const rings = new WeakMap<Env, Promise<KeyRing>>();
 
-export async function connectionFor(env: Env, caller: Principal, instance?: string, now: () => number = Date.now): Promise<N8nConnection> {
-  if (caller.workspace === undefined) {
-    const own = n8nConnection(env);
-    if (!own) throw new ToolError('n8n is not configured on this server (N8N_API_URL and N8N_API_KEY).');
-    if (instance !== undefined && instance !== 'default')
-      throw new ToolError(`instance: this server has one n8n, "default"; "${instance.slice(0, 40)}" is not one of its connections.`);
-    return own;
-  }
-  const name = instance ?? (await onlyConnection(env, caller.workspace));
-  const cacheKey = `${caller.workspace}:${name}`;
-  const cached = opened.get(cacheKey);
-  if (cached && cached.until > now()) return cached.connection;
+/** The key ring of CONNECTION_KEYS, read once per env object (a new deployment's secrets come with a new one). */
+export function ringOf(env: Env): Promise<KeyRing> {
   let ring = rings.get(env);
   if (!ring) rings.set(env, (ring = keyRing(env.CONNECTION_KEYS)));
-  const connection = await openConnection(env.API_KEYS, await ring, caller.workspace, name);
+  return ring;
+}
+
+/** The caller's workspace record; a ToolError once it was removed (its keys stop authenticating within the cache time too). */
+export async function callerWorkspace(env: Env, caller: Principal): Promise<WorkspaceRecord | undefined> {
+  if (caller.workspace === undefined) return undefined;
+  const record = await workspaceOf(env, caller.workspace);
+  if (!record) throw new ToolError("this credential's workspace was removed: ask the server's operator for a key of a workspace that exists.");
+  return record;
+}
+
+export async function connectionFor(env: Env, caller: Principal, instance?: string, now: () => number = Date.now): Promise<N8nConnection> {
+  const workspace = await callerWorkspace(env, caller);
+  if (!workspace) {
+    const own = n8nConnection(env);
+    if (!own) throw new ToolError('n8n is not configured on this server (N8N_API_URL and N8N_API_KEY).');
+    if (instance !== undefined && instance !== DEPLOYMENT_INSTANCE)
+      throw new ToolError(`instance: this server has one n8n, "${DEPLOYMENT_INSTANCE}"; "${instance.slice(0, 40)}" is not one of its connections.`);
+    return own;
+  }
+  const name = instance ?? workspace.defaultConnection ?? (await onlyConnection(env, workspace.id));
+  const cacheKey = `${workspace.id}:${name}`;
+  const ttl = keyCacheMs(env);
+  const cached = ttl ? opened.get(cacheKey, now()) : undefined;
+  if (cached) return cached;
+  const connection = await openConnection(env.API_KEYS, await ringOf(env), workspace.id, name);
   if (!connection) throw new ToolError(`instance: this workspace has no n8n connection "${name.slice(0, 40)}": list_instances names its connections.`);
-  opened.delete(cacheKey);
-  if (opened.size >= MAX_ENTRIES) opened.delete(opened.keys().next().value!);
-  opened.set(cacheKey, { connection, until: now() + CACHE_MS });
+  if (ttl) opened.set(cacheKey, connection, now() + ttl);
   return connection;
+}
+
+/**
+ * The connection a call that names none would act on, or undefined where there is none to name (no n8n
+ * configured, a workspace without a connection, or with several and no default): for what only reads
+ * the instance's release or says whether there is one.
+ */
+export async function defaultConnectionFor(env: Env, caller: Principal): Promise<N8nConnection | undefined> {
+  if (caller.workspace === undefined) return n8nConnection(env);
+  return connectionFor(env, caller).catch((error: unknown) => {
+    if (error instanceof ToolError) return undefined;
+    throw error;
+  });
 }
 
 /** The workspace's connection when it has exactly one; otherwise the call must name one. */
@@ -44,6 +75,6 @@ async function onlyConnection(env: Env, workspace: string): Promise<string> {
   const connections = await listConnections(env.API_KEYS, workspace);
   if (connections.length === 1) return connections[0]!.name;
   if (connections.length === 0)
-    throw new ToolError('this workspace has no n8n connection yet: add one (npm run keys -- connection add, or the landing page) and call again.');
+    throw new ToolError('this workspace has no n8n connection yet: add one (on this server’s landing page, or npm run keys -- connection add) and call again.');
   throw new ToolError(`instance: this workspace has ${connections.length} n8n connections (${connections.map((c) => c.name).join(', ')}): name one.`);
 }

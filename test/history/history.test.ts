@@ -17,20 +17,29 @@ describe('limitsOf', () => {
 });
 
 describe('historyOf', () => {
+  const workflow = (suffix: string) => ({
+    workflowId: `w${suffix}`,
+    name: 'W',
+    versionId: null,
+    active: false,
+    nodes: 0,
+    by: 'key_t',
+    change: 'update' as const,
+    reason: 'test',
+  });
   it('gives one history per n8n instance: the same for the same API URL, another for another', async () => {
-    const workflow = (suffix: string) => ({
-      workflowId: `w${suffix}`,
-      name: 'W',
-      versionId: null,
-      active: false,
-      nodes: 0,
-      by: 'key_t',
-      change: 'update' as const,
-      reason: 'test',
-    });
-    const a = await historyOf(env, 'https://one.example.com/api/v1');
-    await a.keep(workflow('shared'), '{}', DEFAULT_LIMITS);
-    expect(await (await historyOf(env, 'https://one.example.com/api/v1/')).list('wshared', 10)).toHaveLength(1);
-    expect(await (await historyOf(env, 'https://two.example.com/api/v1')).list('wshared', 10)).toEqual([]);
+    const at = (apiBase: string) => historyOf(env, { apiBase, apiKey: 'k' });
+    await (await at('https://one.example.com/api/v1')).keep(workflow('shared'), '{}', DEFAULT_LIMITS);
+    expect(await (await at('https://one.example.com/api/v1/')).list('wshared', 10)).toHaveLength(1);
+    expect(await (await at('https://two.example.com/api/v1')).list('wshared', 10)).toEqual([]);
+  });
+
+  it("gives a workspace's connection its own history, by its id: two workspaces on one n8n stay apart, a rename keeps it", async () => {
+    const connection = (workspace: string, name: string, id: string) => ({ apiBase: 'https://one.example.com/api/v1', apiKey: 'k', instance: { workspace, name, id } });
+    const mine = await historyOf(env, connection('aaaaaaaaaaaa', 'prod', '0000000000000001'));
+    await mine.keep({ ...workflow('ws'), workflowId: 'wws' }, '{}', DEFAULT_LIMITS);
+    expect(await (await historyOf(env, connection('aaaaaaaaaaaa', 'renamed', '0000000000000001'))).list('wws', 10)).toHaveLength(1);
+    expect(await (await historyOf(env, connection('bbbbbbbbbbbb', 'prod', '0000000000000001'))).list('wws', 10)).toEqual([]);
+    expect(await (await historyOf(env, { apiBase: 'https://one.example.com/api/v1', apiKey: 'k' })).list('wws', 10)).toEqual([]);
   });
 });

@@ -1,4 +1,3 @@
-import { env } from 'cloudflare:workers';
 import { describe, expect, inject, it } from 'vitest';
 import { instanceRelease, releaseFromEditorPage, RELEASE_TTL_MS } from '../../src/n8n/release';
 import realPage from '../fixtures/n8n/editor-1.123.81.html?raw';
@@ -29,10 +28,10 @@ describe('the release on an n8n editor page', () => {
 
 describe('the configured instance’s release', () => {
   /** The fake n8n served under /n8n-<release>/ runs that release (test/fakes/n8n/server.ts). */
-  const servedAs = (path: string) => ({ ...env, N8N_API_URL: `${n8nUrl}${path}/api/v1`, N8N_API_KEY: 'unused' });
+  const servedAs = (path: string) => ({ apiBase: `${n8nUrl}${path}/api/v1`, apiKey: 'unused' });
 
   it('is undefined without an instance', async () => {
-    expect(await instanceRelease({ ...env, N8N_API_URL: undefined })).toBeUndefined();
+    expect(await instanceRelease(undefined)).toBeUndefined();
   });
 
   it('is read from the instance’s editor page, once in a few minutes', async () => {
@@ -52,7 +51,7 @@ describe('the configured instance’s release', () => {
   });
 
   it('is unknown when the instance cannot be reached', async () => {
-    const result = await instanceRelease({ ...env, N8N_API_URL: 'http://127.0.0.1:1/api/v1', N8N_API_KEY: 'unused' });
+    const result = await instanceRelease({ apiBase: 'http://127.0.0.1:1/api/v1', apiKey: 'unused' });
     expect(result).toMatchObject({ known: false, reason: expect.stringMatching(/^its editor page could not be read/) });
     expect(JSON.stringify(result)).not.toContain('127.0.0.1');
   });

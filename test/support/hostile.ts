@@ -3,6 +3,8 @@
  * one, for the tests and fuzzers that try every tool; the names themselves and the prototype checks
  * are in specialNames.ts.
  */
+import { n8nConnection } from '../../src/n8n/client';
+import type { N8nToolContext } from '../../src/tools/n8n/n8nTool';
 import { env } from 'cloudflare:workers';
 import { inject } from 'vitest';
 import { z } from 'zod';
@@ -192,6 +194,9 @@ export const directContext = (toolEnv: Env): ToolContext => ({
   log: async () => {},
   beginSideEffect: async () => {},
 });
+
+/** An n8n tool's context on the deployment's own n8n (N8N_API_URL), for what takes one directly (turns, runs). */
+export const n8nToolContext = (toolEnv: Env): N8nToolContext => ({ ...directContext(toolEnv), connection: n8nConnection(toolEnv)! });
 
 /**
  * SAMPLE_WORKFLOW saved in the fake n8n, with a node named "__proto__" that starts no connection, so

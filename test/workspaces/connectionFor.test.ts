@@ -5,12 +5,18 @@ import type { Principal } from '../../src/principal';
 import { connectionFor } from '../../src/workspaces/connectionFor';
 import { saveConnection } from '../../src/workspaces/connections';
 import { keyRing } from '../../src/workspaces/secretBox';
+import { newWorkspace, putWorkspace, type WorkspaceRecord } from '../../src/workspaces/workspaces';
 
 const n8nUrl = inject('n8nUrl');
 const n8nKey = inject('n8nKey');
 const dev = { serverOnLoopback: true, allowPrivateNetworks: false };
 const randomKey = () => btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))));
-const workspace = () => Array.from(crypto.getRandomValues(new Uint8Array(6)), (b) => b.toString(16).padStart(2, '0')).join('');
+/** A workspace stored as `npm run keys -- workspace create` stores one; its id. */
+const workspace = async (name = 'team', fields: Partial<WorkspaceRecord> = {}) => {
+  const record = { ...newWorkspace(name), ...fields };
+  await putWorkspace(env.API_KEYS, record);
+  return record.id;
+};
 const caller = (w?: string): Principal => ({ id: 'key_000000000001', subject: 'key_000000000001', scopes: ['*'], ...(w ? { workspace: w } : {}) });
 
 describe('the connection a call acts on', () => {
@@ -26,15 +32,27 @@ describe('the connection a call acts on', () => {
     const keys = `k1:${randomKey()}`;
     const deployment = { ...env, CONNECTION_KEYS: keys } as Env;
     const ring = await keyRing(keys);
-    const [mine, theirs] = [workspace(), workspace()];
+    const [mine, theirs] = [await workspace(), await workspace()];
     await expect(connectionFor(deployment, caller(mine))).rejects.toThrow(/has no n8n connection yet/);
     await saveConnection(env.API_KEYS, ring, { workspace: mine, name: 'dev', url: n8nUrl, apiKey: n8nKey }, dev);
-    expect(await connectionFor(deployment, caller(mine))).toEqual({ apiBase: `${n8nUrl}/api/v1`, apiKey: n8nKey });
+    expect(await connectionFor(deployment, caller(mine))).toMatchObject({ apiBase: `${n8nUrl}/api/v1`, apiKey: n8nKey });
     await saveConnection(env.API_KEYS, ring, { workspace: mine, name: 'prod', url: `${n8nUrl}/n8n-1.123.81`, apiKey: n8nKey }, dev);
     await expect(connectionFor(deployment, caller(mine))).rejects.toThrow(/has 2 n8n connections \(dev, prod\): name one/);
     expect(await connectionFor(deployment, caller(mine), 'prod')).toHaveProperty('apiBase', `${n8nUrl}/n8n-1.123.81/api/v1`);
     // Their workspace has none of mine, whatever it names.
     await expect(connectionFor(deployment, caller(theirs), 'prod')).rejects.toThrow(/has no n8n connection "prod"/);
     await expect(connectionFor(deployment, caller(theirs))).rejects.toThrow(/has no n8n connection yet/);
+  });
+
+  it("is the workspace's default when it names one, and none once the workspace is removed", async () => {
+    const keys = `k1:${randomKey()}`;
+    const deployment = { ...env, CONNECTION_KEYS: keys, API_KEY_CACHE_SECONDS: '0' } as Env;
+    const ring = await keyRing(keys);
+    const id = await workspace('two', { defaultConnection: 'prod' });
+    for (const name of ['dev', 'prod']) await saveConnection(env.API_KEYS, ring, { workspace: id, name, url: `${n8nUrl}/n8n-1.123.81`, apiKey: n8nKey }, dev);
+    expect(await connectionFor(deployment, caller(id))).toMatchObject({ instance: { workspace: id, name: 'prod' } });
+    expect(await connectionFor(deployment, caller(id), 'dev')).toMatchObject({ instance: { workspace: id, name: 'dev' } });
+    await env.API_KEYS.delete(`workspace:${id}`);
+    await expect(connectionFor(deployment, caller(id), 'dev')).rejects.toThrow(/workspace was removed/);
   });
 });

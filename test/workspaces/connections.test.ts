@@ -18,7 +18,7 @@ describe('a workspace’s n8n connections', () => {
     expect(result).toEqual({ saved: expect.objectContaining({ workspace: w, name: 'prod', base: `${n8nUrl}/n8n-1.123.81`, release: '1.123.81' }) });
     const stored = (await env.API_KEYS.get(connectionKvName(w, 'prod')))!;
     expect(stored).not.toContain(n8nKey);
-    expect(await openConnection(env.API_KEYS, keys, w, 'prod')).toEqual({ apiBase: `${n8nUrl}/n8n-1.123.81/api/v1`, apiKey: n8nKey });
+    expect(await openConnection(env.API_KEYS, keys, w, 'prod')).toEqual({ apiBase: `${n8nUrl}/n8n-1.123.81/api/v1`, apiKey: n8nKey, instance: { workspace: w, name: 'prod', id: expect.stringMatching(/^[0-9a-f]{16}$/) } });
     const listed = await listConnections(env.API_KEYS, w);
     expect(listed.map((c) => c.name)).toEqual(['prod']);
     expect(JSON.stringify(listed)).not.toContain('sealedKey');
@@ -35,7 +35,7 @@ describe('a workspace’s n8n connections', () => {
     expect(await listConnections(env.API_KEYS, w)).toEqual([]);
     expect(await save(n8nUrl)).toHaveProperty('saved');
     expect(await save(n8nUrl, 'n8n_api_wrong')).toHaveProperty('problem');
-    expect(await openConnection(env.API_KEYS, keys, w, 'prod')).toEqual({ apiBase: `${n8nUrl}/api/v1`, apiKey: n8nKey });
+    expect(await openConnection(env.API_KEYS, keys, w, 'prod')).toMatchObject({ apiBase: `${n8nUrl}/api/v1`, apiKey: n8nKey });
   });
 
   it('opens no other workspace’s connection, and a sealed key copied to another record does not open', async () => {
@@ -44,8 +44,11 @@ describe('a workspace’s n8n connections', () => {
     await saveConnection(env.API_KEYS, keys, { workspace: theirs, name: 'prod', url: n8nUrl, apiKey: n8nKey }, dev);
     expect(await openConnection(env.API_KEYS, keys, mine, 'prod')).toBeUndefined();
     expect(await listConnections(env.API_KEYS, mine)).toEqual([]);
-    // Their record copied under my name: the key is sealed to their record's name.
-    await env.API_KEYS.put(connectionKvName(mine, 'prod'), (await env.API_KEYS.get(connectionKvName(theirs, 'prod')))!);
+    // Their record copied under my name is not mine; rewritten to say it is, its key still does not open: it is sealed to their workspace.
+    const theirRecord = JSON.parse((await env.API_KEYS.get(connectionKvName(theirs, 'prod')))!);
+    await env.API_KEYS.put(connectionKvName(mine, 'prod'), JSON.stringify(theirRecord));
+    expect(await openConnection(env.API_KEYS, keys, mine, 'prod')).toBeUndefined();
+    await env.API_KEYS.put(connectionKvName(mine, 'prod'), JSON.stringify({ ...theirRecord, workspace: mine }));
     await expect(openConnection(env.API_KEYS, keys, mine, 'prod')).rejects.toThrow(/belongs to another record/);
     // Names that are not names read nothing.
     expect(await openConnection(env.API_KEYS, keys, `${mine}:x`, 'prod')).toBeUndefined();

@@ -6,10 +6,10 @@ import { autofix } from '../../workflows/autofix';
 import { judgeEdit } from '../../workflows/editVerdict';
 import { valueOverLimit, workflowOverLimit } from '../../workflows/limits';
 import { applyOperations, OPERATION_TYPES, type Operation } from '../../workflows/operations';
-import { refusal, ToolError, type ToolContext } from '../tool';
+import { refusal, ToolError } from '../tool';
 import { catalogViewFor } from '../validation/catalogView';
 import { withinLimits } from '../validation/withinLimits';
-import { n8nTool, REPLACES } from './n8nTool';
+import { n8nTool, REPLACES, type N8nToolContext } from './n8nTool';
 import { publishingOf } from './publishing';
 import { allows } from '../../auth/scopes';
 import { changeWorkflow, previousVersion, refuseIfNotFrom } from './safeChange';
@@ -132,14 +132,14 @@ export const editWorkflow = n8nTool({
  * a refusal (an operation that fails, errors the edit brings in) or the workflow to save with what
  * the answer says of it.
  */
-async function planEdit(read: Workflow, ops: Operation[], fix: boolean, ctx: ToolContext) {
+async function planEdit(read: Workflow, ops: Operation[], fix: boolean, ctx: N8nToolContext) {
   withinLimits(workflowOverLimit(read, `Workflow ${read.id}`), 'Nothing was changed.');
   const outcome = applyOperations(read, ops);
   if (!outcome.ok) {
     throw new ToolError(`Operation ${outcome.index} (${outcome.operation.type}) failed: ${outcome.message}. Nothing was saved.`);
   }
   withinLimits(workflowOverLimit(outcome.workflow, 'The edited workflow'), 'Nothing was saved.');
-  const catalog = await catalogViewFor(ctx.env, [...(read.nodes ?? []), ...outcome.workflow.nodes]);
+  const catalog = await catalogViewFor(ctx.env, ctx.connection, [...(read.nodes ?? []), ...outcome.workflow.nodes]);
   const fixes = fix ? autofix(outcome.workflow, catalog) : undefined;
   const edited = (fixes?.workflow ?? outcome.workflow) as Workflow;
   const { after, introduced, culprit } = judgeEdit(read, ops, edited, catalog, fix);
@@ -170,7 +170,7 @@ async function planEdit(read: Workflow, ops: Operation[], fix: boolean, ctx: Too
 }
 
 /** A tag the edit adds that n8n does not have yet is created, which needs tags:write: refused before anything is saved without it. */
-async function refuseNewTags(n8n: N8nClient, ctx: ToolContext, added: readonly string[]): Promise<void> {
+async function refuseNewTags(n8n: N8nClient, ctx: N8nToolContext, added: readonly string[]): Promise<void> {
   if (added.length === 0 || allows(ctx.caller.scopes, 'tags:write')) return;
   const missing = await missingTags(n8n, added);
   if (missing.length) {
@@ -182,7 +182,7 @@ async function refuseNewTags(n8n: N8nClient, ctx: ToolContext, added: readonly s
 }
 
 /** The workflow's saved tests, run; an error naming each that failed when any did (the edit is then put back). */
-async function passingTests(n8n: N8nClient, ctx: ToolContext, workflowId: string): Promise<TestResult[]> {
+async function passingTests(n8n: N8nClient, ctx: N8nToolContext, workflowId: string): Promise<TestResult[]> {
   const { results } = await runSavedTests(n8n, ctx, workflowId);
   const failed = results.filter((r) => !r.passed);
   if (failed.length) throw new ToolError(`${failed.length} of ${results.length} saved tests failed: ${failed.map(failureLine).join('; ')}`);

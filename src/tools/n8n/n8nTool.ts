@@ -1,7 +1,9 @@
 import type { ToolAnnotations } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { N8nClient, n8nConnection } from '../../n8n/client';
-import { defineTool, ToolError, type ToolContext, type ToolDefinition } from '../tool';
+import { N8nClient, type N8nConnection } from '../../n8n/client';
+import { callerWorkspace, connectionFor } from '../../workspaces/connectionFor';
+import { CONNECTION_NAME } from '../../workspaces/workspaces';
+import { defineTool, type ToolContext, type ToolDefinition } from '../tool';
 import { nodeGate } from './nodeGate';
 import { asRun } from './turns';
 
@@ -21,24 +23,40 @@ export const paging = {
   cursor: z.string().optional().describe('The nextCursor of the previous page'),
 };
 
-interface N8nToolDefinition<In extends z.ZodObject> extends Omit<ToolDefinition<In>, 'execution' | 'run'> {
-  run(args: z.output<In>, n8n: N8nClient, ctx: ToolContext): unknown;
+/** An n8n tool's context: the call's, and the n8n connection it acts on (its history is that connection's). */
+export interface N8nToolContext extends ToolContext {
+  connection: N8nConnection;
 }
+
+interface N8nToolDefinition<In extends z.ZodObject> extends Omit<ToolDefinition<In>, 'execution' | 'run'> {
+  run(args: z.output<In>, n8n: N8nClient, ctx: N8nToolContext): unknown;
+}
+
+/** The argument every n8n tool takes where workspaces are on (CONNECTION_KEYS set): which of the workspace's n8n connections. */
+export const instanceArgument = {
+  instance: z
+    .string()
+    .regex(CONNECTION_NAME)
+    .optional()
+    .describe("Which of your n8n connections to act on (list_instances names them); default: your workspace's default one"),
+};
 
 /**
  * An n8n management tool: queued by default (it calls an external service), given a client for the
- * deployment's n8n with the call's deadline as its signal and the caller's node gate; a tool that is
- * not read-only says so before its first request that changes n8n (ToolContext.beginSideEffect); a call
- * that runs long is one of its caller's runs, refused past RUNS_PER_CALLER (asRun).
+ * caller's n8n connection (the one its `instance` names, else its default: src/workspaces/connectionFor.ts)
+ * with the call's deadline as its signal and the caller's node gate; a tool that is not read-only says
+ * so before its first request that changes n8n (ToolContext.beginSideEffect); a call that runs long is
+ * one of its caller's runs, refused past RUNS_PER_CALLER (asRun).
  */
 export function n8nTool<In extends z.ZodObject>(tool: N8nToolDefinition<In>): ToolDefinition {
   return defineTool<In>({
     ...tool,
     execution: 'queued',
-    run(args, ctx) {
-      const connection = n8nConnection(ctx.env);
-      if (!connection) throw new ToolError('n8n is not configured on this server (N8N_API_URL and N8N_API_KEY).');
-      const client = new N8nClient(connection, nodeGate(ctx.caller, ctx.env), ctx.signal, tool.annotations.readOnlyHint ? undefined : ctx.beginSideEffect);
+    async run(args, toolCtx) {
+      const { instance } = args as { instance?: string };
+      const [workspace, connection] = await Promise.all([callerWorkspace(toolCtx.env, toolCtx.caller), connectionFor(toolCtx.env, toolCtx.caller, instance)]);
+      const ctx: N8nToolContext = { ...toolCtx, connection };
+      const client = new N8nClient(connection, nodeGate(ctx.caller, ctx.env, workspace), ctx.signal, tool.annotations.readOnlyHint ? undefined : ctx.beginSideEffect);
       const run = async () => tool.run(args, client, ctx);
       if (!tool.runsLong?.(args)) return run();
       const id = (args as { id?: unknown }).id;

@@ -9,6 +9,7 @@
 import type { Env } from '../../env';
 import { GateRefusal, N8nApiError, type GatedRequest, type N8nClient, type WorkflowGate } from '../../n8n/client';
 import type { Principal } from '../../principal';
+import type { WorkspaceRecord } from '../../workspaces/workspaces';
 import { AT_THE_SOURCE, classRefusal, nodePolicyOf, type NodePolicy } from '../../auth/nodePolicy';
 import {
   errorWorkflowOf,
@@ -39,9 +40,9 @@ const NAMED = 10;
 
 const isWorkflow = (value: unknown): value is Workflow => isPlainObject(value) && typeof value.id === 'string';
 
-/** The gate of one call: `caller`'s scopes under the deployment's node policy. */
-export function nodeGate(caller: Principal, env: Env): WorkflowGate {
-  const policy = nodePolicyOf(env);
+/** The gate of one call: `caller`'s scopes under the deployment's node policy, narrowed by its workspace's. */
+export function nodeGate(caller: Principal, env: Env, workspace?: WorkspaceRecord): WorkflowGate {
+  const policy = nodePolicyOf(env, workspace);
   // What the call found of each workflow: a put-back restores it, and restoring what was there brings nothing new into play.
   const found = new Map<string, Workflow>();
   return {

@@ -1,9 +1,10 @@
 import { N8nApiError, type N8nClient } from '../../n8n/client';
 import { workflowBody } from '../../n8n/workflowBody';
+import type { N8nToolContext } from './n8nTool';
 import type { Change, VersionRecord } from '../../history/HistoryObject';
 import { limitsOf } from '../../history/history';
 import { diffWorkflows, type WorkflowDiff } from '../../workflows/diff';
-import { ToolError, type ToolContext } from '../tool';
+import { ToolError } from '../tool';
 import { historyFor } from '../../history/history';
 import { liveVersionOf, publishingOf } from './publishing';
 import { setWorkflowTags } from './tags';
@@ -27,7 +28,7 @@ const PUT_BACK_MS = 20_000;
  * Keeps a version of a workflow in the history, as it is in n8n now, with who changes it and why. A
  * version that cannot be kept stops the change: nothing has been changed yet.
  */
-export async function keepVersion(ctx: ToolContext, workflow: Workflow, change: Change, reason: string): Promise<VersionRecord> {
+export async function keepVersion(ctx: N8nToolContext, workflow: Workflow, change: Change, reason: string): Promise<VersionRecord> {
   const entry = {
     workflowId: workflow.id,
     name: workflow.name,
@@ -38,7 +39,7 @@ export async function keepVersion(ctx: ToolContext, workflow: Workflow, change: 
     change,
     reason,
   };
-  const outcome = await (await historyFor(ctx.env)).keep(entry, JSON.stringify(workflow), limitsOf(ctx.env)).catch((error: unknown) => ({
+  const outcome = await (await historyFor(ctx)).keep(entry, JSON.stringify(workflow), limitsOf(ctx.env)).catch((error: unknown) => ({
     refused: `the history could not be written (${messageOf(error)})`,
   }));
   if ('kept' in outcome) return outcome.kept;
@@ -64,9 +65,9 @@ function changedText(diff: WorkflowDiff): string {
  * Refuses a change made from a copy of the workflow older than n8n's (`versionId`: the version the
  * caller read), naming what changed since when the history holds that version.
  */
-export async function refuseIfNotFrom(ctx: ToolContext, now: Workflow, versionId: string | undefined): Promise<void> {
+export async function refuseIfNotFrom(ctx: N8nToolContext, now: Workflow, versionId: string | undefined): Promise<void> {
   if (versionId === undefined || versionId === now.versionId) return;
-  const history = await historyFor(ctx.env);
+  const history = await historyFor(ctx);
   const kept = (await history.list(now.id, 50)).find((v) => v.versionId === versionId);
   const then = kept ? await history.get(now.id, kept.version) : null;
   const what = then ? `: since then, ${changedText(diffWorkflows(JSON.parse(then.workflow) as Workflow, now))}` : '';
@@ -132,7 +133,7 @@ const holds = (now: Workflow, held: Held) =>
  * holds the workflow as it was.
  */
 export async function changeWorkflow<T>(
-  ctx: ToolContext,
+  ctx: N8nToolContext,
   n8n: N8nClient,
   workflowId: string,
   change: Change,
@@ -204,12 +205,12 @@ export async function changeWorkflow<T>(
     try {
       const result = await run(writes);
       // Asked for an active state, whether or not it had to be written: a test run that activated the workflow leaves it so.
-      if (options.setsActiveState) await (await historyFor(ctx.env)).dropActivationClaim(workflowId);
+      if (options.setsActiveState) await (await historyFor(ctx)).dropActivationClaim(workflowId);
       return { result, kept: kept ?? null, before };
     } catch (error) {
       if (!(error instanceof StepFailed)) throw error;
       const dropKept = async () => {
-        if (kept) await (await historyFor(ctx.env)).discard(kept.version);
+        if (kept) await (await historyFor(ctx)).discard(kept.version);
       };
       if (!kept) throw new ToolError(`The ${error.step} step failed: ${error.message}. Nothing was changed.`);
       throw await putBack(n8n.withSignal(AbortSignal.timeout(PUT_BACK_MS)), error, before, [left, ...(maybe ? [maybe] : [])], kept, dropKept);

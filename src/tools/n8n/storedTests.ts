@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { N8nApiError, type N8nClient } from '../../n8n/client';
 import { n8nId } from '../../n8n/ids';
-import { ToolError, type ToolContext } from '../tool';
-import { n8nTool, READS, REPLACES } from './n8nTool';
+import { ToolError } from '../tool';
+import { n8nTool, READS, REPLACES, type N8nToolContext } from './n8nTool';
 import { historyFor } from '../../history/history';
 import { workflowPath, type Workflow } from './workflowApi';
 import { runCases, TestCase, type TestResult } from './testWorkflow';
@@ -12,8 +12,8 @@ const SavedTest = TestCase.extend({ name: z.string().min(1).max(100).describe('T
 type SavedTest = z.output<typeof SavedTest>;
 
 /** A workflow's saved test cases, the named ones only when `names` is given (an unknown name is an error that lists the saved ones). */
-async function savedTests(ctx: ToolContext, workflowId: string, names?: readonly string[]): Promise<SavedTest[]> {
-  const saved = (await (await historyFor(ctx.env)).tests(workflowId)).map((t) => SavedTest.parse(JSON.parse(t.definition)));
+async function savedTests(ctx: N8nToolContext, workflowId: string, names?: readonly string[]): Promise<SavedTest[]> {
+  const saved = (await (await historyFor(ctx)).tests(workflowId)).map((t) => SavedTest.parse(JSON.parse(t.definition)));
   if (!names) return saved;
   const missing = names.filter((n) => !saved.some((t) => t.name === n));
   if (missing.length) {
@@ -25,7 +25,7 @@ async function savedTests(ctx: ToolContext, workflowId: string, names?: readonly
 }
 
 /** Runs a workflow's saved tests (all, or the named ones) as test_workflow runs cases (runCases). */
-export async function runSavedTests(n8n: N8nClient, ctx: ToolContext, workflowId: string, names?: readonly string[]) {
+export async function runSavedTests(n8n: N8nClient, ctx: N8nToolContext, workflowId: string, names?: readonly string[]) {
   return runCases(n8n, ctx, workflowId, await savedTests(ctx, workflowId, names));
 }
 
@@ -49,7 +49,7 @@ export const STORED_TEST_TOOLS = [
           ? new ToolError(`n8n has no workflow ${id}: a test is saved with a workflow that exists. Nothing was saved.`)
           : error;
       });
-      const outcome = await (await historyFor(ctx.env)).saveTest(id, test.name, JSON.stringify(test), ctx.caller.subject);
+      const outcome = await (await historyFor(ctx)).saveTest(id, test.name, JSON.stringify(test), ctx.caller.subject);
       if ('refused' in outcome) throw new ToolError(`The test was not saved: ${outcome.refused}.`);
       return { saved: true, id, test };
     },
@@ -61,7 +61,7 @@ export const STORED_TEST_TOOLS = [
     input: z.object({ id: n8nId('workflow') }),
     annotations: READS,
     async run({ id }, _n8n, ctx) {
-      const tests = await (await historyFor(ctx.env)).tests(id);
+      const tests = await (await historyFor(ctx)).tests(id);
       return { id, tests: tests.map((t) => ({ ...(JSON.parse(t.definition) as object), savedBy: t.by, savedAt: t.at })) };
     },
   }),
@@ -72,7 +72,7 @@ export const STORED_TEST_TOOLS = [
     input: z.object({ id: n8nId('workflow'), name: z.string().min(1).max(100) }),
     annotations: REPLACES,
     async run({ id, name }, _n8n, ctx) {
-      if (!(await (await historyFor(ctx.env)).deleteTest(id, name)))
+      if (!(await (await historyFor(ctx)).deleteTest(id, name)))
         throw new ToolError(`Workflow ${id} has no saved test "${name}" (list_workflow_tests lists them).`);
       return { deleted: true, id, name };
     },

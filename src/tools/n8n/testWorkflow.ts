@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { GateRefusal, n8nConnection, type N8nClient } from '../../n8n/client';
+import { GateRefusal, type N8nClient } from '../../n8n/client';
 import { n8nId } from '../../n8n/ids';
 import { isPlainObject } from '../../workflows/values';
-import { ToolError, type ToolContext } from '../tool';
-import { n8nTool } from './n8nTool';
+import { ToolError } from '../tool';
+import { n8nTool, type N8nToolContext } from './n8nTool';
 import { Catalog } from '../../catalog/catalog';
 import { catalogForNodes } from '../../workflows/prefetch';
 import {
@@ -157,7 +157,7 @@ export interface TestResult {
  */
 export async function runCases(
   n8n: N8nClient,
-  ctx: ToolContext,
+  ctx: N8nToolContext,
   workflowId: string,
   cases: readonly TestCase[],
 ): Promise<{ results: TestResult[]; draft?: string }> {
@@ -204,7 +204,7 @@ export interface RunRequest {
  * not, and put back): the answer test_workflow gives, and the trigger's answer whole (the answer
  * clips it) for stored tests to judge.
  */
-async function runWorkflowTest(n8n: N8nClient, ctx: ToolContext, { workflowId, payload, trigger, waitSeconds }: RunRequest) {
+async function runWorkflowTest(n8n: N8nClient, ctx: N8nToolContext, { workflowId, payload, trigger, waitSeconds }: RunRequest) {
   const workflow = await n8n.get<Workflow>(workflowPath(workflowId));
   const wasActive = workflow.active === true;
   // An active workflow runs its published version, which may not be the saved one (n8n with drafts).
@@ -213,7 +213,7 @@ async function runWorkflowTest(n8n: N8nClient, ctx: ToolContext, { workflowId, p
   const node = callableTrigger(nodes, trigger);
   // The names of the nodes' outputs, for the answer to label them (an IF's true and false).
   const outputNames = outputNamesOf(nodes, await catalogForNodes(new Catalog(ctx.env.SPECS), nodes));
-  const url = triggerUrl(n8nConnection(ctx.env)!.apiBase.replace(/\/api\/v1$/, ''), node);
+  const url = triggerUrl(ctx.connection.apiBase.replace(/\/api\/v1$/, ''), node);
   await ctx.beginSideEffect();
   const activation: Activation = { claimed: false };
   const { ran, cleaned: restored } = await runWithCleanUp(
@@ -256,8 +256,8 @@ interface Activation {
  * back too. A workflow found active is another's doing: the run joins the claim of the test runs it
  * was activated for (the last of them puts it back), or, activated by someone else, leaves it alone.
  */
-async function activateForTheRun(n8n: N8nClient, ctx: ToolContext, workflowId: string, activation: Activation): Promise<void> {
-  const history = await historyFor(ctx.env);
+async function activateForTheRun(n8n: N8nClient, ctx: N8nToolContext, workflowId: string, activation: Activation): Promise<void> {
+  const history = await historyFor(ctx);
   await inTurn(ctx, workflowId, 'test_workflow: activating it for a run', async () => {
     const now = await n8n.get<Workflow>(workflowPath(workflowId));
     const activating = now.active !== true;
@@ -285,13 +285,13 @@ async function activateForTheRun(n8n: N8nClient, ctx: ToolContext, workflowId: s
  */
 async function deactivateAfterTheRun(
   n8n: N8nClient,
-  ctx: ToolContext,
+  ctx: N8nToolContext,
   workflowId: string,
   activation: Activation,
 ): Promise<{ ok: true } | { ok: false; warning: string }> {
   try {
     return await inTurn(ctx, workflowId, 'test_workflow: deactivating it after a run', async () => {
-      const { stood, others } = await (await historyFor(ctx.env)).endActivationClaim(workflowId, ctx.callId);
+      const { stood, others } = await (await historyFor(ctx)).endActivationClaim(workflowId, ctx.callId);
       if (!stood) return left(workflowId, 'its active state was set by another call during the run (activate_workflow, deactivate_workflow or an edit)');
       if (others > 0) return { ok: true as const };
       const now = await n8n.get<Workflow>(workflowPath(workflowId));

@@ -5,14 +5,14 @@
  * happens. The answer is what n8n made of the items: the last node's output or the error.
  */
 import { z } from 'zod';
-import { n8nConnection, N8nApiError, type N8nClient } from '../../n8n/client';
+import { N8nApiError, type N8nClient } from '../../n8n/client';
 import { workflowBody } from '../../n8n/workflowBody';
 import { own } from '../../lib/ownKeys';
 import type { Finding, ValidationResult } from '../../workflows/findings';
 import type { NodeCatalog } from '../../workflows/nodeCatalog';
 import { portsOfNode, type NodePorts } from '../../workflows/ports';
 import { isPlainObject } from '../../workflows/values';
-import { refusal, ToolError, TransientError, type ToolContext } from '../tool';
+import { refusal, ToolError, TransientError } from '../tool';
 import { NamedObject } from '../validation/schemas';
 import {
   clip,
@@ -27,7 +27,7 @@ import {
   type Item,
   type OutputNames,
 } from './executionReport';
-import { n8nTool, type Page } from './n8nTool';
+import { n8nTool, type Page, type N8nToolContext } from './n8nTool';
 import { callTrigger, executionIdsOf, waitForOwnExecution } from './ownExecution';
 import { messageOf, runWithCleanUp } from './runWithCleanUp';
 import { triggerUrl, type TriggerNode } from './trigger';
@@ -100,7 +100,7 @@ export const tryNodes = n8nTool({
 });
 
 /** The run of try_nodes: validated, then made, run, read and cleaned up in n8n. */
-async function tryThem(n8n: N8nClient, ctx: ToolContext, nodes: TryNode[], connections: unknown, items: Record<string, unknown>[], waitSeconds: number) {
+async function tryThem(n8n: N8nClient, ctx: N8nToolContext, nodes: TryNode[], connections: unknown, items: Record<string, unknown>[], waitSeconds: number) {
   const runId = crypto.randomUUID();
   const workflow = throwawayWorkflow(runId, nodes, connections, waitSeconds);
   const judgement = await judged(workflow, ctx.env, n8n);
@@ -124,7 +124,7 @@ async function tryThem(n8n: N8nClient, ctx: ToolContext, nodes: TryNode[], conne
     });
   }
   const trigger = workflow.nodes[0] as TriggerNode;
-  const url = triggerUrl(n8nConnection(ctx.env)!.apiBase.replace(/\/api\/v1$/, ''), trigger);
+  const url = triggerUrl(ctx.connection.apiBase.replace(/\/api\/v1$/, ''), trigger);
   const outputNode = lastMainNode(nodes, judgement?.catalog);
   const made: Made = { name: workflow.name, createSent: false, activateSent: false, executions: new Set() };
   await ctx.beginSideEffect();
@@ -463,7 +463,7 @@ async function twice(request: () => Promise<unknown>): Promise<void> {
  * test/e2e-n8n/tryNodes.test.ts checks that). A workflow whose creation was sent but whose id never came
  * back is found by its name. What could not be deleted is logged (ids, never the key) and said.
  */
-async function cleanUp(n8n: N8nClient, made: Made, ctx: ToolContext): Promise<Cleaned> {
+async function cleanUp(n8n: N8nClient, made: Made, ctx: N8nToolContext): Promise<Cleaned> {
   if (!made.createSent) return { answer: { created: false }, said: 'Nothing was created in n8n.' };
   let ids = made.workflowId === undefined ? [] : [made.workflowId];
   if (made.workflowId === undefined) {
@@ -523,7 +523,7 @@ async function cleanUp(n8n: N8nClient, made: Made, ctx: ToolContext): Promise<Cl
 }
 
 /** A clean-up that left something: logged without the key, sent to the client's log, said in the answer. */
-async function failed(ctx: ToolContext, what: Record<string, unknown>, error: unknown, left: string): Promise<Cleaned> {
+async function failed(ctx: N8nToolContext, what: Record<string, unknown>, error: unknown, left: string): Promise<Cleaned> {
   const warning = `Cleaning up after the run failed (${typeof error === 'string' ? error : messageOf(error)}): ${left}.`;
   console.error(JSON.stringify({ level: 'error', tool: 'try_nodes', ...what, message: 'could not delete the throwaway workflow', error: warning }));
   await ctx.log('error', warning).catch(() => {});

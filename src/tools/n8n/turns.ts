@@ -3,7 +3,8 @@
  * every isolate asks): one change of a workflow at a time, in order; a cap on the runs one caller has
  * going at once, so one caller cannot hold n8n for the others.
  */
-import { ToolError, type ToolContext } from '../tool';
+import { ToolError } from '../tool';
+import type { N8nToolContext } from './n8nTool';
 import { historyFor } from '../../history/history';
 
 /** What a change keeps of the call's time once it has its turn: a call that would wait past that is refused instead. */
@@ -19,8 +20,8 @@ const DEFAULT_RUNS_PER_CALLER = 3;
  * time is refused, naming the call in the way. A call that has the turn already (edit_workflow's tests
  * run test_workflow's steps) goes on in it.
  */
-export async function inTurn<T>(ctx: ToolContext, workflowId: string, what: string, work: () => Promise<T>): Promise<T> {
-  const history = await historyFor(ctx.env);
+export async function inTurn<T>(ctx: N8nToolContext, workflowId: string, what: string, work: () => Promise<T>): Promise<T> {
+  const history = await historyFor(ctx);
   const turn = await history.takeTurn(workflowId, ctx.callId, ctx.caller.subject, what, ctx.deadline + TURN_GRACE_MS, ctx.deadline - CHANGE_MS);
   if ('busy' in turn) {
     const { what: doing, owner, since, until } = turn.busy;
@@ -37,7 +38,7 @@ export async function inTurn<T>(ctx: ToolContext, workflowId: string, what: stri
 }
 
 /** RUNS_PER_CALLER, a positive whole number, else the default. */
-function runsPerCaller(ctx: ToolContext): number {
+function runsPerCaller(ctx: N8nToolContext): number {
   const n = Number(ctx.env.RUNS_PER_CALLER);
   return Number.isInteger(n) && n > 0 ? n : DEFAULT_RUNS_PER_CALLER;
 }
@@ -46,8 +47,8 @@ function runsPerCaller(ctx: ToolContext): number {
  * Runs `work` as one of the caller's runs (a test, a try): refused while the caller has as many going
  * as one caller may, naming them, so that no caller fills n8n and the queue with its runs.
  */
-export async function asRun<T>(ctx: ToolContext, what: string, work: () => Promise<T>): Promise<T> {
-  const history = await historyFor(ctx.env);
+export async function asRun<T>(ctx: N8nToolContext, what: string, work: () => Promise<T>): Promise<T> {
+  const history = await historyFor(ctx);
   const max = runsPerCaller(ctx);
   const began = await history.beginRun(ctx.callId, ctx.caller.subject, what, ctx.deadline + TURN_GRACE_MS, max);
   if ('busy' in began) {

@@ -4,8 +4,8 @@ import { n8nId } from '../../n8n/ids';
 import { workflowBody } from '../../n8n/workflowBody';
 import type { VersionRecord } from '../../history/HistoryObject';
 import { diffWorkflows } from '../../workflows/diff';
-import { ToolError, type ToolContext } from '../tool';
-import { DELETES, n8nTool, READS, REPLACES } from './n8nTool';
+import { ToolError } from '../tool';
+import { DELETES, n8nTool, READS, REPLACES, type N8nToolContext } from './n8nTool';
 import { allows } from '../../auth/scopes';
 import { missingTags } from './tags';
 import { workflowFor } from './userData';
@@ -45,8 +45,8 @@ async function current(n8n: N8nClient, workflowId: string): Promise<Workflow | n
 }
 
 /** A version of the history, or an error that says which versions there are. */
-async function kept(ctx: ToolContext, workflowId: string, number: number): Promise<{ record: VersionRecord; workflow: Workflow }> {
-  const store = await historyFor(ctx.env);
+async function kept(ctx: N8nToolContext, workflowId: string, number: number): Promise<{ record: VersionRecord; workflow: Workflow }> {
+  const store = await historyFor(ctx);
   const found = await store.get(workflowId, number);
   if (found) return { record: found.record, workflow: JSON.parse(found.workflow) as Workflow };
   const versions = (await store.list(workflowId, 10)).map((v) => v.version);
@@ -68,7 +68,7 @@ export const VERSION_TOOLS = [
     input: z.object({ id: n8nId('workflow').optional().describe('The workflow; omit it to list the workflows'), limit }),
     annotations: READS,
     async run({ id, limit }, n8n, ctx) {
-      const store = await historyFor(ctx.env);
+      const store = await historyFor(ctx);
       if (id === undefined) return { workflows: await store.workflows(limit) };
       const [versions, now] = await Promise.all([store.list(id, limit), current(n8n, id)]);
       return { id, versions: versions.map(listed), ...n8nPublishing(now) };
@@ -180,7 +180,7 @@ export const VERSION_TOOLS = [
     input: z.object({ id: n8nId('workflow') }),
     annotations: DELETES,
     async run({ id }, _n8n, ctx) {
-      const { deleted, bytes } = await (await historyFor(ctx.env)).pruneVersions(id, ctx.caller.subject);
+      const { deleted, bytes } = await (await historyFor(ctx)).pruneVersions(id, ctx.caller.subject);
       return { id, deleted, freedBytes: bytes };
     },
   }),

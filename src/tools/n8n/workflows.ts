@@ -135,7 +135,7 @@ async function calledWorkflows(workflow: unknown, n8n: N8nClient): Promise<Map<s
 export async function judged(workflow: Record<string, unknown>, env: Env, n8n: N8nClient): Promise<{ result: ValidationResult; catalog: NodeCatalog } | null> {
   withinLimits(workflowOverLimit(workflow), 'Nothing was sent to n8n.');
   const nodes = Array.isArray(workflow.nodes) ? workflow.nodes : [];
-  const catalog = await withInstance(env, catalogForNodes(new Catalog(env.SPECS), nodes));
+  const catalog = await withInstance(n8n.connection, catalogForNodes(new Catalog(env.SPECS), nodes));
   if (!catalog) return null;
   return { result: validateWorkflow(workflow, catalog, undefined, await calledWorkflows(workflow, n8n)), catalog };
 }
@@ -294,7 +294,7 @@ export const WORKFLOW_TOOLS = [
         before,
       } = await changeWorkflow(ctx, n8n, id, 'delete', reason ?? 'delete_workflow', { doing: 'delete_workflow' }, (change) => change.delete());
       // Its saved tests go with it; its versions stay (a restore brings it back).
-      const tests = await (await historyFor(ctx.env)).deleteTests(id);
+      const tests = await (await historyFor(ctx)).deleteTests(id);
       return {
         deleted: true,
         id: deleted?.id ?? id,

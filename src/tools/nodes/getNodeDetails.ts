@@ -5,6 +5,7 @@ import { withinBudget } from '../../catalog/budget';
 import type { NodeSpec, OptionValue } from '../../catalog/nodeSpec';
 import { behaviourAnswer } from '../../catalog/observed';
 import { nodeSettings, serializeSpec, type Detail } from '../../catalog/serialize';
+import { defaultConnectionFor } from '../../workspaces/connectionFor';
 import { instanceRelease, type InstanceRelease } from '../../n8n/release';
 import { newestRelease, ReleaseNodes } from '../../n8n/releaseTable';
 import { defineTool } from '../tool';
@@ -97,10 +98,10 @@ export const getNodeDetails = defineTool({
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   execution: 'direct',
   scope: 'nodes:read',
-  async run({ nodes, include_examples, include_schemas, include_settings, detail }, { env }) {
+  async run({ nodes, include_examples, include_schemas, include_settings, detail }, { env, caller }) {
     const catalog = new Catalog(env.SPECS);
     const options = { includeExamples: include_examples, includeSchemas: include_schemas };
-    const [release, types] = await Promise.all([instanceRelease(env), catalog.types()]);
+    const [release, types] = await Promise.all([defaultConnectionFor(env, caller).then(instanceRelease), catalog.types()]);
     const instance = release?.known ? new ReleaseNodes(release.release) : undefined;
     return withinBudget(
       nodes.length,

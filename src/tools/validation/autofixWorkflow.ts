@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { autofix } from '../../workflows/autofix';
 import { workflowOverLimit } from '../../workflows/limits';
 import { defineTool } from '../tool';
+import { defaultConnectionFor } from '../../workspaces/connectionFor';
 import { catalogViewFor, unknownReleaseNote } from './catalogView';
 import { WorkflowJson } from './schemas';
 import { SIZE_LIMITS, withinLimits } from './withinLimits';
@@ -34,9 +35,10 @@ export const autofixWorkflow = defineTool({
   },
   execution: 'direct',
   scope: 'nodes:read',
-  async run({ workflow }, { env }) {
+  async run({ workflow }, { env, caller }) {
     withinLimits(workflowOverLimit(workflow));
-    const result = autofix(workflow, await catalogViewFor(env, workflow.nodes));
+    const connection = await defaultConnectionFor(env, caller);
+    const result = autofix(workflow, await catalogViewFor(env, connection, workflow.nodes));
     const { before } = result;
     return {
       fixes: result.fixes,
@@ -49,7 +51,7 @@ export const autofixWorkflow = defineTool({
       },
       after: result.after,
       workflow: result.workflow,
-      ...(await unknownReleaseNote(env)),
+      ...(await unknownReleaseNote(connection)),
     };
   },
 });

@@ -3,6 +3,7 @@ import { EXPRESSION_GUIDE_POINTER } from '../../catalog/expressionGuide';
 import { nodeOverLimit } from '../../workflows/limits';
 import { validateNode as validate } from '../../workflows/validateNode';
 import { defineTool } from '../tool';
+import { defaultConnectionFor } from '../../workspaces/connectionFor';
 import { catalogViewFor, unknownReleaseNote } from './catalogView';
 import { FindingsOutput, NamedObject } from './schemas';
 import { withinLimits } from './withinLimits';
@@ -28,9 +29,10 @@ export const validateNode = defineTool({
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   execution: 'direct',
   scope: 'nodes:read',
-  async run(node, { env }) {
+  async run(node, { env, caller }) {
     withinLimits(nodeOverLimit(node));
     const named = { ...node, name: node.name ?? node.type.slice(node.type.lastIndexOf('.') + 1) };
-    return { ...validate(named, await catalogViewFor(env, [named])), ...(await unknownReleaseNote(env)) };
+    const connection = await defaultConnectionFor(env, caller);
+    return { ...validate(named, await catalogViewFor(env, connection, [named])), ...(await unknownReleaseNote(connection)) };
   },
 });

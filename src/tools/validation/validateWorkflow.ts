@@ -4,6 +4,7 @@ import { MAX_FINDINGS } from '../../workflows/findings';
 import { workflowOverLimit } from '../../workflows/limits';
 import { validateWorkflow as validate } from '../../workflows/validateWorkflow';
 import { classWarnings, nodePolicyOf } from '../../auth/nodePolicy';
+import { callerWorkspace, defaultConnectionFor } from '../../workspaces/connectionFor';
 import { defineTool } from '../tool';
 import { catalogViewFor, unknownReleaseNote } from './catalogView';
 import { FindingsOutput, WorkflowJson } from './schemas';
@@ -45,9 +46,10 @@ export const validateWorkflow = defineTool({
     withinLimits(workflowOverLimit(workflow));
     for (const [i, called] of called_workflows.entries()) withinLimits(workflowOverLimit(called, `called_workflows[${i}]`));
     const callees = new Map(called_workflows.map((w) => [w.id, w]));
-    const result = validate(workflow, await catalogViewFor(env, workflow.nodes), undefined, callees);
+    const connection = await defaultConnectionFor(env, caller);
+    const result = validate(workflow, await catalogViewFor(env, connection, workflow.nodes), undefined, callees);
     // Nodes this credential may not put into n8n: said now, not first at create_workflow.
-    const refused = classWarnings(workflow, caller, nodePolicyOf(env));
-    return { ...result, warnings: [...result.warnings, ...refused], ...(await unknownReleaseNote(env)) };
+    const refused = classWarnings(workflow, caller, nodePolicyOf(env, await callerWorkspace(env, caller)));
+    return { ...result, warnings: [...result.warnings, ...refused], ...(await unknownReleaseNote(connection)) };
   },
 });

@@ -2,7 +2,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { historyFor } from '../../../src/history/history';
 import { asRun, inTurn } from '../../../src/tools/n8n/turns';
 import { loadCatalog, seedSpecs } from '../../support/catalog';
-import { directContext, withN8n } from '../../support/hostile';
+import { n8nToolContext, withN8n } from '../../support/hostile';
 import { n8nSpecs, node } from '../../support/n8nCatalog';
 import { callDirect, fakeN8n, fakeN8nApi, savedN8nWorkflow } from '../../support/tools';
 import { webhookTrigger } from '../../support/workflows';
@@ -60,9 +60,9 @@ describe("a workflow's changes take turns", () => {
   });
 
   it('a call whose turn does not come in time is refused, naming the call that has it; nothing runs', async () => {
-    const ctx = directContext(withN8n());
-    const holder = { ...directContext(withN8n()), caller: { id: 'key_other', subject: 'key_other', scopes: ['*'] } };
-    const history = await historyFor(ctx.env);
+    const ctx = n8nToolContext(withN8n());
+    const holder = { ...n8nToolContext(withN8n()), caller: { id: 'key_other', subject: 'key_other', scopes: ['*'] } };
+    const history = await historyFor(ctx);
     await history.takeTurn('w-held', holder.callId, 'key_other', 'edit_workflow', Date.now() + 30_000, Date.now());
     let ran = false;
     // 20.4 s left: the change needs 20 s of it once its turn comes, so it waits 0.4 s.
@@ -77,15 +77,15 @@ describe("a workflow's changes take turns", () => {
 describe("a caller's runs", () => {
   it('are capped (RUNS_PER_CALLER): one more is refused, naming those going; another caller runs', async () => {
     const env = { ...withN8n(), RUNS_PER_CALLER: '1' };
-    const a = { ...directContext(env) };
+    const a = { ...n8nToolContext(env) };
     const slow = asRun(a, 'try_nodes', () => pause(500));
     await pause(50);
-    await expect(asRun({ ...directContext(env), caller: a.caller }, 'test_workflow on workflow 9', async () => 'ran')).rejects.toThrow(
+    await expect(asRun({ ...n8nToolContext(env), caller: a.caller }, 'test_workflow on workflow 9', async () => 'ran')).rejects.toThrow(
       /^This caller has 1 runs going \(try_nodes since .*\), as many as one caller may have at once \(RUNS_PER_CALLER: 1\)\. Nothing was run/,
     );
-    const other = { ...directContext(env), caller: { id: 'key_b', subject: 'key_b', scopes: ['*'] } };
+    const other = { ...n8nToolContext(env), caller: { id: 'key_b', subject: 'key_b', scopes: ['*'] } };
     expect(await asRun(other, 'try_nodes', async () => 'ran')).toBe('ran');
     await slow;
-    expect(await asRun({ ...directContext(env), caller: a.caller }, 'try_nodes', async () => 'ran')).toBe('ran');
+    expect(await asRun({ ...n8nToolContext(env), caller: a.caller }, 'try_nodes', async () => 'ran')).toBe('ran');
   });
 });
