@@ -81,6 +81,8 @@ export interface Env {
   REQUEST_STATE_KEY?: string;
   /** The key ring n8n API keys of workspaces' connections are sealed under: `id:base64key`, comma-separated, newest first (src/workspaces/secretBox.ts). */
   CONNECTION_KEYS?: string;
+  /** "true" lets workspaces' connections be at private and link-local addresses (src/workspaces/connectionUrl.ts): for a deployment inside a private network. */
+  ALLOW_PRIVATE_N8N?: string;
 }
 
 type ProjectEnv = Env;

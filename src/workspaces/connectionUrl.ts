@@ -15,6 +15,12 @@ export interface UrlPolicy {
   allowPrivateNetworks: boolean;
 }
 
+/** The policy of a server answering at `serverUrl` (the request's URL) under these variables. */
+export const urlPolicyOf = (env: { ALLOW_PRIVATE_N8N?: string | undefined }, serverUrl: string): UrlPolicy => ({
+  serverOnLoopback: addressKind(new URL(serverUrl).hostname) === 'loopback',
+  allowPrivateNetworks: env.ALLOW_PRIVATE_N8N === 'true',
+});
+
 /** The instance's base URL (no `/api/v1`, no trailing slash), or why it is refused, naming the fix. */
 export type UrlVerdict = { base: string } | { problem: string };
 
