@@ -11,7 +11,7 @@ import type { Env } from '../src/env';
 import { loadCatalog } from './support/catalog';
 import { bearer, createKey, revokeKey } from './support/keys';
 import { call, callWithEnv, initializeRequest, messagesOf, openSession, postJson, sessionHeaders } from './support/mcp';
-import { modern } from './support/modern';
+import { modern, modernCallWith } from './support/modern';
 import { consentPage, form, pkce, register } from './support/oauth';
 
 const ping = { jsonrpc: '2.0', id: 1, method: 'ping' };
@@ -23,14 +23,6 @@ const newKey = async (scopes: Parameters<typeof createKey>[0] = ['*']) => (await
 /** POST /mcp to the Worker run with `vars` changed (ALLOWED_HOSTS, a limiter, an n8n): as the runtime would with that configuration. */
 const postWith = (vars: Partial<Env>, body: unknown, headers: Record<string, string> = {}) =>
   callWithEnv('/mcp', vars, { method: 'POST', headers: { ...MCP_HEADERS, ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
-
-/** A 2026-07-28 tools/call to the Worker run with `vars` changed: it runs in the Worker, with those variables. */
-async function modernCallWith(vars: Partial<Env>, key: string, name: string, args: Record<string, unknown> = {}) {
-  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
-  const body = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args, _meta: meta } };
-  const response = await postWith(vars, body, { ...bearer(key), 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name });
-  return { status: response.status, text: await response.text() };
-}
 
 afterEach(() => vi.restoreAllMocks());
 

@@ -3,9 +3,10 @@ import { generateApiKey, kvName, newKeyRecord, sha256Hex, summary, type ApiKeyRe
 import type { Scope } from '../../src/auth/scopes';
 
 /** Stores a new API key the way `npm run keys -- create` does and returns it with its record. */
-export async function createKey(scopes: Scope[] = ['*'], options: { name?: string; expiresAt?: number } = {}) {
+export async function createKey(scopes: Scope[] = ['*'], options: { name?: string; expiresAt?: number; workspace?: string } = {}) {
   const key = generateApiKey();
-  const record = newKeyRecord(await sha256Hex(key), options.name ?? 'test', scopes, options.expiresAt);
+  const made = newKeyRecord(await sha256Hex(key), options.name ?? 'test', scopes, options.expiresAt);
+  const record = options.workspace ? { ...made, workspace: options.workspace } : made;
   await env.API_KEYS.put(kvName(record.hash), JSON.stringify(record), { metadata: summary(record) });
   return { key, record };
 }

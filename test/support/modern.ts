@@ -1,4 +1,6 @@
-import { postJson } from './mcp';
+import type { Env } from '../../src/env';
+import { bearer } from './keys';
+import { callWithEnv, postJson } from './mcp';
 
 /** MCP 2026-07-28 requests as a modern client sends them: the envelope in `_meta`, mirrored in headers. */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
@@ -40,4 +42,23 @@ export async function pollTask(taskId: string, options: ModernOptions = {}, unti
     if (!body.result || until(body.result) || Date.now() > deadline) return body.result as Record<string, unknown>;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** A 2026-07-28 tools/call to the Worker run with `vars` changed (an n8n, CONNECTION_KEYS): it runs in the Worker, with those variables. */
+export async function modernCallWith(vars: Partial<Env>, key: string, name: string, args: Record<string, unknown> = {}) {
+  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+  const body = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args, _meta: meta } };
+  const response = await callWithEnv('/mcp', vars, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...bearer(key),
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/call',
+      'mcp-name': name,
+    },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, text: await response.text() };
 }
