@@ -36,7 +36,14 @@ export function newWorkspace(name: string, now = Date.now()): WorkspaceRecord {
 /** The stored record, or null (none, or not one: a malformed record grants nothing). */
 export async function readWorkspace(kv: KVNamespace, id: string): Promise<WorkspaceRecord | null> {
   if (!WORKSPACE_ID.test(id)) return null;
-  const parsed = WorkspaceRecordSchema.safeParse(await kv.get(workspaceKvName(id), 'json'));
+  const stored = await kv.get(workspaceKvName(id));
+  let value: unknown = null;
+  try {
+    value = stored === null ? null : JSON.parse(stored);
+  } catch {
+    // not JSON: no record
+  }
+  const parsed = WorkspaceRecordSchema.safeParse(value);
   return parsed.success && parsed.data.id === id ? parsed.data : null;
 }
 

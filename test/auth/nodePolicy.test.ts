@@ -13,6 +13,18 @@ describe('the node policy a deployment sets', () => {
     expect(classRefusal(caller('*'), defaults, 'host')).toMatch(/lets no caller use class "host" \(the operator's ALLOWED_NODE_CLASSES\)/);
   });
 
+  it("is narrowed by the caller's workspace, never widened: a class the deployment refuses stays refused", () => {
+    const narrowed = nodePolicyOf({ ...env, ALLOWED_NODE_CLASSES: 'code,credentials' }, { nodeClasses: ['credentials', 'host'] });
+    expect(classRefusal(caller('*'), narrowed, 'credentials')).toBeNull();
+    expect(classRefusal(caller('*'), narrowed, 'code')).toMatch(/workspace lets no caller use class "code"/);
+    expect(classRefusal(caller('*'), narrowed, 'host')).toMatch(/this deployment lets no caller use class "host"/);
+    expect(policySummary(narrowed).map((c) => [c.class, c.allowed])).toEqual([
+      ['host', false],
+      ['code', false],
+      ['credentials', true],
+    ]);
+  });
+
   it('takes a list of classes, or none', () => {
     expect([...policy({ ALLOWED_NODE_CLASSES: 'host, code,credentials' }).allowed]).toEqual(['host', 'code', 'credentials']);
     expect([...policy({ ALLOWED_NODE_CLASSES: 'none' }).allowed]).toEqual([]);

@@ -44,4 +44,22 @@ describe('the n8n client', () => {
       fetch.mockRestore();
     }
   });
+
+  it('follows no redirect: the key goes only where it was given for, and the error names where the address is set', async () => {
+    const sent: string[] = [];
+    const fetch = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+      sent.push(`${input instanceof Request ? input.url : input.toString()} ${(init as RequestInit).redirect}`);
+      return new Response(null, { status: 302, headers: { location: 'https://elsewhere.example/api/v1/workflows' } });
+    });
+    try {
+      const own = new N8nClient({ apiBase: 'https://n8n.example/api/v1', apiKey: 'n8n_api_secret' }, nodeGate(everyScope, env));
+      await expect(own.get('/workflows')).rejects.toThrow(/redirects GET \/api\/v1\/workflows \(302\); the API key is not sent after a redirect: set the address n8n answers at itself as N8N_API_URL/);
+      const instance = { workspace: 'aaaaaaaaaaaa', name: 'prod', id: '0000000000000001' };
+      const theirs = new N8nClient({ apiBase: 'https://n8n.example/api/v1', apiKey: 'n8n_api_secret', instance }, nodeGate(everyScope, env));
+      await expect(theirs.get('/workflows')).rejects.toThrow(/for the connection "prod"/);
+      expect(sent).toEqual(['https://n8n.example/api/v1/workflows manual', 'https://n8n.example/api/v1/workflows manual']);
+    } finally {
+      fetch.mockRestore();
+    }
+  });
 });

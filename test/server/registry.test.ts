@@ -1,5 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import type { Env } from '../../src/env';
 import { n8nConnection } from '../../src/n8n/client';
 import { toolsFor } from '../../src/server/registry';
 import { rpc, openSession } from '../support/mcp';
@@ -19,6 +20,17 @@ describe('the tool registry', () => {
     expect(n8n).toHaveLength(43);
     expect(new Set(n8n.map((t) => t.execution))).toEqual(new Set(['queued']));
     expect(toolsFor({ ...env, N8N_API_URL: 'https://n8n.example' }).some((t) => t.name === 'list_workflows')).toBe(false);
+  });
+
+  it('where workspaces are on (CONNECTION_KEYS), serves list_instances and the n8n tools, each taking `instance`; otherwise no n8n tool takes it', () => {
+    const n8nTools = (vars: Partial<Env>) => toolsFor({ ...env, ...vars }).filter((t) => t.annotations.openWorldHint);
+    const workspaces = toolsFor({ ...env, CONNECTION_KEYS: 'k1:x' });
+    expect(workspaces.map((t) => t.name)).toContain('list_instances');
+    const taking = n8nTools({ CONNECTION_KEYS: 'k1:x' });
+    expect(taking).toHaveLength(43);
+    for (const tool of taking) expect(Object.keys(tool.input.shape), tool.name).toContain('instance');
+    for (const tool of n8nTools({ N8N_API_URL: 'https://n8n.example', N8N_API_KEY: 'k' })) expect(Object.keys(tool.input.shape)).not.toContain('instance');
+    expect(toolsFor(env).map((t) => t.name)).not.toContain('list_instances');
   });
 
   it('names, for each n8n tool that changes n8n, a tool it serves that shows whether an interrupted call made its change', () => {

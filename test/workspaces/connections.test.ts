@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, inject, it } from 'vitest';
-import { connectionKvName, listConnections, openConnection, saveConnection } from '../../src/workspaces/connections';
+import { connectionKvName, listConnections, openConnection, removeConnection, renameConnection, resealConnection, saveConnection } from '../../src/workspaces/connections';
 import { keyRing } from '../../src/workspaces/secretBox';
 
 /** In workerd, against the real KV binding and the contract fake of n8n. */
@@ -53,5 +53,33 @@ describe('a workspace’s n8n connections', () => {
     // Names that are not names read nothing.
     expect(await openConnection(env.API_KEYS, keys, `${mine}:x`, 'prod')).toBeUndefined();
     expect(await openConnection(env.API_KEYS, keys, mine, '../prod')).toBeUndefined();
+  });
+
+  it('renames a connection keeping its id and key; refuses a taken or bad name; removes one', async () => {
+    const keys = await ring();
+    const w = workspace();
+    for (const name of ['prod', 'dev']) await saveConnection(env.API_KEYS, keys, { workspace: w, name, url: n8nUrl, apiKey: n8nKey }, dev);
+    const before = await openConnection(env.API_KEYS, keys, w, 'prod');
+    expect(await renameConnection(env.API_KEYS, w, 'prod', 'dev')).toEqual({ problem: expect.stringContaining('has a connection "dev" already') });
+    expect(await renameConnection(env.API_KEYS, w, 'prod', 'Prod!')).toEqual({ problem: expect.stringContaining('is not a connection name') });
+    expect(await renameConnection(env.API_KEYS, w, 'nope', 'live')).toEqual({ problem: expect.stringContaining('no connection "nope"') });
+    expect(await renameConnection(env.API_KEYS, w, 'prod', 'live')).toHaveProperty('saved.name', 'live');
+    const after = await openConnection(env.API_KEYS, keys, w, 'live');
+    expect(after).toEqual({ ...before, instance: { ...before!.instance, name: 'live' } });
+    expect(await openConnection(env.API_KEYS, keys, w, 'prod')).toBeUndefined();
+    expect(await removeConnection(env.API_KEYS, w, 'live')).toBe(true);
+    expect(await removeConnection(env.API_KEYS, w, 'live')).toBe(false);
+    expect((await listConnections(env.API_KEYS, w)).map((c) => c.name)).toEqual(['dev']);
+  });
+
+  it('reseals a key under the newest key of the ring, after which the old one can be dropped', async () => {
+    const random = () => btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))));
+    const [oldKey, newKey] = [random(), random()];
+    const w = workspace();
+    await saveConnection(env.API_KEYS, await keyRing(`old:${oldKey}`), { workspace: w, name: 'prod', url: n8nUrl, apiKey: n8nKey }, dev);
+    const rotated = await keyRing(`new:${newKey},old:${oldKey}`);
+    expect(await resealConnection(env.API_KEYS, rotated, w, 'prod')).toBe(true);
+    expect(await resealConnection(env.API_KEYS, rotated, w, 'prod')).toBe(false);
+    expect(await openConnection(env.API_KEYS, await keyRing(`new:${newKey}`), w, 'prod')).toMatchObject({ apiKey: n8nKey });
   });
 });
