@@ -7,7 +7,7 @@
  * where the server's own keeping (history, tests) must hold them apart.
  */
 import { env } from 'cloudflare:workers';
-import { describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import type { Env } from '../../src/env';
 import type { Scope } from '../../src/auth/scopes';
 import { removeConnection, saveConnection } from '../../src/workspaces/connections';
@@ -54,6 +54,23 @@ const created = async (key: string, name: string) => {
   expect(answer.isError).toBe(false);
   return JSON.parse(answer.text!).id as string;
 };
+
+/** Every line the Worker logs while these rules run: none may hold an n8n key or the key ring. */
+const logged: string[] = [];
+beforeAll(() => {
+  for (const level of ['log', 'info', 'warn', 'error', 'debug'] as const) {
+    const original = console[level].bind(console);
+    vi.spyOn(console, level).mockImplementation((...args: unknown[]) => {
+      logged.push(args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' '));
+      original(...args);
+    });
+  }
+});
+afterAll(() => {
+  expect(logged.length).toBeGreaterThan(0);
+  for (const secret of [n8nKey, CONNECTION_KEYS.slice(3)]) expect(logged.filter((line) => line.includes(secret))).toEqual([]);
+  vi.restoreAllMocks();
+});
 
 describe('workspace isolation rules', () => {
   it("Rule: a workspace's key acts on its own connections only, whatever instance it names", async () => {
