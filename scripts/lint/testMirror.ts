@@ -20,6 +20,8 @@ const NOT_MIRRORS = ['test/support/', 'test/fakes/', 'test/fixtures/', 'test/e2e
 const CROSS_CUTTING_TESTS = [
   // The security rules, one test each, through the real Worker (issue 31).
   'test/security.test.ts',
+  // The workspace isolation rules, one test each, through the real Worker (issue 41).
+  'test/workspaces/isolation.test.ts',
 ];
 
 /**

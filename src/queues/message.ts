@@ -56,4 +56,9 @@ export const ToolCallMessageSchema = z
 export type ToolCallMessage = z.output<typeof V2>;
 
 /** The caller as it travels (queue messages, task records): the principal's fields, its workspace with them, nothing else of the request. */
-export const callerOf = ({ id, subject, scopes, workspace }: Principal): Principal => ({ id, subject, scopes, ...(workspace === undefined ? {} : { workspace }) });
+export const callerOf = ({ id, subject, scopes, workspace }: Principal): Principal => ({
+  id,
+  subject,
+  scopes,
+  ...(workspace === undefined ? {} : { workspace }),
+});

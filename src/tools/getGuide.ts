@@ -38,8 +38,7 @@ export const getGuide = defineTool({
 async function timeZoneFacts(ctx: ToolContext, workflowId: string | undefined): Promise<TimeZoneFacts> {
   const connection = await defaultConnectionFor(ctx.env, ctx.caller);
   if (workflowId === undefined) return { instance: connection !== undefined };
-  if (!connection)
-    throw new ToolError('You have no default n8n (list_instances says which you have): there is no workflow to read. Ask without workflowId.');
+  if (!connection) throw new ToolError('You have no default n8n (list_instances says which you have): there is no workflow to read. Ask without workflowId.');
   if (!allows(ctx.caller.scopes, 'workflows:read')) {
     throw new ToolError('Reading a workflow’s time zone needs the workflows:read scope, which this credential lacks. Ask without workflowId.');
   }

@@ -14,7 +14,7 @@ import { testConnection, type TestOptions } from './connectionTest';
 import { needsResealing, open, seal, type KeyRing } from './secretBox';
 import { CONNECTION_NAME, WORKSPACE_ID } from './workspaces';
 
-export const ConnectionRecordSchema = z.object({
+const ConnectionRecordSchema = z.object({
   id: z.string().regex(/^[0-9a-f]{16}$/),
   workspace: z.string().regex(WORKSPACE_ID),
   name: z.string().regex(CONNECTION_NAME),
@@ -24,7 +24,7 @@ export const ConnectionRecordSchema = z.object({
   release: z.string().nullable(),
   testedAt: z.number().int(),
 });
-export type ConnectionRecord = z.infer<typeof ConnectionRecordSchema>;
+type ConnectionRecord = z.infer<typeof ConnectionRecordSchema>;
 
 /** What listing shows of a connection: never its key, sealed or not. */
 export type ConnectionSummary = Omit<ConnectionRecord, 'sealedKey'>;

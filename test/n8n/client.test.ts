@@ -53,7 +53,9 @@ describe('the n8n client', () => {
     });
     try {
       const own = new N8nClient({ apiBase: 'https://n8n.example/api/v1', apiKey: 'n8n_api_secret' }, nodeGate(everyScope, env));
-      await expect(own.get('/workflows')).rejects.toThrow(/redirects GET \/api\/v1\/workflows \(302\); the API key is not sent after a redirect: set the address n8n answers at itself as N8N_API_URL/);
+      await expect(own.get('/workflows')).rejects.toThrow(
+        /redirects GET \/api\/v1\/workflows \(302\); the API key is not sent after a redirect: set the address n8n answers at itself as N8N_API_URL/,
+      );
       const instance = { workspace: 'aaaaaaaaaaaa', name: 'prod', id: '0000000000000001' };
       const theirs = new N8nClient({ apiBase: 'https://n8n.example/api/v1', apiKey: 'n8n_api_secret', instance }, nodeGate(everyScope, env));
       await expect(theirs.get('/workflows')).rejects.toThrow(/for the connection "prod"/);

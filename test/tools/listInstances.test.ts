@@ -43,7 +43,12 @@ describe('list_instances', () => {
     });
     expect(JSON.stringify(two)).not.toContain(n8nKey);
     await putWorkspace(env.API_KEYS, { ...record, defaultConnection: 'prod' });
-    expect(await listed(toolEnv, record.id)).toMatchObject({ instances: [{ name: 'dev', default: false }, { name: 'prod', default: true }] });
+    expect(await listed(toolEnv, record.id)).toMatchObject({
+      instances: [
+        { name: 'dev', default: false },
+        { name: 'prod', default: true },
+      ],
+    });
     expect(await listed(toolEnv, record.id)).not.toHaveProperty('hint');
   });
 });

@@ -21,12 +21,22 @@ let key = '';
 beforeAll(async () => {
   await putWorkspace(env.API_KEYS, workspace);
   const ring = await keyRing(CONNECTION_KEYS);
-  await saveConnection(env.API_KEYS, ring, { workspace: workspace.id, name: 'main', url: inject('n8nUrl'), apiKey: n8nKey }, { serverOnLoopback: true, allowPrivateNetworks: false });
+  await saveConnection(
+    env.API_KEYS,
+    ring,
+    { workspace: workspace.id, name: 'main', url: inject('n8nUrl'), apiKey: n8nKey },
+    { serverOnLoopback: true, allowPrivateNetworks: false },
+  );
   key = (await createKey(['*'], { workspace: workspace.id })).key;
 });
 
 /** What a caller may put where a connection or workspace name goes. */
-const name = fc.oneof(fc.constantFrom('main', 'default', 'MAIN', 'main ', '../main', 'main:x', '', 'constructor', '__proto__'), fc.stringMatching(/^[a-z0-9_-]{1,45}$/), hostileString, fc.string());
+const name = fc.oneof(
+  fc.constantFrom('main', 'default', 'MAIN', 'main ', '../main', 'main:x', '', 'constructor', '__proto__'),
+  fc.stringMatching(/^[a-z0-9_-]{1,45}$/),
+  hostileString,
+  fc.string(),
+);
 
 describe('which connection a caller names, on any input', () => {
   it('is its own connection or a ToolError naming the fix, never another workspace’s and never a fault', async () => {

@@ -13,9 +13,15 @@ const host = fc.oneof(
   fc.constantFrom('localhost', 'n8n.local', 'x.internal', '0x7f.1', '2130706433', '[::ffff:10.0.0.1]', '[fe80::1]', '169.254.169.254', '100.64.0.1'),
 );
 const url = fc.oneof(
-  fc.tuple(fc.constantFrom('https', 'http', 'ftp', 'file', 'javascript', 'HTTPS'), host, fc.webPath(), fc.constantFrom('', '?a=1', '#x', ':443', ':5678'), fc.constantFrom('', 'user:pw@', 'u@')).map(
-    ([scheme, h, path, tail, auth]) => `${scheme}://${auth}${h}${tail}${path}`,
-  ),
+  fc
+    .tuple(
+      fc.constantFrom('https', 'http', 'ftp', 'file', 'javascript', 'HTTPS'),
+      host,
+      fc.webPath(),
+      fc.constantFrom('', '?a=1', '#x', ':443', ':5678'),
+      fc.constantFrom('', 'user:pw@', 'u@'),
+    )
+    .map(([scheme, h, path, tail, auth]) => `${scheme}://${auth}${h}${tail}${path}`),
   fc.webUrl({ withQueryParameters: true, withFragments: true }),
   hostileString,
   fc.string(),

@@ -1,6 +1,14 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, inject, it } from 'vitest';
-import { connectionKvName, listConnections, openConnection, removeConnection, renameConnection, resealConnection, saveConnection } from '../../src/workspaces/connections';
+import {
+  connectionKvName,
+  listConnections,
+  openConnection,
+  removeConnection,
+  renameConnection,
+  resealConnection,
+  saveConnection,
+} from '../../src/workspaces/connections';
 import { keyRing } from '../../src/workspaces/secretBox';
 
 /** In workerd, against the real KV binding and the contract fake of n8n. */
@@ -18,7 +26,11 @@ describe('a workspace’s n8n connections', () => {
     expect(result).toEqual({ saved: expect.objectContaining({ workspace: w, name: 'prod', base: `${n8nUrl}/n8n-1.123.81`, release: '1.123.81' }) });
     const stored = (await env.API_KEYS.get(connectionKvName(w, 'prod')))!;
     expect(stored).not.toContain(n8nKey);
-    expect(await openConnection(env.API_KEYS, keys, w, 'prod')).toEqual({ apiBase: `${n8nUrl}/n8n-1.123.81/api/v1`, apiKey: n8nKey, instance: { workspace: w, name: 'prod', id: expect.stringMatching(/^[0-9a-f]{16}$/) } });
+    expect(await openConnection(env.API_KEYS, keys, w, 'prod')).toEqual({
+      apiBase: `${n8nUrl}/n8n-1.123.81/api/v1`,
+      apiKey: n8nKey,
+      instance: { workspace: w, name: 'prod', id: expect.stringMatching(/^[0-9a-f]{16}$/) },
+    });
     const listed = await listConnections(env.API_KEYS, w);
     expect(listed.map((c) => c.name)).toEqual(['prod']);
     expect(JSON.stringify(listed)).not.toContain('sealedKey');

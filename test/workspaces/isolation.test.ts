@@ -118,7 +118,7 @@ describe('workspace isolation rules', () => {
     expect(theirs.text).toMatch(/no n8n connection "alpha"/);
   });
 
-  it("Rule: version history is kept per connection: another workspace on the same n8n sees none of it", async () => {
+  it('Rule: version history is kept per connection: another workspace on the same n8n sees none of it', async () => {
     await loadCatalog();
     const a = await workspace('alpha');
     const b = await workspace('beta');
@@ -151,9 +151,7 @@ describe('workspace isolation rules', () => {
     const open = await workspace('beta');
     const code = {
       name: 'Code in a workspace',
-      nodes: [
-        { id: 'c1', name: 'Code', type: 'n8n-nodes-base.code', typeVersion: 2, position: [0, 0], parameters: { jsCode: 'return $input.all();' } },
-      ],
+      nodes: [{ id: 'c1', name: 'Code', type: 'n8n-nodes-base.code', typeVersion: 2, position: [0, 0], parameters: { jsCode: 'return $input.all();' } }],
       connections: {},
     };
     const refused = await callTool(narrowed.key, 'create_workflow', { workflow: code, force: true });

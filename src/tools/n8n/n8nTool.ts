@@ -56,7 +56,12 @@ export function n8nTool<In extends z.ZodObject>(tool: N8nToolDefinition<In>): To
       const { instance } = args as { instance?: string };
       const [workspace, connection] = await Promise.all([callerWorkspace(toolCtx.env, toolCtx.caller), connectionFor(toolCtx.env, toolCtx.caller, instance)]);
       const ctx: N8nToolContext = { ...toolCtx, connection };
-      const client = new N8nClient(connection, nodeGate(ctx.caller, ctx.env, workspace), ctx.signal, tool.annotations.readOnlyHint ? undefined : ctx.beginSideEffect);
+      const client = new N8nClient(
+        connection,
+        nodeGate(ctx.caller, ctx.env, workspace),
+        ctx.signal,
+        tool.annotations.readOnlyHint ? undefined : ctx.beginSideEffect,
+      );
       const run = async () => tool.run(args, client, ctx);
       if (!tool.runsLong?.(args)) return run();
       const id = (args as { id?: unknown }).id;
