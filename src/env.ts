@@ -47,9 +47,9 @@ export interface Env {
   OAUTH_KV: KVNamespace;
   /** Requests per principal (wrangler.toml [[ratelimits]]). */
   REQUEST_LIMITER?: RateLimit;
-  /** search_nodes calls per principal: a tighter budget. */
   /** Requests per workspace, across its keys and grants (src/auth/rateLimit.ts). */
   WORKSPACE_LIMITER?: RateLimit;
+  /** search_nodes calls per principal: a tighter budget. */
   SEARCH_LIMITER?: RateLimit;
   /** Credentials tried on the OAuth consent page, per IP address. */
   SIGN_IN_LIMITER?: RateLimit;
@@ -79,9 +79,9 @@ export interface Env {
    * the same in every isolate. Without it no tool asks for input across rounds.
    */
   REQUEST_STATE_KEY?: string;
-  /** The key ring n8n API keys of workspaces' connections are sealed under: `id:base64key`, comma-separated, newest first (src/workspaces/secretBox.ts). */
+  /** Secret: turns workspaces on (docs/workspaces.md); the key ring their n8n API keys are sealed under, `id:base64key` entries newest first (`npm run keys -- secret`). */
   CONNECTION_KEYS?: string;
-  /** "true" lets workspaces' connections be at private and link-local addresses (src/workspaces/connectionUrl.ts): for a deployment inside a private network. */
+  /** "true" lets workspaces' n8n connections be at private and link-local addresses (src/workspaces/connectionUrl.ts): only for a deployment inside a private network. */
   ALLOW_PRIVATE_N8N?: string;
 }
 
