@@ -38,7 +38,11 @@ function instructionsFor(tools: readonly ToolDefinition[]): string {
     `Tools for building n8n workflows and managing an n8n instance. To build one in few calls: ${look}; create_workflow ` +
     'with activate: true validates, saves and switches it on in one call (refused with the findings to fix, so no ' +
     'validate_workflow is needed first); test_workflow with cases runs several payloads and says what each answer held; ' +
-    'edit_workflow fixes it in steps.'
+    'edit_workflow fixes it in steps.' +
+    // Where workspaces are on, each n8n tool takes `instance`: an agent with several n8n connections must know their names.
+    (tools.some((t) => t.name === 'create_workflow' && 'instance' in t.input.shape)
+      ? ' Your n8n instances: list_instances names them; each n8n tool acts on the default one unless its instance argument names another.'
+      : '')
   );
 }
 

@@ -13,6 +13,7 @@ import { n8nConnection, type N8nConnection } from '../n8n/client';
 import type { Principal } from '../principal';
 import { ToolError } from '../lib/errors';
 import { listConnections, openConnection } from './connections';
+import { addressKind } from './connectionUrl';
 import { keyRing, type KeyRing } from './secretBox';
 import { workspaceOf, type WorkspaceRecord } from './workspaces';
 
@@ -53,6 +54,12 @@ export async function connectionFor(env: Env, caller: Principal, instance?: stri
   if (cached) return cached;
   const connection = await openConnection(env.API_KEYS, await ringOf(env), workspace.id, name);
   if (!connection) throw new ToolError(`instance: this workspace has no n8n connection "${name.slice(0, 40)}": list_instances names its connections.`);
+  // Checked at each opening too, not only when saved: an operator who stops allowing private networks stops their use.
+  const where = addressKind(new URL(connection.apiBase).hostname);
+  if ((where === 'private' || where === 'link-local') && env.ALLOW_PRIVATE_N8N !== 'true')
+    throw new ToolError(
+      `the connection "${name}" is at a ${where} address, which this server no longer calls (its operator's ALLOW_PRIVATE_N8N is off): add it again at a public https address.`,
+    );
   if (ttl) opened.set(cacheKey, connection, now() + ttl);
   return connection;
 }

@@ -93,12 +93,15 @@ describe('the one server both eras are served from', () => {
 
   it('walks through the calls a workflow takes, naming only tools the deployment has, with an n8n and without', async () => {
     const withN8n = { ...env, N8N_API_URL: 'https://n8n.example', N8N_API_KEY: 'key' } as Env;
-    for (const deployment of [env, withN8n]) {
+    const withWorkspaces = { ...env, CONNECTION_KEYS: 'k1:x' } as Env;
+    for (const deployment of [env, withN8n, withWorkspaces]) {
       const { instructions } = await initializeSessionServer(deployment);
       const named = [...(instructions as string).matchAll(/\b[a-z]+(?:_[a-z]+)+\b/g)].map(([name]) => name!);
       const tools = new Set(toolsFor(deployment).map((t) => t.name));
       for (const name of named) expect(tools, name).toContain(name);
       expect(named).toContain(tools.has('create_workflow') ? 'test_workflow' : 'validate_workflow');
+      // Only where each n8n tool takes `instance` do the instructions say how to find its values.
+      expect(named.includes('list_instances'), String(deployment === withWorkspaces)).toBe(deployment === withWorkspaces);
     }
   });
 

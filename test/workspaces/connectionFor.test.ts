@@ -55,4 +55,24 @@ describe('the connection a call acts on', () => {
     await env.API_KEYS.delete(`workspace:${id}`);
     await expect(connectionFor(deployment, caller(id), 'dev')).rejects.toThrow(/workspace was removed/);
   });
+
+  it('refuses, when it is opened, a connection at a private address once the operator no longer allows private networks', async () => {
+    const keys = `k1:${randomKey()}`;
+    const ring = await keyRing(keys);
+    const id = await workspace('private');
+    const answersLikeN8n: typeof fetch = async () => Response.json({ data: [] });
+    const saved = await saveConnection(
+      env.API_KEYS,
+      ring,
+      { workspace: id, name: 'lan', url: 'https://10.0.0.5', apiKey: 'k' },
+      { serverOnLoopback: false, allowPrivateNetworks: true },
+      { fetch: answersLikeN8n },
+    );
+    expect(saved).toHaveProperty('saved');
+    const deployment = (allow?: string) => ({ ...env, CONNECTION_KEYS: keys, API_KEY_CACHE_SECONDS: '0', ALLOW_PRIVATE_N8N: allow }) as Env;
+    expect(await connectionFor(deployment('true'), caller(id))).toHaveProperty('apiBase', 'https://10.0.0.5/api/v1');
+    await expect(connectionFor(deployment(undefined), caller(id))).rejects.toThrow(
+      /private address, which this server no longer calls \(its operator's ALLOW_PRIVATE_N8N is off\)/,
+    );
+  });
 });
