@@ -17,6 +17,7 @@ import { observe, requestEvent } from './observability/events';
 import { consumeDeadLetters, consumeToolCalls } from './queues/consumer';
 import { ErrorCode } from './protocol/jsonrpc';
 import { catalogSpec, me, searchCatalog } from './page/catalogApi';
+import { addInstance, instances, removeInstance, testInstance } from './page/connectionsApi';
 import { health } from './routes/health';
 import { landing } from './page/landingRoute';
 import { openSse, postMessages } from './sessions/sse/sseRoute';
@@ -92,6 +93,12 @@ router
   .get('/api/me', readsCatalog, me)
   .get('/api/catalog/search', readsCatalog, searchCatalog)
   .get('/api/catalog/spec', readsCatalog, catalogSpec)
+  // A workspace's n8n connections: never the public catalog's reader.
+  .get('/api/instances', authenticated, instances)
+  .post('/api/instances', authenticated, addInstance)
+  .all('/api/instances', methodNotAllowed('GET, POST, OPTIONS'))
+  .post('/api/instances/test', authenticated, testInstance)
+  .delete('/api/instances/:name', authenticated, removeInstance)
   .post('/mcp', authenticated, postMcp)
   .get('/mcp', pageForBrowsers, authenticated, getOrDeleteMcp)
   .delete('/mcp', authenticated, getOrDeleteMcp)

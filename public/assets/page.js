@@ -1,5 +1,6 @@
 // The landing page's behaviour (src/page/landing.ts renders the markup): copy buttons, the API key
-// the visitor enters, the tools it can use, and the node catalog explorer over /api/catalog.
+// the visitor enters, the tools it can use, the n8n it acts on (/api/instances), and the node catalog
+// explorer over /api/catalog.
 // No framework and no build: DOM calls only, text always set as text (never as HTML). Type-checked
 // through its JSDoc (tsconfig.browser.json).
 // @ts-check
@@ -15,6 +16,9 @@
  *   categories: string[], aliases: string[], documentation_url: string | null, parameters: Parameter[],
  *   input_ports: Port[], output_ports: Port[], examples?: Example[] }} Spec
  * @typedef {Error & { status?: number }} ApiError
+ * The n8n a key acts on (src/page/connectionsApi.ts): never a connection's n8n key.
+ * @typedef {{ name: string, url: string | null, release: string | null, testedAt: string | null, default: boolean, configured: boolean }} Instance
+ * @typedef {{ workspace: string | null, workspaces: boolean, canManage: boolean, instances: Instance[], tools: string[] }} Instances
  * @typedef {Node | string | null | undefined | false | readonly unknown[]} Child (arrays of children nest)
  */
 
@@ -33,6 +37,11 @@ const typeSelect = /** @type {HTMLSelectElement} */ (byId('node-type'));
 const searchStatus = byId('search-status');
 const results = byId('results');
 const spec = byId('spec');
+const n8nStatus = byId('n8n-status');
+const n8nList = byId('n8n-list');
+const n8nTools = byId('n8n-tools');
+/** Only where workspaces are on (CONNECTION_KEYS). */
+const n8nForm = /** @type {HTMLFormElement | null} */ (document.getElementById('n8n-form'));
 /** Says `text` in the live region; cleared first, so the same words twice are announced twice. */
 function announce(/** @type {string} */ text) {
   const region = byId('announce');
@@ -173,6 +182,7 @@ async function useKey(/** @type {string} */ key) {
     say(keyStatus, `Using your ${me.credential}: scopes ${me.scopes.join(', ')}.`);
     forgetKey.hidden = false;
     markTools(me.scopes);
+    void showInstances();
     return true;
   } catch (caught) {
     const error = /** @type {ApiError} */ (caught);
@@ -192,6 +202,7 @@ function forget() {
   sessionStorage.removeItem(KEY_STORAGE);
   forgetKey.hidden = true;
   markTools(null);
+  resetInstances();
 }
 
 keyForm.addEventListener('submit', async (event) => {
@@ -209,6 +220,182 @@ forgetKey.addEventListener('click', () => {
   say(keyStatus, 'Key forgotten.');
   keyInput.focus();
 });
+
+// --- Your n8n: the instances the key acts on, and adding one ------------------------------------------
+
+/**
+ * A call to /api/instances with the key in use, JSON both ways; errors carry the status and the
+ * server's message (a failed test's message names the fix).
+ * @param {string} method
+ * @param {string} path
+ * @param {unknown} [body]
+ */
+async function instancesApi(method, path, body) {
+  /** @type {Record<string, string>} */
+  const headers = apiKey ? { Authorization: `Bearer ${apiKey}` } : {};
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const response = await fetch(path, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const answer = await response.json().catch(() => ({}));
+  if (!response.ok) throw Object.assign(new Error(answer.error?.message ?? `HTTP ${response.status}`), { status: response.status });
+  return answer;
+}
+
+let instancesSeq = 0;
+/** What the list shows now. @type {Instances | null} */
+let shown = null;
+
+function resetInstances() {
+  instancesSeq++;
+  shown = null;
+  n8nList.replaceChildren();
+  n8nList.hidden = true;
+  n8nTools.hidden = true;
+  if (n8nForm) n8nForm.hidden = true;
+  say(n8nStatus, 'Enter your API key above to see your n8n.');
+}
+
+/** Loads what the key acts on. */
+async function showInstances() {
+  const seq = ++instancesSeq;
+  if (!apiKey) return resetInstances();
+  say(n8nStatus, 'Loading your n8n…');
+  try {
+    /** @type {Instances} */
+    const body = await instancesApi('GET', '/api/instances');
+    if (seq === instancesSeq) renderInstances(body);
+  } catch (caught) {
+    if (seq !== instancesSeq) return;
+    const error = /** @type {ApiError} */ (caught);
+    n8nList.hidden = true;
+    n8nTools.hidden = true;
+    if (n8nForm) n8nForm.hidden = true;
+    say(
+      n8nStatus,
+      error.status === 429 ? 'Too many requests from your key just now: try again in a minute.' : `Could not load your n8n: ${error.message}`,
+      true,
+    );
+  }
+}
+
+function renderInstances(/** @type {Instances} */ body) {
+  shown = body;
+  const count = body.instances.length;
+  n8nList.replaceChildren(...body.instances.map((instance) => instanceItem(instance, body.canManage)));
+  n8nList.hidden = count === 0;
+  if (body.workspace === null) {
+    const own = body.instances[0];
+    say(
+      n8nStatus,
+      own?.configured
+        ? 'Your key acts on this server’s own n8n, which its operator set; a key of a workspace brings its own.'
+        : 'This server has no n8n of its own configured, and your key belongs to no workspace: its n8n tools have no n8n to act on.',
+    );
+  } else {
+    const which = count === 0 ? 'has no n8n connection yet' : `has ${count} n8n connection${count === 1 ? '' : 's'}`;
+    const next = count > 0 ? '' : body.canManage ? ': add one below.' : ': a key of it with the instances:write scope can add one.';
+    say(n8nStatus, `Your workspace “${body.workspace}” ${which}${next || '.'}`);
+  }
+  n8nTools.textContent = body.tools.length
+    ? `Live for your key: ${body.tools.length} tool${body.tools.length === 1 ? '' : 's'}: ${body.tools.join(', ')}.`
+    : 'No tool is live for your key: it has none of the scopes the tools need.';
+  n8nTools.hidden = false;
+  if (n8nForm) n8nForm.hidden = !body.canManage;
+}
+
+function instanceItem(/** @type {Instance} */ instance, /** @type {boolean} */ canManage) {
+  const tested = instance.testedAt ? new Date(instance.testedAt).toLocaleString() : null;
+  return h(
+    'li',
+    { 'data-instance': instance.name },
+    h('strong', {}, instance.name),
+    instance.default ? [' ', h('span', { class: 'badge' }, 'default')] : null,
+    ' ',
+    instance.url ? h('code', {}, instance.url) : 'not configured',
+    instance.release ? ` · n8n ${instance.release}` : null,
+    tested ? ` · tested ${tested}` : null,
+    canManage
+      ? [
+          ' ',
+          h(
+            'button',
+            { type: 'button', class: 'secondary small', onclick: () => removeInstance(instance.name) },
+            'Remove',
+            h('span', { class: 'vh' }, ` the connection ${instance.name}`),
+          ),
+        ]
+      : null,
+  );
+}
+
+async function removeInstance(/** @type {string} */ name) {
+  if (!confirm(`Remove the n8n connection “${name}”? Tool calls naming it stop working.`)) return;
+  try {
+    await instancesApi('DELETE', `/api/instances/${encodeURIComponent(name)}`);
+    await showInstances();
+    // A list may lag behind a change by a moment (KV): the removed one is not shown again meanwhile.
+    if (shown) renderInstances({ ...shown, instances: shown.instances.filter((i) => i.name !== name) });
+    announce(`Removed the connection “${name}”.`);
+    n8nList.focus();
+  } catch (caught) {
+    say(n8nStatus, explainConnection(/** @type {ApiError} */ (caught)), true);
+  }
+}
+
+/** Why a test, save or removal failed, in words for the visitor. */
+function explainConnection(/** @type {ApiError} */ error) {
+  if (error.status === 401) return 'Your API key is no longer valid: enter it again above.';
+  if (error.status === 429) return 'Too many tests and changes from your key in the last minute: wait a moment and try again.';
+  if (error.status === 422) return `It did not work: ${error.message}.`;
+  return error.message;
+}
+
+if (n8nForm) {
+  const form = n8nForm;
+  const nameField = /** @type {HTMLInputElement} */ (byId('n8n-name'));
+  const urlField = /** @type {HTMLInputElement} */ (byId('n8n-url'));
+  const keyField = /** @type {HTMLInputElement} */ (byId('n8n-key'));
+  const result = byId('n8n-result');
+  const buttons = /** @type {HTMLButtonElement[]} */ ([...form.querySelectorAll('button')]);
+
+  /**
+   * Tests (and, to save, then stores) what the form holds. The n8n key stays in its field until it
+   * is saved, so a failed try can be fixed and sent again.
+   * @param {'test' | 'save'} action
+   */
+  const run = async (action) => {
+    const fields = action === 'test' ? [urlField, keyField] : [nameField, urlField, keyField];
+    const invalid = fields.find((field) => !field.checkValidity());
+    if (invalid) return invalid.reportValidity();
+    for (const button of buttons) button.disabled = true;
+    say(result, action === 'test' ? 'Testing the connection…' : 'Testing and saving the connection…');
+    const given = { url: urlField.value.trim(), apiKey: keyField.value };
+    try {
+      if (action === 'test') {
+        const body = await instancesApi('POST', '/api/instances/test', given);
+        say(result, `The test passed: n8n answers at ${body.url}${body.release ? ` (release ${body.release})` : ''} and takes the key. Save it to use it.`);
+        return;
+      }
+      /** @type {{ saved: Instance }} */
+      const body = await instancesApi('POST', '/api/instances', { name: nameField.value.trim(), ...given });
+      keyField.value = '';
+      say(result, `Saved “${body.saved.name}”${body.saved.release ? ` (n8n ${body.saved.release})` : ''}: your n8n tools can act on it now.`);
+      await showInstances();
+      // A list may lag behind a change by a moment (KV): the saved one is shown meanwhile.
+      if (shown && !shown.instances.some((i) => i.name === body.saved.name))
+        renderInstances({ ...shown, instances: [...shown.instances, body.saved].sort((a, b) => a.name.localeCompare(b.name)) });
+    } catch (caught) {
+      say(result, explainConnection(/** @type {ApiError} */ (caught)), true);
+    } finally {
+      for (const button of buttons) button.disabled = false;
+    }
+  };
+
+  byId('n8n-test').addEventListener('click', () => void run('test'));
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    void run('save');
+  });
+}
 
 // --- Node catalog explorer --------------------------------------------------------------------------
 

@@ -1,9 +1,13 @@
 import type { NodeClassSummary } from '../auth/nodePolicy';
 import type { CatalogManifest } from '../catalog/build';
 import { html, type Html } from '../http/html';
+import { listInstances } from '../tools/listInstances';
 import { N8N_TOOLS } from '../tools/n8n';
 import { KEY_PLACEHOLDER, type ClientGuide } from './connect';
 import type { ParameterView, ToolView } from './toolView';
+
+/** The tools a deployment serves once it drives an n8n (src/server/registry.ts): list_instances and the n8n tools. */
+const N8N_TOOL_COUNT = [listInstances, ...N8N_TOOLS].length;
 
 export interface LandingInfo {
   origin: string;
@@ -15,6 +19,8 @@ export interface LandingInfo {
   nodeTypes: [string, number][];
   transports: readonly string[];
   n8nConfigured: boolean;
+  /** Whether workspaces bring their own n8n here (CONNECTION_KEYS is set): the page then lets a key of one add its connections. */
+  workspaces: boolean;
   /** Whether the explorer answers without a credential (PUBLIC_CATALOG). */
   publicCatalog: boolean;
   guides: ClientGuide[];
@@ -35,12 +41,13 @@ export function landingPage(info: LandingInfo): Html {
     <h1>${info.title}</h1>
     <p class="lead">A remote MCP server for agents that build n8n workflows: it knows the workflow nodes that exist${info.n8nConfigured ? ' and drives an n8n instance' : ''}.</p>
     ${facts(info)}
-    <nav aria-label="On this page"><a href="#connect">Connect</a> <a href="#access">Your API key</a> <a href="#catalog">Node catalog</a> <a href="#tools">Tools</a></nav>
+    <nav aria-label="On this page"><a href="#connect">Connect</a> <a href="#access">Your API key</a> <a href="#n8n">Your n8n</a> <a href="#catalog">Node catalog</a> <a href="#tools">Tools</a></nav>
   </div>
 </header>
 <main id="main" class="wrap" data-public-catalog="${String(info.publicCatalog)}">
   ${connectSection(info.guides)}
   ${accessSection(info)}
+  ${n8nSection(info)}
   ${catalogSection(info)}
   ${toolsSection(info)}
   <p id="announce" class="vh" role="status"></p>
@@ -74,6 +81,50 @@ function accessSection(info: LandingInfo): Html {
   </form>
   <p id="key-status" role="status">${info.publicCatalog ? 'No key entered: the node catalog is open to everyone here (nodes:read).' : 'No key entered.'}</p>
 </section>`;
+}
+
+/**
+ * The n8n the visitor's key acts on: filled in by the script from GET /api/instances once a key is
+ * entered; where workspaces are on, a form to test and save a connection (shown to a key that may).
+ */
+function n8nSection(info: LandingInfo): Html {
+  return html`<section id="n8n" aria-labelledby="n8n-title">
+  <h2 id="n8n-title">Your n8n</h2>
+  <p>${
+    info.workspaces
+      ? html`Each workspace brings its own n8n. Enter an API key of yours above to see the n8n instances its tools act on, and, with the <code>instances:write</code> scope, to add one: its n8n API key is tested first, stored encrypted, and never shown again.`
+      : html`The n8n tools act on the n8n this server’s operator configured (<code>N8N_API_URL</code> and <code>N8N_API_KEY</code>). Enter your API key above to see it and the tools live for your key.`
+  }</p>
+  <p id="n8n-status" role="status">Enter your API key above to see your n8n.</p>
+  <ul id="n8n-list" class="connections" aria-label="Your n8n instances" tabindex="-1" hidden></ul>
+  <p id="n8n-tools" hidden></p>
+  ${info.workspaces && connectionForm()}
+</section>`;
+}
+
+/** Hidden until the script knows the key may add a connection; the n8n key's field is a password field, emptied once saved. */
+function connectionForm(): Html {
+  return html`<form id="n8n-form" class="connection-form" aria-labelledby="n8n-add-title" hidden>
+    <h3 id="n8n-add-title">Add an n8n</h3>
+    <p>A connection saved under the name of one you have replaces it, once the new one’s test passes.</p>
+    <div class="field">
+      <label for="n8n-name">Connection name</label>
+      <input id="n8n-name" name="name" value="main" required maxlength="40" autocomplete="off" spellcheck="false" aria-describedby="n8n-name-hint">
+      <span id="n8n-name-hint" class="hint">Lower-case letters, digits, - or _ (what a tool’s <code>instance</code> argument takes).</span>
+    </div>
+    <div class="field">
+      <label for="n8n-url">n8n URL</label>
+      <input id="n8n-url" name="url" type="url" required placeholder="https://n8n.example.com" autocomplete="off" spellcheck="false" aria-describedby="n8n-url-hint">
+      <span id="n8n-url-hint" class="hint">The address its editor opens at, over https.</span>
+    </div>
+    <div class="field">
+      <label for="n8n-key">n8n API key</label>
+      <input id="n8n-key" name="apiKey" type="password" required autocomplete="off" spellcheck="false" aria-describedby="n8n-key-hint">
+      <span id="n8n-key-hint" class="hint">From n8n: Settings → n8n API.</span>
+    </div>
+    <p class="row"><button type="button" id="n8n-test" class="secondary">Test</button> <button type="submit">Save</button></p>
+    <p id="n8n-result" role="status"></p>
+  </form>`;
 }
 
 function connectSection(guides: ClientGuide[]): Html {
@@ -121,7 +172,7 @@ function catalogSection(info: LandingInfo): Html {
 function toolsSection(info: LandingInfo): Html {
   return html`<section id="tools" aria-labelledby="tools-title">
   <h2 id="tools-title">Tools</h2>
-  <p id="tools-summary">${info.tools.length} tools${info.n8nConfigured ? '' : ` (the ${N8N_TOOLS.length} n8n tools appear once an n8n instance is configured)`}. Each needs the scope shown; enter a key above to see which yours can use. <span id="tools-usable"></span></p>
+  <p id="tools-summary">${info.tools.length} tools${info.n8nConfigured ? '' : ` (the ${N8N_TOOL_COUNT} n8n tools appear once an n8n instance is configured)`}. Each needs the scope shown; enter a key above to see which yours can use. <span id="tools-usable"></span></p>
   <ul class="tools">${info.tools.map(tool)}</ul>
   ${info.n8nConfigured ? nodeClassesList(info.nodeClasses) : ''}
 </section>`;

@@ -7,7 +7,7 @@ import { html, htmlResponse } from '../http/html';
 import { connectGuides } from './connect';
 import { landingPage } from './landingHtml';
 import { toolView } from './toolView';
-import { drivesN8n } from '../n8n/client';
+import { drivesN8n, servesWorkspaces } from '../n8n/client';
 import { toolsFor } from '../server/registry';
 import { TRANSPORTS } from '../config';
 
@@ -28,6 +28,7 @@ export async function landing(request: IRequest, env: Env): Promise<Response> {
     nodeTypes: Object.entries(types).map(([type, subtypes]) => [type, subtypes.length]),
     transports: TRANSPORTS,
     n8nConfigured: drivesN8n(env),
+    workspaces: servesWorkspaces(env),
     publicCatalog: env.PUBLIC_CATALOG === 'true',
     guides: connectGuides(origin),
     tools: toolsFor(env).map(toolView),

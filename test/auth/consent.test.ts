@@ -1,9 +1,14 @@
 import { env } from 'cloudflare:workers';
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import worker from '../../src/worker';
+import type { ApiKeyRecord } from '../../src/auth/apiKeys';
+import { authorizationServer } from '../../src/auth/oauth';
 import type { Scope } from '../../src/auth/scopes';
-import { createKey } from '../support/keys';
+import type { Env } from '../../src/env';
+import { keyPrincipalId } from '../../src/principal';
+import { listConnections } from '../../src/workspaces/connections';
+import { createKey, workspaceKey } from '../support/keys';
 import { call, callWithEnv, ORIGIN } from '../support/mcp';
 import { authorize, consentPage, form, pkce, REDIRECT, register, token } from '../support/oauth';
 
@@ -196,5 +201,150 @@ describe('POST /authorize: the decision', () => {
     const response = await call('/authorize', { method: 'POST', headers: { authorization: '', 'content-type': 'application/json' }, body: '{}' });
     expect(response.status).toBe(400);
     expect(await response.text()).toContain('The form could not be read');
+  });
+});
+
+/**
+ * Consent on a server answering on loopback (as under `npm run dev`), so that the contract fake of n8n,
+ * on loopback over http, is an n8n it may call; workspaces on. Every consent there comes from one
+ * address (`local`), so the sign-in limit is off for these: its own tests are above.
+ */
+const n8nUrl = inject('n8nUrl');
+const n8nKey = inject('n8nKey');
+const LOCAL = 'http://localhost:8787';
+const WORKSPACES: Partial<Env> = { CONNECTION_KEYS: `k1:${btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))}`, RATE_LIMITS: 'off' };
+
+async function local(path: string, init: RequestInit, overrides: Partial<Env> = WORKSPACES): Promise<Response> {
+  const ctx = createExecutionContext();
+  const response = await worker.fetch(new Request(`${LOCAL}${path}`, init) as Parameters<typeof worker.fetch>[0], { ...env, ...overrides }, ctx);
+  await waitOnExecutionContext(ctx);
+  return response;
+}
+
+/** The consent page as a browser opens it on the loopback server, and its Allow button with `fields` filled in. */
+async function localConsent(overrides: Partial<Env> = WORKSPACES) {
+  const clientId = await register();
+  const { verifier, challenge } = await pkce();
+  const query = new URLSearchParams({
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: REDIRECT,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    state: 'state-123',
+    resource: `${LOCAL}/mcp`,
+  });
+  const path = `/authorize?${query}`;
+  const response = await local(path, { redirect: 'manual' }, overrides);
+  const html = await response.text();
+  const handle = /name="handle" value="([^"]+)"/.exec(html)![1]!;
+  const cookie = response.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+  const approve = (fields: Record<string, string>) => local(path, form({ handle, decision: 'approve', ...fields }, { cookie }), overrides);
+  return { clientId, verifier, html, approve };
+}
+
+const grantsOf = async (record: ApiKeyRecord) =>
+  (
+    await authorizationServer(LOCAL)
+      .getOAuthApi(env as Env)
+      .listUserGrants(keyPrincipalId(record.id))
+  ).items;
+
+describe('POST /authorize: connecting a workspace’s n8n while granting', () => {
+  it('offers the n8n fields where workspaces are on, the n8n key in a password field, still without a script', async () => {
+    const { html } = await localConsent();
+    expect(html).toContain('<legend>Connect your n8n (optional)</legend>');
+    expect(html).toContain('<input id="n8n_name" name="n8n_name" type="text" value="main"');
+    expect(html).toMatch(/<label for="n8n_url">n8n URL<\/label>\s*<input id="n8n_url" name="n8n_url" type="url" value=""/);
+    expect(html).toContain('<input id="n8n_key" name="n8n_key" type="password" autocomplete="off" spellcheck="false">');
+    expect(html).not.toMatch(/<script/i);
+    expect((await localConsent({ RATE_LIMITS: 'off' })).html).not.toContain('n8n_url');
+  });
+
+  it('saves the connection, then completes the grant, whose token acts in the workspace and sees it', async () => {
+    const { key, record, workspace } = await workspaceKey(['*'], 'Acme');
+    const consent = await localConsent();
+    const approved = await consent.approve({ credential: key, n8n_name: 'main', n8n_url: `${n8nUrl}/n8n-1.123.81`, n8n_key: n8nKey });
+    expect(approved.status).toBe(302);
+    const location = new URL(approved.headers.get('location')!);
+    expect(location.href).not.toContain(n8nKey);
+    expect(await listConnections(env.API_KEYS, workspace)).toEqual([
+      expect.objectContaining({ name: 'main', base: `${n8nUrl}/n8n-1.123.81`, release: '1.123.81' }),
+    ]);
+    const issued = await local('/oauth/token', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code: location.searchParams.get('code')!,
+        code_verifier: consent.verifier,
+        redirect_uri: REDIRECT,
+        client_id: consent.clientId,
+        resource: `${LOCAL}/mcp`,
+      }).toString(),
+    });
+    expect(issued.status).toBe(200);
+    const { access_token } = (await issued.json()) as { access_token: string };
+    const listed = await local('/api/instances', { headers: { authorization: `Bearer ${access_token}` } });
+    expect(await listed.json()).toMatchObject({ workspace: 'Acme', instances: [{ name: 'main', url: `${n8nUrl}/n8n-1.123.81`, default: true }] });
+    expect(await grantsOf(record)).toHaveLength(1);
+  });
+
+  it('shows the page again with the problem for an n8n that fails its URL check or its test, granting and storing nothing, the n8n key not in it', async () => {
+    const { key, record, workspace } = await workspaceKey();
+    const consent = await localConsent();
+    for (const [url, n8nApiKey, problem] of [
+      ['https://10.0.0.1', n8nKey, 'ALLOW_PRIVATE_N8N=true'],
+      [n8nUrl, 'n8n_api_wrong_key', 'refused the API key'],
+    ]) {
+      const refused = await consent.approve({ credential: key, n8n_name: 'main', n8n_url: url!, n8n_key: n8nApiKey! });
+      expect(refused.status, url).toBe(422);
+      expect(refused.headers.get('location'), url).toBeNull();
+      const html = await refused.text();
+      expect(html).toMatch(new RegExp(`<p id="error" class="error" role="alert">Your n8n was not connected: [^<]*${problem}`));
+      // What was typed is kept, the URL field tied to the error; the n8n key is not.
+      expect(html).toContain(`name="n8n_url" type="url" value="${url}"`);
+      expect(html).toMatch(/id="n8n_url"[^>]* aria-invalid="true" aria-describedby="error">/);
+      expect(html).not.toContain(n8nApiKey);
+    }
+    expect(await listConnections(env.API_KEYS, workspace)).toEqual([]);
+    expect(await grantsOf(record)).toEqual([]);
+    // The page's handle is still good.
+    expect((await consent.approve({ credential: key, n8n_url: n8nUrl, n8n_key: n8nKey })).status).toBe(302);
+  });
+
+  it('connects no n8n for a credential without a workspace: the operator password, or a key of the deployment’s own n8n', async () => {
+    const { key } = await createKey(['*']);
+    for (const credential of [env.OPERATOR_PASSWORD!, key]) {
+      const refused = await (await localConsent()).approve({ credential, n8n_url: n8nUrl, n8n_key: n8nKey });
+      expect(refused.status).toBe(400);
+      const html = await refused.text();
+      expect(html).toMatch(/role="alert">(The operator password|This API key) belongs to no workspace/);
+      expect(html).not.toContain(n8nKey);
+    }
+    // Without the n8n fields, both are approved as before.
+    expect((await (await localConsent()).approve({ credential: key })).status).toBe(302);
+  });
+
+  it('needs a workspace key with instances:write to connect an n8n', async () => {
+    const { key, record, workspace } = await workspaceKey(['workflows:read', 'workflows:write']);
+    const refused = await (await localConsent()).approve({ credential: key, n8n_url: n8nUrl, n8n_key: n8nKey });
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).toContain('lacks the instances:write scope');
+    expect(await listConnections(env.API_KEYS, workspace)).toEqual([]);
+    expect(await grantsOf(record)).toEqual([]);
+  });
+
+  it('approves a workspace key without an n8n as before (one can be added later), and asks for the URL given only a key', async () => {
+    const { key, workspace } = await workspaceKey();
+    const consent = await localConsent();
+    const keyOnly = await consent.approve({ credential: key, n8n_key: n8nKey });
+    expect(keyOnly.status).toBe(400);
+    expect(await keyOnly.text()).toContain('Give your n8n’s URL with its API key');
+    expect((await consent.approve({ credential: key, n8n_name: 'main' })).status).toBe(302);
+    expect(await listConnections(env.API_KEYS, workspace)).toEqual([]);
   });
 });

@@ -34,6 +34,7 @@ const info = (changes: Partial<LandingInfo> = {}): LandingInfo => ({
   ],
   transports: TRANSPORTS,
   n8nConfigured: false,
+  workspaces: false,
   publicCatalog: false,
   guides: connectGuides(ORIGIN),
   tools: [toolView(searchNodes), bare, twoScopes],
@@ -130,6 +131,47 @@ describe('landingPage: the tools', () => {
     const withN8n = toolsFor({ ...env, ...N8N }).length - toolsFor(env).length;
     expect((await textOf({}, '#tools-summary'))[0]).toMatch(new RegExp(`^3 tools \\(the ${withN8n} n8n tools appear once an n8n instance is configured\\)\\.`));
     expect((await textOf({ n8nConfigured: true }, '#tools-summary'))[0]).toMatch(/^3 tools\. Each needs the scope shown/);
+  });
+});
+
+describe('landingPage: your n8n', () => {
+  it('has a section the script fills in once a key is entered, linked from the page’s navigation', async () => {
+    expect((await elements(page(), 'nav a[href="#n8n"]')).map((a) => a.text)).toEqual(['Your n8n']);
+    expect(await textOf({}, '#n8n h2')).toEqual(['Your n8n']);
+    const status = await elements(page(), '#n8n-status');
+    expect(status.map((s) => [s.attrs.role, s.text])).toEqual([['status', 'Enter your API key above to see your n8n.']]);
+    expect((await elements(page(), '#n8n-list'))[0]!.attrs).toMatchObject({ 'aria-label': 'Your n8n instances', hidden: '' });
+  });
+
+  it('offers a form to add a connection only where workspaces are on, hidden until a key may', async () => {
+    expect(await elements(page(), '#n8n-form')).toEqual([]);
+    expect((await textOf({}, '#n8n > p'))[0]).toContain('the n8n this server’s operator configured');
+    const form = await elements(page({ workspaces: true }), '#n8n-form');
+    expect(form[0]!.attrs).toMatchObject({ hidden: '', 'aria-labelledby': 'n8n-add-title' });
+    expect((await textOf({ workspaces: true }, '#n8n > p'))[0]).toContain('Each workspace brings its own n8n');
+  });
+
+  it('labels each field, takes the n8n key in a password field, and says each result in a live region', async () => {
+    const on = page({ workspaces: true });
+    const inputs = await elements(on, '#n8n-form input');
+    const labels = await elements(on, '#n8n-form label');
+    expect(inputs.map((i) => [i.attrs.id, i.attrs.type ?? 'text', i.attrs.name])).toEqual([
+      ['n8n-name', 'text', 'name'],
+      ['n8n-url', 'url', 'url'],
+      ['n8n-key', 'password', 'apiKey'],
+    ]);
+    expect(labels.map((l) => [l.attrs.for, l.text])).toEqual([
+      ['n8n-name', 'Connection name'],
+      ['n8n-url', 'n8n URL'],
+      ['n8n-key', 'n8n API key'],
+    ]);
+    expect(inputs[2]!.attrs).toMatchObject({ autocomplete: 'off', required: '' });
+    expect(inputs[2]!.attrs.value).toBeUndefined();
+    expect((await elements(on, '#n8n-form button')).map((b) => [b.attrs.type, b.text])).toEqual([
+      ['button', 'Test'],
+      ['submit', 'Save'],
+    ]);
+    expect((await elements(on, '#n8n-result'))[0]!.attrs.role).toBe('status');
   });
 });
 
