@@ -2,17 +2,17 @@ import { MAX_BODY_BYTES } from '../config';
 import { HttpError } from '../protocol/httpError';
 import { ErrorCode } from '../protocol/jsonrpc';
 
-/** Reads a JSON request body: 415 unless it is declared JSON, 413 past MAX_BODY_BYTES (declared or actual). */
-export async function readJsonBody(request: Request): Promise<string> {
+/** Reads a JSON request body: 415 unless it is declared JSON, 413 past `maxBytes` (declared or actual; MAX_BODY_BYTES unless a route takes less). */
+export async function readJsonBody(request: Request, maxBytes = MAX_BODY_BYTES): Promise<string> {
   const type = request.headers.get('content-type') ?? '';
   if (!/^application\/json\s*(;|$)/i.test(type)) {
     throw new HttpError(415, ErrorCode.InvalidRequest, 'Unsupported Media Type: Content-Type must be application/json');
   }
   const declared = request.headers.get('content-length');
-  if (Number(declared) > MAX_BODY_BYTES) throw tooLarge();
+  if (Number(declared) > maxBytes) throw tooLarge(maxBytes);
   // A declared length bounds the body on the wire, so it is read in one go; otherwise piece by piece.
-  const bytes = declared === null ? await readBounded(request.body) : new Uint8Array(await request.arrayBuffer());
-  if (bytes.byteLength > MAX_BODY_BYTES) throw tooLarge();
+  const bytes = declared === null ? await readBounded(request.body, maxBytes) : new Uint8Array(await request.arrayBuffer());
+  if (bytes.byteLength > maxBytes) throw tooLarge(maxBytes);
   try {
     return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
   } catch {
@@ -20,8 +20,8 @@ export async function readJsonBody(request: Request): Promise<string> {
   }
 }
 
-/** The body's bytes, given up on as soon as they pass MAX_BODY_BYTES. */
-async function readBounded(body: ReadableStream<Uint8Array> | null): Promise<Uint8Array> {
+/** The body's bytes, given up on as soon as they pass `maxBytes`. */
+async function readBounded(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<Uint8Array> {
   if (!body) return new Uint8Array();
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
@@ -30,9 +30,9 @@ async function readBounded(body: ReadableStream<Uint8Array> | null): Promise<Uin
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
+    if (size > maxBytes) {
       await reader.cancel();
-      throw tooLarge();
+      throw tooLarge(maxBytes);
     }
     chunks.push(value);
   }
@@ -45,4 +45,4 @@ async function readBounded(body: ReadableStream<Uint8Array> | null): Promise<Uin
   return bytes;
 }
 
-const tooLarge = () => new HttpError(413, ErrorCode.InvalidRequest, `Payload Too Large: the body limit is ${MAX_BODY_BYTES} bytes`);
+const tooLarge = (maxBytes: number) => new HttpError(413, ErrorCode.InvalidRequest, `Payload Too Large: the body limit is ${maxBytes} bytes`);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { allows } from '../auth/scopes';
 import { EXPRESSION_GUIDE_URI, expressionGuide, timeZoneSection, type TimeZoneFacts } from '../catalog/expressionGuide';
-import { N8nClient } from '../n8n/client';
+import { drivesN8n, N8nClient } from '../n8n/client';
 import { defaultConnectionFor } from '../workspaces/connectionFor';
 import { n8nId } from '../n8n/ids';
 import { nodeGate } from './n8n/nodeGate';
@@ -38,7 +38,12 @@ export const getGuide = defineTool({
 async function timeZoneFacts(ctx: ToolContext, workflowId: string | undefined): Promise<TimeZoneFacts> {
   const connection = await defaultConnectionFor(ctx.env, ctx.caller);
   if (workflowId === undefined) return { instance: connection !== undefined };
-  if (!connection) throw new ToolError('You have no default n8n (list_instances says which you have): there is no workflow to read. Ask without workflowId.');
+  if (!connection)
+    throw new ToolError(
+      drivesN8n(ctx.env)
+        ? 'You have no default n8n (list_instances says which you have): there is no workflow to read. Ask without workflowId.'
+        : 'No n8n is configured on this server (N8N_API_URL and N8N_API_KEY): there is no workflow to read. Ask without workflowId.',
+    );
   if (!allows(ctx.caller.scopes, 'workflows:read')) {
     throw new ToolError('Reading a workflow’s time zone needs the workflows:read scope, which this credential lacks. Ask without workflowId.');
   }

@@ -12,7 +12,7 @@ import type { N8nConnection } from '../n8n/client';
 import { checkConnectionUrl, type UrlPolicy } from './connectionUrl';
 import { testConnection, type TestOptions } from './connectionTest';
 import { needsResealing, open, seal, type KeyRing } from './secretBox';
-import { CONNECTION_NAME, WORKSPACE_ID } from './workspaces';
+import { CONNECTION_NAME, putWorkspace, readWorkspace, WORKSPACE_ID } from './workspaces';
 
 const ConnectionRecordSchema = z.object({
   id: z.string().regex(/^[0-9a-f]{16}$/),
@@ -41,6 +41,29 @@ export const connectionNameProblem = (name: string): string | undefined =>
 
 export type SaveResult = { saved: ConnectionSummary } | { problem: string };
 
+/** The longest n8n API key taken: n8n's are JWTs of a few hundred characters. */
+export const MAX_N8N_KEY = 4096;
+
+/**
+ * The test a connection passes before it is saved, and all that the landing page's Test button runs:
+ * the key given at all, the URL one this server may call, and n8n there taking the key. The instance's
+ * base URL and release when it passed; the problem, naming the fix, when not.
+ */
+export async function testNewConnection(
+  given: { url: string; apiKey: string },
+  policy: UrlPolicy,
+  options: TestOptions = {},
+): Promise<{ base: string; apiKey: string; release: string | null } | { problem: string }> {
+  const apiKey = given.apiKey.trim();
+  if (apiKey === '') return { problem: 'no n8n API key given: create one in n8n (Settings → n8n API)' };
+  if (apiKey.length > MAX_N8N_KEY)
+    return { problem: `that n8n API key is longer than any n8n makes (${MAX_N8N_KEY.toLocaleString('en-US')} characters at most): paste the key alone` };
+  const verdict = checkConnectionUrl(given.url, policy);
+  if ('problem' in verdict) return verdict;
+  const tested = await testConnection(verdict.base, apiKey, options);
+  return tested.ok ? { base: verdict.base, apiKey, release: tested.release } : { problem: tested.problem };
+}
+
 async function readRecord(kv: KVNamespace, workspace: string, name: string): Promise<ConnectionRecord | null> {
   if (!WORKSPACE_ID.test(workspace) || !CONNECTION_NAME.test(name)) return null;
   const stored = await kv.get(connectionKvName(workspace, name));
@@ -66,21 +89,16 @@ export async function saveConnection(
 ): Promise<SaveResult> {
   const nameProblem = connectionNameProblem(given.name);
   if (nameProblem) return { problem: nameProblem };
-  const apiKey = given.apiKey.trim();
-  if (apiKey === '') return { problem: 'no n8n API key given: create one in n8n (Settings → n8n API)' };
-  if (apiKey.length > 4096) return { problem: 'that n8n API key is longer than any n8n makes (4,096 characters at most): paste the key alone' };
-  const verdict = checkConnectionUrl(given.url, policy);
-  if ('problem' in verdict) return verdict;
-  const tested = await testConnection(verdict.base, apiKey, options);
-  if (!tested.ok) return { problem: tested.problem };
+  const tested = await testNewConnection(given, policy, options);
+  if ('problem' in tested) return tested;
   const previous = await readRecord(kv, given.workspace, given.name);
   const id = previous?.id ?? Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0')).join('');
   const identity = { id, workspace: given.workspace };
   const record: ConnectionRecord = {
     ...identity,
     name: given.name,
-    base: verdict.base,
-    sealedKey: await seal(apiKey, ring, sealingContext(identity)),
+    base: tested.base,
+    sealedKey: await seal(tested.apiKey, ring, sealingContext(identity)),
     release: tested.release,
     testedAt: options.now ?? Date.now(),
   };
@@ -115,14 +133,24 @@ export async function renameConnection(kv: KVNamespace, workspace: string, from:
   // The new name first: a failure between the two writes leaves both, never neither.
   await write(kv, renamed);
   await kv.delete(connectionKvName(workspace, from));
+  await defaultBecomes(kv, workspace, from, to);
   return { saved: summaryOf(renamed) };
 }
 
-/** Removes a connection: calls naming it fail from then on (within the per-isolate cache time). */
+/** Removes a connection, and makes it the workspace's default no more: calls naming it fail from then on (within the per-isolate cache time). */
 export async function removeConnection(kv: KVNamespace, workspace: string, name: string): Promise<boolean> {
   if (!(await readRecord(kv, workspace, name))) return false;
   await kv.delete(connectionKvName(workspace, name));
+  await defaultBecomes(kv, workspace, name, undefined);
   return true;
+}
+
+/** The workspace's default connection follows a rename and is cleared by a removal. */
+async function defaultBecomes(kv: KVNamespace, workspace: string, was: string, now: string | undefined): Promise<void> {
+  const record = await readWorkspace(kv, workspace);
+  if (record?.defaultConnection !== was) return;
+  const { defaultConnection: _was, ...rest } = record;
+  await putWorkspace(kv, now === undefined ? rest : { ...rest, defaultConnection: now });
 }
 
 /** Seals a connection's key again under the ring's newest key, so an older one can be dropped; false when it already was. */

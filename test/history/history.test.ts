@@ -35,7 +35,11 @@ describe('historyOf', () => {
   });
 
   it("gives a workspace's connection its own history, by its id: two workspaces on one n8n stay apart, a rename keeps it", async () => {
-    const connection = (workspace: string, name: string, id: string) => ({ apiBase: 'https://one.example.com/api/v1', apiKey: 'k', instance: { workspace, name, id } });
+    const connection = (workspace: string, name: string, id: string) => ({
+      apiBase: 'https://one.example.com/api/v1',
+      apiKey: 'k',
+      instance: { workspace, name, id },
+    });
     const mine = await historyOf(env, connection('aaaaaaaaaaaa', 'prod', '0000000000000001'));
     await mine.keep({ ...workflow('ws'), workflowId: 'wws' }, '{}', DEFAULT_LIMITS);
     expect(await (await historyOf(env, connection('aaaaaaaaaaaa', 'renamed', '0000000000000001'))).list('wws', 10)).toHaveLength(1);

@@ -80,8 +80,9 @@ describe('scopes gate the tools', () => {
     // A try reads and deletes only the execution of the throwaway workflow it made: no executions scope.
     expect(scopesOf(n8n.find((t) => t.name === 'try_nodes')!)).toEqual(['workflows:write']);
     for (const tool of n8n) expect(SCOPES).toContain(tool.scope);
-    // Every scope but *, nodes:read and the node classes' (the node gate's: test/tools/n8n/nodeGate.test.ts) gates at least one n8n tool.
-    const classScopes = ['workflows:code', 'workflows:host', 'credentials:use'];
-    expect(new Set(n8n.map((t) => t.scope))).toEqual(new Set(SCOPES.filter((s) => s !== '*' && s !== 'nodes:read' && !classScopes.includes(s))));
+    // Every scope but *, nodes:read, the node classes' (the node gate's: test/tools/n8n/nodeGate.test.ts) and
+    // instances:write (the pages', test/page/connectionsApi.test.ts) gates at least one n8n tool.
+    const notTools = ['*', 'nodes:read', 'workflows:code', 'workflows:host', 'credentials:use', 'instances:write'];
+    expect(new Set(n8n.map((t) => t.scope))).toEqual(new Set(SCOPES.filter((s) => !notTools.includes(s))));
   });
 });

@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { generateApiKey, kvName, newKeyRecord, sha256Hex, summary, type ApiKeyRecord } from '../../src/auth/apiKeys';
 import type { Scope } from '../../src/auth/scopes';
+import { newWorkspace, putWorkspace } from '../../src/workspaces/workspaces';
 
 /** Stores a new API key the way `npm run keys -- create` does and returns it with its record. */
 export async function createKey(scopes: Scope[] = ['*'], options: { name?: string; expiresAt?: number; workspace?: string } = {}) {
@@ -18,3 +19,11 @@ export async function revokeKey(record: ApiKeyRecord): Promise<void> {
 }
 
 export const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
+
+/** A workspace stored as `npm run keys -- workspace create` stores one, and a key of it. */
+export async function workspaceKey(scopes: Scope[] = ['*'], name = 'team') {
+  const workspace = newWorkspace(name);
+  await putWorkspace(env.API_KEYS, workspace);
+  const { key, record } = await createKey(scopes, { workspace: workspace.id });
+  return { key, record, workspace: workspace.id };
+}

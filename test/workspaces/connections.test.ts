@@ -10,6 +10,7 @@ import {
   saveConnection,
 } from '../../src/workspaces/connections';
 import { keyRing } from '../../src/workspaces/secretBox';
+import { newWorkspace, putWorkspace, readWorkspace } from '../../src/workspaces/workspaces';
 
 /** In workerd, against the real KV binding and the contract fake of n8n. */
 const n8nUrl = inject('n8nUrl');
@@ -67,9 +68,11 @@ describe('a workspace’s n8n connections', () => {
     expect(await openConnection(env.API_KEYS, keys, mine, '../prod')).toBeUndefined();
   });
 
-  it('renames a connection keeping its id and key; refuses a taken or bad name; removes one', async () => {
+  it('renames a connection keeping its id and key, the default following; refuses a taken or bad name; removes one, and the default with it', async () => {
     const keys = await ring();
-    const w = workspace();
+    const record = { ...newWorkspace('team'), defaultConnection: 'prod' };
+    await putWorkspace(env.API_KEYS, record);
+    const w = record.id;
     for (const name of ['prod', 'dev']) await saveConnection(env.API_KEYS, keys, { workspace: w, name, url: n8nUrl, apiKey: n8nKey }, dev);
     const before = await openConnection(env.API_KEYS, keys, w, 'prod');
     expect(await renameConnection(env.API_KEYS, w, 'prod', 'dev')).toEqual({ problem: expect.stringContaining('has a connection "dev" already') });
@@ -78,9 +81,11 @@ describe('a workspace’s n8n connections', () => {
     expect(await renameConnection(env.API_KEYS, w, 'prod', 'live')).toHaveProperty('saved.name', 'live');
     const after = await openConnection(env.API_KEYS, keys, w, 'live');
     expect(after).toEqual({ ...before, instance: { ...before!.instance, name: 'live' } });
+    expect(await readWorkspace(env.API_KEYS, w)).toHaveProperty('defaultConnection', 'live');
     expect(await openConnection(env.API_KEYS, keys, w, 'prod')).toBeUndefined();
     expect(await removeConnection(env.API_KEYS, w, 'live')).toBe(true);
     expect(await removeConnection(env.API_KEYS, w, 'live')).toBe(false);
+    expect(await readWorkspace(env.API_KEYS, w)).not.toHaveProperty('defaultConnection');
     expect((await listConnections(env.API_KEYS, w)).map((c) => c.name)).toEqual(['dev']);
   });
 
