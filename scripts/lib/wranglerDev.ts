@@ -41,6 +41,8 @@ export interface DevServerOptions {
   /** wrangler's own log level (`warn` by default); the Worker's console.log lines show from `log` on. */
   logLevel?: 'warn' | 'log';
   port?: number;
+  /** Another checkout to serve (its own wrangler.toml and `npm run dev`), e.g. another branch's copy (bench/workspaces.ts). */
+  cwd?: string;
 }
 
 /** The test entry (test/entry/worker.ts): the production Worker with the test-only pack and fault hooks. */
@@ -81,7 +83,7 @@ async function startOnce(port: number, options: DevServerOptions): Promise<DevSe
   args.push('--inspector-port', String(inspectorPort));
   if (options.config) args.push('--config', options.config);
   if (options.entry) args.push(options.entry);
-  const limitedConfig = options.requestLimit === undefined ? undefined : withRequestLimit(options.requestLimit);
+  const limitedConfig = options.requestLimit === undefined ? undefined : withRequestLimit(options.requestLimit, options.cwd);
   if (limitedConfig) args.push('--config', limitedConfig);
   for (const [name, value] of Object.entries(options.vars ?? {})) args.push('--var', `${name}:${value}`);
   // This project goes through `npm run dev` (catalog loaded, loopback hosts), so every caller serves what
@@ -91,6 +93,7 @@ async function startOnce(port: number, options: DevServerOptions): Promise<DevSe
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: 'true', ...options.env },
     detached: true,
+    cwd: options.cwd,
   });
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
@@ -120,7 +123,7 @@ async function startOnce(port: number, options: DevServerOptions): Promise<DevSe
       });
     }
     rmSync(state, { recursive: true, force: true });
-    if (limitedConfig) rmSync(limitedConfig, { force: true });
+    if (limitedConfig) rmSync(join(options.cwd ?? '.', limitedConfig), { force: true });
   };
 
   const deadline = Date.now() + 90_000;
@@ -152,12 +155,12 @@ async function startOnce(port: number, options: DevServerOptions): Promise<DevSe
  * A copy of wrangler.toml beside it (its relative paths hold) with another REQUEST_LIMITER limit;
  * removed when the server stops.
  */
-function withRequestLimit(limit: number): string {
-  const config = readFileSync('wrangler.toml', 'utf8');
+function withRequestLimit(limit: number, cwd = '.'): string {
+  const config = readFileSync(join(cwd, 'wrangler.toml'), 'utf8');
   const changed = config.replace(/(name = "REQUEST_LIMITER"\n[^\n]*\nsimple = \{ limit = )\d+/, `$1${limit}`);
   if (changed === config) throw new Error('wrangler.toml: REQUEST_LIMITER limit not found');
   const path = `wrangler.limit-${process.pid}-${Date.now()}.toml`;
-  writeFileSync(path, changed);
+  writeFileSync(join(cwd, path), changed);
   return path;
 }
 

@@ -47,11 +47,13 @@ export async function connectionFor(env: Env, caller: Principal, instance?: stri
       throw new ToolError(`instance: this server has one n8n, "${DEPLOYMENT_INSTANCE}"; "${instance.slice(0, 40)}" is not one of its connections.`);
     return own;
   }
-  const name = instance ?? workspace.defaultConnection ?? (await onlyConnection(env, workspace.id));
-  const cacheKey = `${workspace.id}:${name}`;
+  const named = instance ?? workspace.defaultConnection;
+  // Kept under what was asked (a name, or none: the only one), so a workspace without a default lists its connections once per cache time, not per call.
+  const cacheKey = `${workspace.id}:${named ?? ''}`;
   const ttl = keyCacheMs(env);
   const cached = ttl ? opened.get(cacheKey, now()) : undefined;
   if (cached) return cached;
+  const name = named ?? (await onlyConnection(env, workspace.id));
   const connection = await openConnection(env.API_KEYS, await ringOf(env), workspace.id, name);
   if (!connection) throw new ToolError(`instance: this workspace has no n8n connection "${name.slice(0, 40)}": list_instances names its connections.`);
   // Checked at each opening too, not only when saved: an operator who stops allowing private networks stops their use.

@@ -75,4 +75,19 @@ describe('the connection a call acts on', () => {
       /private address, which this server no longer calls \(its operator's ALLOW_PRIVATE_N8N is off\)/,
     );
   });
+
+  it('keeps the connection a call without instance resolved for the cache time, so no call lists the workspace’s connections again', async () => {
+    const keys = `k1:${randomKey()}`;
+    const deployment = { ...env, CONNECTION_KEYS: keys, API_KEY_CACHE_SECONDS: '30' } as Env;
+    const ring = await keyRing(keys);
+    const id = await workspace('cached');
+    const save = (name: string) => saveConnection(env.API_KEYS, ring, { workspace: id, name, url: n8nUrl, apiKey: n8nKey }, dev);
+    await save('first');
+    const start = 3_000_000_000_000;
+    expect(await connectionFor(deployment, caller(id), undefined, () => start)).toMatchObject({ instance: { name: 'first' } });
+    await save('second');
+    // Within the cache time the resolved one stands (as a removal takes that long); after it, the call must name one.
+    expect(await connectionFor(deployment, caller(id), undefined, () => start + 29_999)).toMatchObject({ instance: { name: 'first' } });
+    await expect(connectionFor(deployment, caller(id), undefined, () => start + 30_000)).rejects.toThrow(/has 2 n8n connections/);
+  });
 });
