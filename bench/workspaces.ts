@@ -31,20 +31,7 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import {
-  copyFileSync,
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  readlinkSync,
-  realpathSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readlinkSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -52,7 +39,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { wrangler } from '../scripts/lib/wrangler.ts';
 import { startWranglerDev, type DevServer } from '../scripts/lib/wranglerDev.ts';
-import { clientCpuMs } from './lib/cpu.ts';
+import { clientCpuMs, processCpuMs, serverCpuMs } from './lib/cpu.ts';
 import { openSession, type Session } from './lib/mcpClient.ts';
 import { percentile, round } from './lib/stats.ts';
 
@@ -130,55 +117,6 @@ async function startStandIn(): Promise<StandIn> {
     stats: async () => (await (await fetch(`${url}/__stats`)).json()) as Record<string, number>,
     stop: () => void child.kill(),
   };
-}
-
-/** USER_HZ, the unit of /proc/<pid>/stat times. */
-const TICKS_PER_SECOND = 100;
-
-/** A process's stat fields after its name: [1] ppid, [11] utime, [12] stime, [13] cutime, [14] cstime. */
-function statFields(pid: number | string): string[] | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  } catch {
-    return null; // gone meanwhile
-  }
-}
-
-/** CPU time (ms) one process has used so far (Linux; null elsewhere). */
-function processCpuMs(pid: number): number | null {
-  const fields = process.platform === 'linux' ? statFields(pid) : null;
-  return fields ? ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND : null;
-}
-
-/**
- * CPU time (ms) used so far by the processes descended from this one, as bench/lib/cpu.ts's serverCpuMs,
- * and by their children that exited and were waited for (cutime, cstime): a process that exits during a
- * batch (wrangler replacing its workerd) takes its CPU out of a plain sum, which then runs backwards.
- * Linux only; null elsewhere.
- */
-function serverTreeCpuMs(): number | null {
-  if (process.platform !== 'linux') return null;
-  const processes = readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .flatMap((pid) => {
-      const fields = statFields(pid);
-      if (!fields) return [];
-      const [own, reaped] = [Number(fields[11]) + Number(fields[12]), Number(fields[13]) + Number(fields[14])];
-      return [{ pid: Number(pid), ppid: Number(fields[1]), ticks: own + reaped }];
-    });
-  const descendants = new Set([process.pid]);
-  for (let added = true; added;) {
-    added = false;
-    for (const p of processes) {
-      if (!descendants.has(p.pid) && descendants.has(p.ppid)) {
-        descendants.add(p.pid);
-        added = true;
-      }
-    }
-  }
-  const ticks = processes.filter((p) => p.pid !== process.pid && descendants.has(p.pid)).reduce((sum, p) => sum + p.ticks, 0);
-  return (ticks * 1000) / TICKS_PER_SECOND;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -388,9 +326,9 @@ async function measure(pass: number, name: string, url: string, apiKey: string, 
     for (let b = 0; b < BATCHES; b++) {
       const calls = Math.ceil(CALLS / BATCHES);
       const requestsBefore = totalRequests(await n8n.stats());
-      const [server, standIn, client] = [serverTreeCpuMs(), processCpuMs(n8n.pid), clientCpuMs()];
+      const [server, standIn, client] = [serverCpuMs({ withExited: true }), processCpuMs(n8n.pid), clientCpuMs()];
       const run = await drive(sessions, calls);
-      const [serverAfter, standInAfter, clientAfter] = [serverTreeCpuMs(), processCpuMs(n8n.pid), clientCpuMs()];
+      const [serverAfter, standInAfter, clientAfter] = [serverCpuMs({ withExited: true }), processCpuMs(n8n.pid), clientCpuMs()];
       const n8nRequests = totalRequests(await n8n.stats()) - requestsBefore;
       const standInUsed = standIn === null || standInAfter === null ? null : standInAfter - standIn;
       const serverUsed = server === null || serverAfter === null ? null : serverAfter - server - (standInUsed ?? 0);

@@ -225,23 +225,7 @@ async function local(path: string, init: RequestInit, overrides: Partial<Env> = 
 async function localConsent(overrides: Partial<Env> = WORKSPACES) {
   const clientId = await register();
   const { verifier, challenge } = await pkce();
-  const query = new URLSearchParams({
-    response_type: 'code',
-    client_id: clientId,
-    redirect_uri: REDIRECT,
-    code_challenge: challenge,
-    code_challenge_method: 'S256',
-    state: 'state-123',
-    resource: `${LOCAL}/mcp`,
-  });
-  const path = `/authorize?${query}`;
-  const response = await local(path, { redirect: 'manual' }, overrides);
-  const html = await response.text();
-  const handle = /name="handle" value="([^"]+)"/.exec(html)![1]!;
-  const cookie = response.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
+  const { html, handle, cookie, path } = await consentPage(clientId, challenge, undefined, { origin: LOCAL, fetch: (at, init) => local(at, init, overrides) });
   const approve = (fields: Record<string, string>) => local(path, form({ handle, decision: 'approve', ...fields }, { cookie }), overrides);
   return { clientId, verifier, html, approve };
 }

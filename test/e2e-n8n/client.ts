@@ -29,8 +29,9 @@ export interface OwnInstance {
 /**
  * The SDK client of a test file, connected to this server (which drives the real n8n) for the file's
  * tests, with the server's own key (every scope) or `key`; or to the file's own server (`instance`).
+ * `onAnswer` sees every tool result whole (a file that searches them for secrets).
  */
-export function connectedClient(name: string, key?: string, instance?: () => OwnInstance) {
+export function connectedClient(name: string, key?: string, instance?: () => OwnInstance, onAnswer?: (result: unknown) => void) {
   const client = new Client({ name, version: '1.0.0' });
   const connect = () =>
     client.connect(
@@ -51,6 +52,7 @@ export function connectedClient(name: string, key?: string, instance?: () => Own
   /** A tool call's answer: whether it is an error, its text, and that text as JSON when it is JSON. */
   async function call(tool: string, args: Json = {}, signal?: AbortSignal): Promise<{ isError: boolean; text: string; json: Json }> {
     const result = await client.callTool({ name: tool, arguments: args }, undefined, { timeout: 110_000, ...(signal ? { signal } : {}) });
+    onAnswer?.(result);
     const text = (result.content as { text: string }[])[0]!.text;
     let json: Json = {};
     try {

@@ -84,32 +84,8 @@ afterAll(async () => {
 });
 
 /** A client of this file's server with a workspace's key; every answer (content and structured content) kept in `answers`. */
-function workspaceClient(name: string, workspace: () => OwnInstance) {
-  const { client } = connectedClient(name, undefined, workspace);
-  async function call(tool: string, args: Json = {}): Promise<{ isError: boolean; text: string; json: Json }> {
-    const result = await client.callTool({ name: tool, arguments: args }, undefined, { timeout: 110_000 });
-    answers.push(JSON.stringify(result));
-    const text = (result.content as { text: string }[])[0]!.text;
-    let json: Json = {};
-    try {
-      json = JSON.parse(text);
-    } catch {
-      // an error sentence
-    }
-    return { isError: result.isError === true, text, json };
-  }
-  async function ok(tool: string, args: Json = {}): Promise<Json> {
-    const result = await call(tool, args);
-    expect(result.isError, `${name} ${tool}: ${result.text}`).toBe(false);
-    return result.json;
-  }
-  async function refused(tool: string, args: Json = {}): Promise<string> {
-    const result = await call(tool, args);
-    expect(result.isError, `${name} ${tool} should have been refused`).toBe(true);
-    return result.text;
-  }
-  return { call, ok, refused };
-}
+const workspaceClient = (name: string, workspace: () => OwnInstance) =>
+  connectedClient(name, undefined, workspace, (result) => answers.push(JSON.stringify(result)));
 
 const clientOne = workspaceClient('e2e-workspace-one', () => one);
 const clientTwo = workspaceClient('e2e-workspace-two', () => two);

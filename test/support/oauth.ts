@@ -33,8 +33,15 @@ export async function register(name = 'Test Client'): Promise<string> {
   return ((await response.json()) as { client_id: string }).client_id;
 }
 
+/** Where a test's browser opens the consent page: this file's test server, or another (a loopback one, with other variables). */
+interface ConsentServer {
+  origin: string;
+  fetch(path: string, init: RequestInit): Promise<Response>;
+}
+const testServer: ConsentServer = { origin: ORIGIN, fetch: (path, init) => call(path, { ...init, headers: { authorization: '' } }) };
+
 /** GET /authorize as a browser: the consent page, its form's handle and the cookie binding it. */
-export async function consentPage(clientId: string, challenge: string, scope?: string) {
+export async function consentPage(clientId: string, challenge: string, scope?: string, server: ConsentServer = testServer) {
   const query = new URLSearchParams({
     response_type: 'code',
     client_id: clientId,
@@ -42,11 +49,11 @@ export async function consentPage(clientId: string, challenge: string, scope?: s
     code_challenge: challenge,
     code_challenge_method: 'S256',
     state: 'state-123',
-    resource: `${ORIGIN}/mcp`,
+    resource: `${server.origin}/mcp`,
     ...(scope ? { scope } : {}),
   });
   const path = `/authorize?${query}`;
-  const response = await call(path, { headers: { authorization: '' }, redirect: 'manual' });
+  const response = await server.fetch(path, { redirect: 'manual' });
   const html = await response.text();
   const handle = /name="handle" value="([^"]+)"/.exec(html)?.[1];
   const cookie = response.headers
