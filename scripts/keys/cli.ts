@@ -16,7 +16,7 @@
  *   workspace list      id, name, created, default connection, node classes, connections, active keys
  *   workspace remove --id ID      revokes its keys, deletes its connections, then its record
  *   workspace default --id ID --connection NAME     the connection n8n tools act on when a call names none
- *   workspace classes --id ID --classes code,credentials|none
+ *   workspace classes --id ID --classes code,credentials|none|deployment
  *          the node classes its callers may use, within the deployment's ALLOWED_NODE_CLASSES
  *
  *   connection add --workspace ID --name NAME --url URL

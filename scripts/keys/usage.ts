@@ -2,7 +2,7 @@
 const USAGE = `usage: npm run keys -- COMMAND (--local [--persist-to DIR] [--dev-vars FILE] | --remote)
   keys:        create --name NAME --scopes S1,S2 [--expires 30d] [--workspace ID] | list | revoke (--id ID | --name NAME)
   workspaces:  workspace create --name NAME [--classes code,credentials|none] | workspace list | workspace remove --id ID
-               workspace default --id ID --connection NAME | workspace classes --id ID --classes code,credentials|none
+               workspace default --id ID --connection NAME | workspace classes --id ID --classes code,credentials|none|deployment
   connections: connection add --workspace ID --name NAME --url URL   (n8n API key from $N8N_CONNECTION_KEY, else one line of stdin)
                connection test|remove --workspace ID --name NAME | connection list --workspace ID
                connection rename --workspace ID --name OLD --to NEW | connection reseal [--workspace ID]

@@ -11,11 +11,13 @@ import { listKeys, revokeKey } from './store.ts';
 import { die, fail, iso, need, type Flags } from './usage.ts';
 import { wranglerKv } from './wranglerKv.ts';
 
-/** `--classes code,credentials`, or `none` for no class at all. */
-function parseClasses(text: string): NodeClass[] {
+/** `--classes code,credentials`, `none` for no class at all, or `deployment` for the deployment's own (unset). */
+function parseClasses(text: string): NodeClass[] | undefined {
+  if (text.trim() === 'deployment') return undefined;
   if (text.trim() === 'none') return [];
   const named = text.split(',').map((c) => c.trim());
-  for (const c of named) if (!isNodeClass(c)) fail(`--classes: "${c.slice(0, 40)}" is not a node class: name some of ${NODE_CLASSES.join(', ')}, or none`);
+  for (const c of named)
+    if (!isNodeClass(c)) fail(`--classes: "${c.slice(0, 40)}" is not a node class: name some of ${NODE_CLASSES.join(', ')}, or none, or deployment`);
   return [...new Set(named as NodeClass[])];
 }
 
@@ -90,7 +92,8 @@ export async function workspaceCommand(sub: string | undefined, flags: Flags, wh
     case 'classes': {
       const [id, nodeClasses] = [need(flags, 'id', 'workspace classes'), parseClasses(need(flags, 'classes', 'workspace classes'))];
       const workspace = await workspaceOrDie(kv, id);
-      await putWorkspace(kv, { ...workspace, nodeClasses });
+      const { nodeClasses: _was, ...rest } = workspace;
+      await putWorkspace(kv, nodeClasses === undefined ? rest : { ...rest, nodeClasses });
       console.error(`workspace ${workspace.id} "${workspace.name}" may use the node classes ${classesText(nodeClasses)}; ${BOUNDED}`);
       return;
     }
