@@ -40,6 +40,10 @@ export const allows = (granted: readonly string[], needed: Scope | undefined): b
 /** Every scope a tool needs: its own and those it also needs. */
 export const scopesOf = (tool: { scope?: Scope; alsoNeeds?: readonly Scope[] }): Scope[] => [...(tool.scope ? [tool.scope] : []), ...(tool.alsoNeeds ?? [])];
 
+/** The scopes a tool needs that `granted` lacks: none means the caller may see and call it. */
+export const missingScopes = (tool: { scope?: Scope; alsoNeeds?: readonly Scope[] }, granted: readonly string[]): Scope[] =>
+  scopesOf(tool).filter((scope) => !allows(granted, scope));
+
 /**
  * Parses a comma- or space-separated scope list; throws naming the first unknown one, so a typo never
  * becomes a silently narrower (or wider) credential.

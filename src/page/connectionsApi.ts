@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { requireScope } from '../auth/authenticate';
 import { tooManyRequests, withinLimit } from '../auth/rateLimit';
-import { allows, scopesOf } from '../auth/scopes';
+import { allows, missingScopes } from '../auth/scopes';
 import type { Env } from '../env';
 import { readJsonBody } from '../http/body';
 import { principalOf, type WorkerRequest } from '../http/request';
@@ -21,7 +21,7 @@ import {
   testNewConnection,
   type ConnectionSummary,
 } from '../workspaces/connections';
-import { workspaceOf, type WorkspaceRecord } from '../workspaces/workspaces';
+import { defaultConnectionOf, workspaceOf, type WorkspaceRecord } from '../workspaces/workspaces';
 
 /**
  * The landing page's JSON API for a workspace's n8n connections (issue 41): list them, test one, add
@@ -66,13 +66,10 @@ const view = (c: ConnectionSummary, fallback: string | undefined): InstanceView 
   configured: true,
 });
 
-/** The connection n8n tools take when a call names none: the workspace's default, else its only one (as list_instances says). */
-const fallbackOf = (workspace: WorkspaceRecord, names: readonly string[]) => workspace.defaultConnection ?? (names.length === 1 ? names[0] : undefined);
-
 /** The tools of this deployment the caller's scopes allow (what tools/list shows it). */
 const liveTools = (env: Env, caller: Principal): string[] =>
   toolsFor(env)
-    .filter((tool) => scopesOf(tool).every((scope) => allows(caller.scopes, scope)))
+    .filter((tool) => missingScopes(tool, caller.scopes).length === 0)
     .map((tool) => tool.name);
 
 /**
@@ -96,7 +93,7 @@ export async function instances(request: WorkerRequest, env: Env): Promise<Respo
   }
   const workspace = await standingWorkspace(env, caller.workspace);
   const connections = (await listConnections(env.API_KEYS, workspace.id)).sort((a, b) => a.name.localeCompare(b.name));
-  const fallback = fallbackOf(workspace, connections.map(nameOf));
+  const fallback = defaultConnectionOf(workspace, connections.map(nameOf));
   return answer({
     workspace: workspace.name,
     canManage: common.workspaces && allows(caller.scopes, 'instances:write'),
@@ -113,7 +110,7 @@ export async function addInstance(request: WorkerRequest, env: Env): Promise<Res
   if ('problem' in result) throw problem(result.problem);
   // KV lists are eventually consistent: the one just written counts whether or not the list has it yet.
   const names = new Set([...(await listConnections(env.API_KEYS, workspace.id)).map(nameOf), result.saved.name]);
-  return answer({ saved: view(result.saved, fallbackOf(workspace, [...names])) });
+  return answer({ saved: view(result.saved, defaultConnectionOf(workspace, [...names])) });
 }
 
 /** POST /api/instances/test `{ url, apiKey }`: the test a save runs, and nothing stored. */

@@ -6,7 +6,7 @@ import { wrapRequestHandler } from './sdkInternals';
 import type { ToolDefinition } from '../tools/tool';
 import type { Principal } from '../principal';
 import { RATE_LIMIT_PERIOD_SECONDS, withinLimit } from '../auth/rateLimit';
-import { allows, scopesOf } from '../auth/scopes';
+import { missingScopes } from '../auth/scopes';
 
 /**
  * Scopes and per-tool rate limits on a session's SDK server: `tools/list` shows only the tools the
@@ -17,7 +17,7 @@ import { allows, scopesOf } from '../auth/scopes';
  */
 export function guardTools(server: McpServer, env: Env, tools: readonly ToolDefinition[]): void {
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
-  const missing = (tool: Pick<ToolDefinition, 'scope' | 'alsoNeeds'>, caller: Principal) => scopesOf(tool).filter((scope) => !allows(caller.scopes, scope));
+  const missing = (tool: Pick<ToolDefinition, 'scope' | 'alsoNeeds'>, caller: Principal) => missingScopes(tool, caller.scopes);
 
   wrapRequestHandler(server, 'tools/list', (list) => async (request, ctx) => {
     const caller = requestPrincipal(ctx);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { n8nConnection } from '../n8n/client';
 import { callerWorkspace, DEPLOYMENT_INSTANCE } from '../workspaces/connectionFor';
 import { listConnections } from '../workspaces/connections';
+import { defaultConnectionOf } from '../workspaces/workspaces';
 import { defineTool } from './tool';
 
 /**
@@ -39,7 +40,10 @@ export const listInstances = defineTool({
         : { instances: [], hint: 'No n8n is configured on this server (N8N_API_URL and N8N_API_KEY).' };
     }
     const connections = (await listConnections(env.API_KEYS, workspace.id)).sort((a, b) => a.name.localeCompare(b.name));
-    const fallback = workspace.defaultConnection ?? (connections.length === 1 ? connections[0]!.name : undefined);
+    const fallback = defaultConnectionOf(
+      workspace,
+      connections.map((c) => c.name),
+    );
     return {
       workspace: workspace.name,
       instances: connections.map((c) => ({

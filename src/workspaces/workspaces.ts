@@ -70,3 +70,7 @@ export async function workspaceOf(env: Env, id: string, now = Date.now()): Promi
 /** Whether a key's workspace (if it names one) still exists: a removed workspace's keys and grants stop. */
 export const workspaceStands = async (env: Env, key: { workspace?: string | undefined }): Promise<boolean> =>
   key.workspace === undefined || (await workspaceOf(env, key.workspace)) !== null;
+
+/** The connection n8n tools act on when a call names none: the workspace's default, else its only one. */
+export const defaultConnectionOf = (workspace: WorkspaceRecord, names: readonly string[]): string | undefined =>
+  workspace.defaultConnection ?? (names.length === 1 ? names[0] : undefined);
