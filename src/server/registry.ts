@@ -26,14 +26,16 @@ const CORE_TOOLS: readonly ToolDefinition[] = [
   autofixWorkflow,
 ];
 
-/** The n8n tools where workspaces are on: each also takes `instance`, made once so each schema is converted once. */
-const N8N_TOOLS_WITH_INSTANCE: readonly ToolDefinition[] = N8N_TOOLS.map((tool) => ({ ...tool, input: tool.input.extend(instanceArgument) }));
+/** The n8n tools where workspaces are on: each also takes `instance`; made on first use (not at every isolate's start), once, so each schema is converted once. */
+let n8nToolsWithInstance: readonly ToolDefinition[] | undefined;
+const withInstance = (): readonly ToolDefinition[] =>
+  (n8nToolsWithInstance ??= N8N_TOOLS.map((tool) => ({ ...tool, input: tool.input.extend(instanceArgument) })));
 
 /**
  * The tools a session on this deployment offers: the n8n tools and list_instances only when it drives
  * n8n (taking `instance` where workspaces are on); then any the entry added (./additions.ts).
  */
 export function toolsFor(env: Env): readonly ToolDefinition[] {
-  const n8n = !drivesN8n(env) ? [] : [listInstances, ...(servesWorkspaces(env) ? N8N_TOOLS_WITH_INSTANCE : N8N_TOOLS)];
+  const n8n = !drivesN8n(env) ? [] : [listInstances, ...(servesWorkspaces(env) ? withInstance() : N8N_TOOLS)];
   return [...CORE_TOOLS, ...n8n, ...(serverAdditions()?.tools ?? [])];
 }

@@ -39,7 +39,11 @@ export async function callerWorkspace(env: Env, caller: Principal): Promise<Work
 }
 
 export async function connectionFor(env: Env, caller: Principal, instance?: string, now: () => number = Date.now): Promise<N8nConnection> {
-  const workspace = await callerWorkspace(env, caller);
+  return connectionIn(env, await callerWorkspace(env, caller), instance, now);
+}
+
+/** The connection `instance` names in the caller's workspace (read already: callerWorkspace), or the deployment's own without one. */
+export async function connectionIn(env: Env, workspace: WorkspaceRecord | undefined, instance?: string, now: () => number = Date.now): Promise<N8nConnection> {
   if (!workspace) {
     const own = n8nConnection(env);
     if (!own) throw new ToolError('n8n is not configured on this server (N8N_API_URL and N8N_API_KEY).');

@@ -1,7 +1,7 @@
 import type { ToolAnnotations } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { N8nClient, type N8nConnection } from '../../n8n/client';
-import { callerWorkspace, connectionFor } from '../../workspaces/connectionFor';
+import { callerWorkspace, connectionIn } from '../../workspaces/connectionFor';
 import { CONNECTION_NAME } from '../../workspaces/workspaces';
 import { defineTool, type ToolContext, type ToolDefinition } from '../tool';
 import { nodeGate } from './nodeGate';
@@ -54,10 +54,10 @@ export function n8nTool<In extends z.ZodObject>(tool: N8nToolDefinition<In>): To
     execution: 'queued',
     async run(args, toolCtx) {
       const { instance } = args as { instance?: string };
-      const [workspace, connection] = await Promise.all([callerWorkspace(toolCtx.env, toolCtx.caller), connectionFor(toolCtx.env, toolCtx.caller, instance)]);
-      const ctx: N8nToolContext = { ...toolCtx, connection };
+      const workspace = await callerWorkspace(toolCtx.env, toolCtx.caller);
+      const ctx: N8nToolContext = { ...toolCtx, connection: await connectionIn(toolCtx.env, workspace, instance) };
       const client = new N8nClient(
-        connection,
+        ctx.connection,
         nodeGate(ctx.caller, ctx.env, workspace),
         ctx.signal,
         tool.annotations.readOnlyHint ? undefined : ctx.beginSideEffect,
