@@ -41,6 +41,9 @@ export const connectionNameProblem = (name: string): string | undefined =>
 
 export type SaveResult = { saved: ConnectionSummary } | { problem: string };
 
+/** Connections one workspace may hold: what a caller with instances:write can make the server store is bounded. */
+export const MAX_CONNECTIONS = 20;
+
 /** The longest n8n API key taken: n8n's are JWTs of a few hundred characters. */
 export const MAX_N8N_KEY = 4096;
 
@@ -92,6 +95,8 @@ export async function saveConnection(
   const tested = await testNewConnection(given, policy, options);
   if ('problem' in tested) return tested;
   const previous = await readRecord(kv, given.workspace, given.name);
+  if (!previous && (await listConnections(kv, given.workspace)).length >= MAX_CONNECTIONS)
+    return { problem: `this workspace has ${MAX_CONNECTIONS} n8n connections, as many as one may hold: remove one, or replace one by saving under its name` };
   const id = previous?.id ?? Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0')).join('');
   const identity = { id, workspace: given.workspace };
   const record: ConnectionRecord = {

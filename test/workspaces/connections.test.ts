@@ -3,6 +3,7 @@ import { describe, expect, inject, it } from 'vitest';
 import {
   connectionKvName,
   listConnections,
+  MAX_CONNECTIONS,
   openConnection,
   removeConnection,
   renameConnection,
@@ -98,5 +99,17 @@ describe('a workspace’s n8n connections', () => {
     expect(await resealConnection(env.API_KEYS, rotated, w, 'prod')).toBe(true);
     expect(await resealConnection(env.API_KEYS, rotated, w, 'prod')).toBe(false);
     expect(await openConnection(env.API_KEYS, await keyRing(`new:${newKey}`), w, 'prod')).toMatchObject({ apiKey: n8nKey });
+  });
+
+  it('holds at most MAX_CONNECTIONS per workspace: one more is refused and nothing written, a replacement still goes through', async () => {
+    const keys = await ring();
+    const w = workspace();
+    const answersLikeN8n: typeof fetch = async () => Response.json({ data: [] });
+    const save = (name: string) =>
+      saveConnection(env.API_KEYS, keys, { workspace: w, name, url: 'https://n8n.example.com', apiKey: 'k' }, dev, { fetch: answersLikeN8n });
+    for (let i = 0; i < MAX_CONNECTIONS; i++) expect(await save(`c${i}`)).toHaveProperty('saved');
+    expect(await save('one-more')).toEqual({ problem: expect.stringContaining(`has ${MAX_CONNECTIONS} n8n connections, as many as one may hold`) });
+    expect(await openConnection(env.API_KEYS, keys, w, 'one-more')).toBeUndefined();
+    expect(await save('c0')).toHaveProperty('saved');
   });
 });
