@@ -35,8 +35,8 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { connectN8nMcp, N8N_MCP_NODE, N8N_MCP_VERSION, n8nMcpMissing } from './lib/n8nMcp.ts';
 import { percentile, round } from './lib/stats.ts';
 import { ALL_MUTANT_KINDS, FLOW_MUTANT_KINDS, MUTANT_KINDS, PARAMETER_MUTANT_KINDS } from '../scripts/eval/workflows/mutants.ts';
 
@@ -65,10 +65,7 @@ const KINDS = new Set(KIND_GROUPS[flags.kinds!] ?? flags.kinds!.split(','));
 for (const k of KINDS) if (!(ALL_MUTANT_KINDS as readonly string[]).includes(k)) throw new Error(`--kinds: no mutant kind ${k}`);
 const OUT = flags.out!;
 const PER_KIND = flags['per-kind'] === undefined ? Infinity : Number(flags['per-kind']);
-const N8N_MCP_DIR = '.eval/n8n-mcp/node_modules/n8n-mcp';
-const N8N_MCP_VERSION = '2.87.0';
 const N8N_MCP_PROFILE = 'runtime';
-const N8N_MCP_NODE = process.env.N8N_MCP_NODE ?? (existsSync('/usr/bin/node') ? '/usr/bin/node' : process.execPath);
 const CALL_TIMEOUT_MS = 120_000;
 
 interface Finding {
@@ -182,32 +179,10 @@ async function ours(): Promise<Validator | string> {
 
 /** n8n-mcp's stdio server, `workers` processes of it. */
 async function n8nMcp(workers: number): Promise<Validator | string> {
-  const entry = resolve(N8N_MCP_DIR, 'dist/mcp/stdio-wrapper.js');
-  if (!existsSync(entry)) return `${N8N_MCP_DIR} is missing: npm i --prefix .eval/n8n-mcp n8n-mcp@${N8N_MCP_VERSION}`;
-  const installed = (JSON.parse(readFileSync(resolve(N8N_MCP_DIR, 'package.json'), 'utf8')) as { version: string }).version;
-  if (installed !== N8N_MCP_VERSION) return `n8n-mcp ${installed} is installed, not ${N8N_MCP_VERSION}`;
+  const missing = n8nMcpMissing();
+  if (missing) return missing;
   const clients: Client[] = [];
-  for (let i = 0; i < workers; i++) {
-    const transport = new StdioClientTransport({
-      // The package's bin (stdio-wrapper.js) sets MCP_MODE=stdio and silences its console itself.
-      command: N8N_MCP_NODE,
-      args: [entry],
-      cwd: resolve('.eval/n8n-mcp'),
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
-        MCP_MODE: 'stdio',
-        LOG_LEVEL: 'error',
-        DISABLE_CONSOLE_OUTPUT: 'true',
-        N8N_MCP_TELEMETRY_DISABLED: 'true',
-        // No N8N_API_URL / N8N_API_KEY: documentation and validation tools only, nothing leaves the machine.
-      },
-      stderr: 'ignore',
-    });
-    const client = new Client({ name: 'validation-bench', version: '0.1.0' });
-    await client.connect(transport);
-    clients.push(client);
-  }
+  for (let i = 0; i < workers; i++) clients.push(await connectN8nMcp('validation-bench'));
   const tools = await clients[0]!.listTools();
   if (!tools.tools.some((t) => t.name === 'validate_workflow')) return 'n8n-mcp has no validate_workflow tool';
   return {
