@@ -18,7 +18,7 @@ const LAYERS = [
   ['protocol', 'config.ts', 'principal.ts'],
   ['http', 'observability'],
   // The product core: what n8n's nodes and workflows are, nothing of MCP or of who asks.
-  ['catalog', 'workflows', 'n8n', 'history'],
+  ['catalog', 'workflows', 'n8n', 'history', 'templates'],
   // Who may call, and which n8n a caller's workspace brings.
   ['auth', 'workspaces'],
   ['tools'],

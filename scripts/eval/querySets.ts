@@ -6,8 +6,8 @@ import { readFileSync } from 'node:fs';
  */
 export const DEV_QUERY_SETS: Record<string, number> = {
   '../shared/eval/search_dev.json': 0.95,
-  '../shared/eval/search_dev2.json': 0.82,
-  'scripts/eval/queries/own_dev.json': 0.88,
+  '../shared/eval/search_dev2.json': 0.9,
+  'scripts/eval/queries/own_dev.json': 0.95,
 };
 
 /** The query strings of a judgements file (score.py's format). */

@@ -1,6 +1,9 @@
 import { NODE_TYPES, NodeSpecSchema, type NodeSpec, type NodeType } from './nodeSpec';
 import { categoriesKey, CURRENT_KEY, indexKey, manifestKey, olderSpecKey, specKey, typesKey } from './keys';
-import { buildSearchIndex, INDEX_VERSION, type WorkflowUsage } from './search/buildIndex';
+import { buildSearchIndex, INDEX_VERSION, type NodeWords, type WorkflowUsage } from './search/buildIndex';
+import { toBase64, type WordTable } from './search/semantic';
+import { TEMPLATE_INDEX_VERSION, templateEntries } from '../templates/searchIndex';
+import type { ValidatedTemplate } from '../templates/template';
 
 /** `{TYPE: [subtypes]}` in the order get_node_types returns them. */
 export type TypesMap = Partial<Record<NodeType, string[]>>;
@@ -56,12 +59,27 @@ export function validateSpec(path: string, content: unknown): NodeSpec {
 
 /**
  * Turns validated specs (in catalog order) into KV entries under a content-derived version:
- * the same specs, usage and index format always give the same version and the same entries. `usage`
- * is what real workflows say of each node type (scripts/catalog/usage), which search ranks with.
+ * the same specs, usage, templates and index formats always give the same version and the same entries.
+ * `usage` is what real workflows say of each node type (scripts/catalog/usage), which search ranks with;
+ * `words` what people call each node and the jobs they do with it (scripts/catalog/knowledge);
+ * `templates` the workflow templates served with the catalog (scripts/catalog/templates); `semantic` the
+ * word table search's semantic layer pools node and query vectors from (scripts/catalog/semantic).
  */
-export async function buildCatalog(specs: NodeSpec[], options: { sources: string[]; usage?: WorkflowUsage }): Promise<CatalogBuild> {
+export async function buildCatalog(
+  specs: NodeSpec[],
+  options: { sources: string[]; usage?: WorkflowUsage; words?: NodeWords; templates?: ValidatedTemplate[]; semantic?: WordTable },
+): Promise<CatalogBuild> {
   const { current, older } = newestDescriptions(specs);
-  const version = await contentVersion([specs, options.usage ?? null, INDEX_VERSION]);
+  const templates = options.templates ?? [];
+  const table = options.semantic;
+  const version = await contentVersion([
+    specs,
+    options.usage ?? null,
+    ...(options.words ? [options.words] : []),
+    INDEX_VERSION,
+    ...(templates.length > 0 ? [templates, TEMPLATE_INDEX_VERSION] : []),
+    ...(table ? [table.dims, table.words, toBase64(table.vectors)] : []),
+  ]);
   const types: TypesMap = {};
   for (const nodeType of NODE_TYPES) {
     const subtypes = current.filter((s) => s.node_type === nodeType).map((s) => s.subtype);
@@ -80,7 +98,8 @@ export async function buildCatalog(specs: NodeSpec[], options: { sources: string
     ),
     { key: typesKey(version), value: JSON.stringify(types) },
     { key: categoriesKey(version), value: JSON.stringify(categoriesOf(current)) },
-    { key: indexKey(version), value: JSON.stringify(buildSearchIndex(searchable(current), options.usage)) },
+    { key: indexKey(version), value: JSON.stringify(buildSearchIndex(searchable(current), options.usage, table, options.words)) },
+    ...templateEntries(version, templates, current),
     { key: manifestKey(version), value: JSON.stringify(manifest) },
     { key: CURRENT_KEY, value: version },
   ];

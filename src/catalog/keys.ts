@@ -15,3 +15,7 @@ export const specKey = (version: string, nodeType: string, subtype: string) => `
  */
 export const olderSpecKey = (version: string, nodeType: string, subtype: string, typeVersion: number) =>
   `${specKey(version, nodeType, subtype)}@${typeVersion}`;
+/** The template search index (src/templates/searchIndex.ts): every template's card and the words to find it by. */
+export const templateIndexKey = (version: string) => `catalog:${version}:templates`;
+/** One template whole (src/templates/template.ts), by its id. */
+export const templateKey = (version: string, id: string) => `catalog:${version}:template:${id}`;

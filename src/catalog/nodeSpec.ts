@@ -243,6 +243,14 @@ export const NodeSpecSchema = z
     default_version: z.number().optional(),
     /** In n8n 1.x but no longer in the current n8n. */
     legacy: z.boolean().optional(),
+    /**
+     * A community node: the npm package it comes from (n8n installs it under Settings → Community Nodes,
+     * or `npm install` in ~/.n8n/nodes), and whether n8n lists the package as verified. Absent for n8n's own nodes.
+     */
+    community: z
+      .object({ package: z.string().min(1), version: z.string().min(1), verified: z.boolean(), install: z.string().min(1) })
+      .strict()
+      .optional(),
     /** n8n leaves it out of the editor's node panel (deprecated, like Function and Cron, or internal); workflows may still use it. */
     hidden: z.boolean().optional(),
     /** n8n gives the node a webhook URL: it needs a unique `webhookId` in workflow JSON. */

@@ -31,7 +31,10 @@ function declareStaticLists(server: McpServer): void {
 function instructionsFor(tools: readonly ToolDefinition[]): string {
   const look =
     'search_nodes finds the node types; get_node_details describes the ones you will use, several in one call (parameters, ' +
-    'an example, what each puts out and what it does with no items); get_guide says how expressions are written';
+    'an example, what each puts out and what it does with no items); get_guide says how expressions are written' +
+    (tools.some((t) => t.name === 'search_templates')
+      ? `; search_templates finds a published workflow to start from, get_template gives it whole${tools.some((t) => t.name === 'create_workflow') ? ', ready for create_workflow' : ''}`
+      : '');
   if (!tools.some((t) => t.name === 'create_workflow'))
     return `Tools for building n8n workflows. To build one in few calls: ${look}; validate_workflow checks the workflow before it is imported into n8n.`;
   return (

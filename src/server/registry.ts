@@ -7,6 +7,8 @@ import { getNodeDetails } from '../tools/nodes/getNodeDetails';
 import { N8N_TOOLS } from '../tools/n8n';
 import { getNodeTypes } from '../tools/nodes/getNodeTypes';
 import { searchNodes } from '../tools/nodes/searchNodes';
+import { getTemplate } from '../tools/templates/getTemplate';
+import { searchTemplates } from '../tools/templates/searchTemplates';
 import { serverInfo } from '../tools/serverInfo';
 import { autofixWorkflow } from '../tools/validation/autofixWorkflow';
 import { validateNode } from '../tools/validation/validateNode';
@@ -20,6 +22,8 @@ const CORE_TOOLS: readonly ToolDefinition[] = [
   getNodeTypes,
   getNodeDetails,
   searchNodes,
+  searchTemplates,
+  getTemplate,
   getGuide,
   validateNode,
   validateWorkflow,

@@ -60,9 +60,9 @@ describe('the landing page in Chromium against wrangler dev', () => {
     const catalog = await facts.locator('dd').nth(2).textContent();
     expect(catalog).toContain(`${health.catalog.specs} node specifications`);
     expect(catalog).toContain(health.catalogVersion);
-    // The e2e server drives a fake n8n: its 43 tools and list_instances are listed beside the 8 core ones.
+    // The e2e server drives a fake n8n: its 43 tools and list_instances are listed beside the 10 core ones.
     await expect(facts.locator('dd').nth(4).textContent()).resolves.toBe('configured');
-    await expect(page.locator('details[data-tool]').count()).resolves.toBe(52);
+    await expect(page.locator('details[data-tool]').count()).resolves.toBe(54);
     expect(problems).toEqual([]);
     for (const asset of ['/assets/page.js', '/assets/page.css']) {
       const response = await fetch(new URL(asset, baseUrl));
@@ -221,7 +221,7 @@ describe('the landing page in Chromium against wrangler dev', () => {
     }
     const usable = marks.filter(([, , mark]) => mark === 'your key can use it').length;
     expect(usable).toBeGreaterThan(1);
-    await expect(page.locator('#tools-usable').textContent()).resolves.toBe(`Your key can use ${usable} of 52.`);
+    await expect(page.locator('#tools-usable').textContent()).resolves.toBe(`Your key can use ${usable} of 54.`);
 
     await page.getByLabel('Search nodes', { exact: true }).fill('slack');
     await page.locator('#search-status', { hasText: 'lacks the nodes:read scope' }).waitFor();
@@ -231,7 +231,7 @@ describe('the landing page in Chromium against wrangler dev', () => {
     await page.getByRole('button', { name: 'Use key' }).click();
     await page.locator('#key-status', { hasText: 'That key is not valid (unknown, revoked or expired). Still using the previous one.' }).waitFor();
     await expect(page.evaluate(() => Object.values(sessionStorage))).resolves.toEqual([created.stdout]);
-    await expect(page.locator('.access:visible').count()).resolves.toBe(52);
+    await expect(page.locator('.access:visible').count()).resolves.toBe(54);
     await page.getByRole('button', { name: 'Forget key' }).click();
     await expect(page.evaluate(() => sessionStorage.length)).resolves.toBe(0);
     await expect(page.locator('.access:visible').count()).resolves.toBe(0);

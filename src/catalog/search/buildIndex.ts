@@ -1,11 +1,12 @@
 import { dict, own } from '../../lib/ownKeys';
 import type { NodeSpec, Parameter } from '../nodeSpec';
 import { builderTerms, termUses } from './builderNames';
-import { nodeName, typeName, VENDOR_WORDS } from './names';
+import { nodeName, packageWords, typeName, VENDOR_WORDS } from './names';
+import { buildSemanticIndex, type SemanticIndex, type WordTable } from './semantic';
 import { stem, tokenize } from './tokenize';
 
 /** The index's format: a Worker loads only an index of its own format (another reads as no catalog). */
-export const INDEX_VERSION = 3;
+export const INDEX_VERSION = 4;
 
 /**
  * The precomputed search index, stored as one KV value and loaded once per isolate. Each posting
@@ -15,7 +16,7 @@ export const INDEX_VERSION = 3;
  */
 export interface SearchIndex {
   version: typeof INDEX_VERSION;
-  /** [node_type, subtype, display_name, short description, flags (TRIGGER | HIDDEN)] */
+  /** [node_type, subtype, display_name, short description, flags (TRIGGER | HIDDEN | COMMUNITY)] */
   docs: [string, string, string, string, number][];
   /** Every indexed term, sorted (looked up by binary search: nothing to build on load). */
   terms: string[];
@@ -32,6 +33,13 @@ export interface SearchIndex {
   usage: number[];
   /** Per term of builders' names: the nodes builders mostly mean by it, "doc share …" (share in %, see meantBy). */
   meant: Record<string, string>;
+  /**
+   * Per doc: for a community node, the terms of its name and package that no node of n8n's has
+   * ("tavily"): a query with one of them names it. Empty for n8n's own nodes.
+   */
+  ownNames: string[][];
+  /** Word and node vectors (semantic.ts); absent when the build had no word table: search is then lexical only. */
+  semantic?: SemanticIndex;
 }
 
 /** What real workflows say of node types (scripts/catalog/usage): how many use each, and the names they give it. */
@@ -44,12 +52,31 @@ export interface WorkflowUsage {
 
 const NO_USAGE: WorkflowUsage = { counts: {}, names: {} };
 
+/**
+ * What people call each node and the jobs they do with it, in their words rather than n8n's
+ * (scripts/catalog/knowledge): other names and abbreviations ("pg"), jobs ("page the on-call
+ * engineer"), the field it serves. Keyed by node type; a tool variant takes its node's.
+ */
+export type NodeWords = Record<string, { names: string[]; jobs: string[]; domain: string[] }>;
+
 export const TRIGGER = 1;
 /** n8n leaves the node out of its panel: deprecated or internal. */
 export const HIDDEN = 2;
+/** A community node (an npm package n8n installs apart): below n8n's own node for the same job unless named. */
+export const COMMUNITY = 4;
 
 /** Field weights: names and aliases above descriptions above what the node does and what its users call it, parameters last. */
-export const FIELDS = { title: 6, aliases: 4, description: 2, actions: 1.5, operations: 1.2, categories: 1, builderNames: 1, parameters: 0.3 } as const;
+export const FIELDS = {
+  title: 6,
+  aliases: 4,
+  description: 2,
+  actions: 1.5,
+  jobs: 1.5,
+  operations: 1.2,
+  categories: 1,
+  builderNames: 1,
+  parameters: 0.3,
+} as const;
 export type Field = keyof typeof FIELDS;
 const K1 = 1.2;
 const B = 0.6;
@@ -60,16 +87,18 @@ const CAPABILITY_PARAMETERS = /^(resource|operation|mode|events?|topic|triggerOn
 const MODEL_PARAMETERS = /^model(Name|Id)?$/;
 
 /** The text of each searchable field of a spec (also what the benchmark gives other engines); the builders' names as index terms. */
-export function searchText(spec: NodeSpec, usage: WorkflowUsage = NO_USAGE): Record<Field, string> {
+export function searchText(spec: NodeSpec, usage: WorkflowUsage = NO_USAGE, words: NodeWords = {}): Record<Field, string> {
   const capability = spec.parameters.filter((p) => CAPABILITY_PARAMETERS.test(p.name));
   const name = nodeName(spec.display_name);
+  const known = own(words, spec.tool_of ?? spec.subtype);
   return {
     title: `${spec.display_name} ${typeName(spec.subtype)}`,
-    aliases: [...spec.aliases, ...name.forms].join(' '),
+    aliases: [...spec.aliases, ...name.forms, ...(known?.names ?? [])].join(' '),
     description: spec.description,
     actions: (spec.actions ?? []).join(' '),
+    jobs: (known?.jobs ?? []).join(' '),
     operations: capability.flatMap((p) => p.enum_values ?? []).join(' '),
-    categories: spec.categories.join(' '),
+    categories: [...spec.categories, ...(known?.domain ?? [])].join(' '),
     builderNames: builderTerms(spec, own(usage.names, spec.subtype), own(usage.names, `${spec.subtype}Tool`)).join(' '),
     parameters: spec.parameters
       .filter((p) => !CAPABILITY_PARAMETERS.test(p.name))
@@ -90,8 +119,7 @@ function modelName(value: unknown): string | undefined {
   return typeof name === 'string' && name.length > 0 ? name : undefined;
 }
 
-function fields(spec: NodeSpec, usage: WorkflowUsage): Record<Field, string[]> {
-  const text = searchText(spec, usage);
+function fieldTerms(text: Record<Field, string>): Record<Field, string[]> {
   // The builders' names are index terms already: analyzed again, a digit-joined term ("base64") would yield its parts once more.
   const terms = (field: string, t: string) => (field === 'builderNames' ? t.split(' ').filter(Boolean) : tokenize(t));
   return Object.fromEntries(Object.entries(text).map(([f, t]) => [f, terms(f, t)])) as Record<Field, string[]>;
@@ -100,10 +128,12 @@ function fields(spec: NodeSpec, usage: WorkflowUsage): Record<Field, string[]> {
 /**
  * Builds the index over `specs`. `usage` says what real workflows do with each node type
  * (scripts/catalog/usage): search prefers what n8n users actually build with, and knows the words
- * they name its nodes by.
+ * they name its nodes by; `words`, what people call each node and do with it. With a word table
+ * (scripts/catalog/semantic), each node also gets a vector.
  */
-export function buildSearchIndex(specs: NodeSpec[], usage: WorkflowUsage = NO_USAGE): SearchIndex {
-  const perDoc = specs.map((spec) => fields(spec, usage));
+export function buildSearchIndex(specs: NodeSpec[], usage: WorkflowUsage = NO_USAGE, table?: WordTable, words: NodeWords = {}): SearchIndex {
+  const texts = specs.map((spec) => searchText(spec, usage, words));
+  const perDoc = texts.map(fieldTerms);
   const fieldNames = Object.keys(FIELDS) as Field[];
   const avg = Object.fromEntries(fieldNames.map((f) => [f, perDoc.reduce((n, d) => n + d[f].length, 0) / Math.max(1, specs.length) || 1])) as Record<
     Field,
@@ -155,14 +185,31 @@ export function buildSearchIndex(specs: NodeSpec[], usage: WorkflowUsage = NO_US
       s.subtype,
       s.display_name,
       short(s.description),
-      (s.node_type === 'TRIGGER_NODE' ? TRIGGER : 0) | (s.hidden ? HIDDEN : 0),
+      (s.node_type === 'TRIGGER_NODE' ? TRIGGER : 0) | (s.hidden ? HIDDEN : 0) | (s.community ? COMMUNITY : 0),
     ]),
     ...sortedPostings(postings),
     names: names.map((name, d) => [name.words.map(stem), name.forms.map(stem), aliases[d]!]),
     nameWords,
     usage: usagePrior(specs, usage.counts),
     meant: meantBy(specs, usage),
+    ownNames: ownNames(specs, perDoc),
+    ...(table ? { semantic: buildSemanticIndex(table, texts) } : {}),
   };
+}
+
+/**
+ * Per spec, for a community node, the terms of its display name and package name that no n8n node's
+ * text has: "tavily" names Tavily's node, while "hash" in a community hasher's name is a word of the
+ * job n8n's Crypto does too, so it does not name the hasher.
+ */
+function ownNames(specs: NodeSpec[], perDoc: Record<Field, string[]>[]): string[][] {
+  const core = new Set<string>();
+  specs.forEach((s, d) => {
+    if (!s.community) for (const terms of Object.values(perDoc[d]!)) for (const term of terms) core.add(term);
+  });
+  return specs.map((s) =>
+    s.community ? [...new Set(tokenize([s.display_name, ...packageWords(s.community.package)].join(' ')))].filter((t) => !core.has(t)) : [],
+  );
 }
 
 /**

@@ -38,3 +38,9 @@ export function nodeName(displayName: string): NodeName {
   }
   return { words: [...new Set(named)], forms: [...forms].filter((f) => f.length >= 2) };
 }
+
+/** Words of a package's name that say whose or what it is: "@brave/n8n-nodes-brave-search" → brave, search. */
+export const packageWords = (packageName: string): string[] =>
+  words(packageName)
+    .map((w) => w.toLowerCase())
+    .filter((w) => !/^(n8n|nodes?|community)$/.test(w));

@@ -1,6 +1,7 @@
 import { own } from '../../lib/ownKeys';
-import { decodePostings, HIDDEN, TRIGGER, type SearchIndex } from './buildIndex';
+import { COMMUNITY, decodePostings, HIDDEN, TRIGGER, type SearchIndex } from './buildIndex';
 import { withinDistance } from './editDistance';
+import { SemanticSearcher } from './semantic';
 import { analyze, stem, type Token } from './tokenize';
 
 export interface SearchHit {
@@ -53,12 +54,28 @@ const TRIGGER_WANTED = 1.6;
 const TRIGGER_UNWANTED = 0.8;
 /** An agent's tool when the query does not speak of tools or agents. */
 const TOOL_UNWANTED = 0.75;
+/**
+ * A community node the query does not name: it needs installing first, so it counts as n8n's hidden
+ * nodes do, and ranks below n8n's own nodes that match as much of the query (communityBelowCore).
+ */
+const COMMUNITY_UNNAMED = 0.5;
 /** Nodes n8n hides from its panel: still found, below what replaced them. */
 const HIDDEN_FACTOR = 0.5;
 /** The most used node ranks up to (1 + USED)× its relevance. */
 const USED = 0.35;
 /** A node builders mean by a query word matches it this well (×100, as postings), times its share of the word's uses. */
 const MEANT = 7;
+/**
+ * The semantic layer's part in the fused score (see search): the best lexical match counts 1, a node's
+ * cosine with the query counts up to SEMANTIC, scaled between FLOOR and the query's best cosine.
+ */
+const SEMANTIC = 0.3;
+const FLOOR = 0.1;
+/** A node covering this share of the query's weight covers all of it (the share is a sum of floats). */
+const COVERED = 0.999;
+/** A node no query word matches joins on meaning alone when it is among the RESCUED closest and this close to the query's best cosine. */
+const RESCUE = 0.5;
+const RESCUED = 10;
 
 /** A loaded index, ready for queries; build once per isolate. */
 export class Searcher {
@@ -74,8 +91,10 @@ export class Searcher {
   private readonly stepOf = new Map<number, number>();
   /** Postings decoded so far. */
   private readonly decoded = new Map<string, number[]>();
+  private readonly semantic?: SemanticSearcher;
 
   constructor(readonly index: SearchIndex) {
+    if (index.semantic) this.semantic = new SemanticSearcher(index.semantic);
     const docsWith = new Map<string, number>();
     for (const [terms] of index.names) for (const term of terms) docsWith.set(term, (docsWith.get(term) ?? 0) + 1);
     for (const [term, df] of docsWith) this.nameWeight.set(term, Math.log(1 + index.docs.length / df) ** 2);
@@ -109,9 +128,11 @@ export class Searcher {
     const covered = new Map<number, number>();
     // Index terms the query matched, with how well: what tells whether it names a node.
     const matched = new Map<string, number>();
+    // Which of the query's words each node matches, a bit per word (the first 31).
+    const saysWords = new Map<number, number>();
     let totalWeight = 0;
     const n = this.index.docs.length;
-    for (const token of tokens) {
+    for (const [w, token] of tokens.entries()) {
       // Per query word, a node scores its best-matching index term, so expansions never add up.
       const best = new Map<number, number>();
       for (const [candidate, weight] of this.expand(token)) {
@@ -136,22 +157,35 @@ export class Searcher {
       for (const s of best.values()) strongest = Math.max(strongest, s);
       for (const [doc, s] of best) {
         scores.set(doc, (scores.get(doc) ?? 0) + s);
+        saysWords.set(doc, (saysWords.get(doc) ?? 0) | (w < 31 ? 1 << w : 0));
         // A word said only in passing (a parameter's label) covers less of the query than in the name.
         covered.set(doc, (covered.get(doc) ?? 0) + weight * Math.min(1, s / (COVERS * strongest)));
       }
     }
     const wantsTrigger = OPENS_ON_EVENT.test(query) || tokens.some((t) => TRIGGER_WORDS.has(t.word) || EVENT_WORDS.has(t.word));
     const wantsTool = tokens.some((t) => TOOL_WORDS.has(t.word));
-    const relevance = new Map<number, number>();
+    // What the query's words say of each node: the nodes that match more of them rank above nodes that
+    // match one word strongly, and a node the query names above those it only describes.
+    const lexical = new Map<number, number>();
+    let top = 0;
+    let fullest = 0;
     for (const [doc, score] of scores) {
-      // Nodes that match more of the query's words rank above nodes that match one word strongly.
-      let s = score * Math.pow(covered.get(doc)! / totalWeight, 1.5);
-      s *= 1 + NAMED * this.named(doc, matched);
-      if (this.flags(doc) & TRIGGER) s *= wantsTrigger ? TRIGGER_WANTED : TRIGGER_UNWANTED;
-      if (this.flags(doc) & HIDDEN) s *= HIDDEN_FACTOR;
-      if (this.index.docs[doc]![0] === 'TOOL_NODE' && !wantsTool) s *= TOOL_UNWANTED;
-      s *= 1 + (USED * this.index.usage[doc]!) / 100;
-      relevance.set(doc, s);
+      const share = covered.get(doc)! / totalWeight;
+      const s = score * Math.pow(share, 1.5) * (1 + NAMED * this.named(doc, matched));
+      lexical.set(doc, s);
+      top = Math.max(top, s);
+      fullest = Math.max(fullest, share);
+    }
+    const relevance = new Map<number, number>();
+    // Meaning is asked only when the words leave the query uncovered: when some node matches every word
+    // fully, the words have found what the query asks for (and the query costs what it did before).
+    for (const [doc, s] of fullest >= COVERED ? lexical : this.fuse(tokens, lexical, top)) {
+      let r = s;
+      if (this.flags(doc) & TRIGGER) r *= wantsTrigger ? TRIGGER_WANTED : TRIGGER_UNWANTED;
+      if (this.flags(doc) & HIDDEN) r *= HIDDEN_FACTOR;
+      if (this.index.docs[doc]![0] === 'TOOL_NODE' && !wantsTool) r *= TOOL_UNWANTED;
+      r *= 1 + (USED * this.index.usage[doc]!) / 100;
+      relevance.set(doc, r);
     }
     // Between a node and its trigger, the query's intent decides.
     for (const [doc, s] of relevance) {
@@ -167,9 +201,53 @@ export class Searcher {
         if (step !== undefined && relevance.has(step)) relevance.set(doc, Math.min(s, relevance.get(step)! * 0.9));
       }
     }
+    this.communityBelowCore(relevance, saysWords, matched);
     const ranked = [...relevance].filter(([doc]) => nodeType === undefined || this.index.docs[doc]![0] === nodeType);
     ranked.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
     return ranked.slice(0, maxResults).map(([doc, score]) => this.hit(doc, Math.round(score) / 100));
+  }
+
+  /**
+   * The lexical scores fused with the semantic layer's, on the lexical scale: each node's lexical score
+   * over the best one's, plus SEMANTIC × its cosine with the query between FLOOR and the query's best
+   * cosine (a convex-style combination of normalised scores; reciprocal-rank fusion ranked the
+   * development sets lower: docs/semantic-search.md). Nodes no query word matches join only when their
+   * cosine is near the best: meaning rescues what the words miss, without a tail of loose matches.
+   */
+  private fuse(tokens: Token[], lexical: Map<number, number>, top: number): Map<number, number> {
+    const cosines = this.semantic?.similarities(tokens.map((t) => t.word));
+    if (!cosines) return lexical;
+    const closest = closestDocs(cosines, RESCUED);
+    const best = closest.length > 0 ? cosines[closest[0]!]! : 0;
+    if (best <= FLOOR) return lexical;
+    const scale = top > 0 ? top : 100;
+    const fused = new Map<number, number>();
+    for (const [doc, s] of lexical) fused.set(doc, s + scale * SEMANTIC * Math.max(0, (cosines[doc]! - FLOOR) / (best - FLOOR)));
+    for (const doc of closest) {
+      const closeness = (cosines[doc]! - FLOOR) / (best - FLOOR);
+      if (!lexical.has(doc) && closeness >= RESCUE) fused.set(doc, scale * SEMANTIC * closeness);
+    }
+    return fused;
+  }
+
+  /**
+   * A community node the query does not name (none of its own name words: ownNames) counts
+   * COMMUNITY_UNNAMED of its score, and ranks below the best n8n node that matches every query word it
+   * matches, which does the same job as far as the query says: n8n's Crypto before community hashers
+   * for "crypto hash". Its score s becomes s·b/(s + b) against that node's b: always below b, still in
+   * the order of s, near s when s is far below b.
+   */
+  private communityBelowCore(relevance: Map<number, number>, saysWords: Map<number, number>, matched: Map<string, number>): void {
+    const unnamed = [...relevance.keys()].filter((doc) => this.flags(doc) & COMMUNITY && !this.index.ownNames[doc]!.some((t) => matched.has(t)));
+    if (unnamed.length === 0) return;
+    const core = [...relevance].filter(([doc]) => !(this.flags(doc) & COMMUNITY));
+    for (const doc of unnamed) {
+      const says = saysWords.get(doc) ?? 0;
+      let best = 0;
+      for (const [other, r] of core) if (((saysWords.get(other) ?? 0) & says) === says) best = Math.max(best, r);
+      const s = relevance.get(doc)! * COMMUNITY_UNNAMED;
+      relevance.set(doc, best > 0 ? (s * best) / (s + best) : s);
+    }
   }
 
   /** Every node of one type, by name: browsing without a query (relevance_score 0). */
@@ -274,4 +352,21 @@ export class Searcher {
     const [node_type, subtype, display_name, description] = this.index.docs[doc]!;
     return { node_type, subtype, display_name, description, relevance_score };
   }
+}
+
+/** The `k` docs of highest cosine, highest first (one pass, a short sorted list). */
+function closestDocs(cosines: Float32Array, k: number): number[] {
+  const docs: number[] = [];
+  for (let doc = 0; doc < cosines.length; doc++) {
+    const c = cosines[doc]!;
+    if (docs.length === k && c <= cosines[docs[k - 1]!]!) continue;
+    let at = docs.length === k ? k - 1 : docs.length;
+    while (at > 0 && cosines[docs[at - 1]!]! < c) {
+      docs[at] = docs[at - 1]!;
+      at--;
+    }
+    docs[at] = doc;
+    if (docs.length > k) docs.length = k;
+  }
+  return docs;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nodeName } from '../../../src/catalog/search/names';
+import { nodeName, packageWords } from '../../../src/catalog/search/names';
 
 describe('nodeName', () => {
   it('keeps the words that tell a node apart, without "Trigger" or version numbers', () => {
@@ -14,5 +14,12 @@ describe('nodeName', () => {
     expect(nodeName('Google Cloud Storage').forms).toContain('gcs');
     // Two initials alone would be noise ("hr"), unless the first word is a vendor's.
     expect(nodeName('HTTP Request').forms).toEqual(['httprequest']);
+  });
+});
+
+describe('packageWords', () => {
+  it("keeps a package's scope and name words, not the n8n-nodes prefix", () => {
+    expect(packageWords('@brave/n8n-nodes-brave-search')).toEqual(['brave', 'brave', 'search']);
+    expect(packageWords('n8n-nodes-community-hashkit')).toEqual(['hashkit']);
   });
 });

@@ -3,6 +3,7 @@ import { buildSearchIndex } from '../../../src/catalog/search/buildIndex';
 import type { NodeSpec } from '../../../src/catalog/nodeSpec';
 import { Searcher } from '../../../src/catalog/search/search';
 import { seedSpecs, spec } from '../../support/catalog';
+import { fixtureTable } from '../../support/wordTable';
 
 describe('search over the seed taxonomy', () => {
   const searcher = new Searcher(buildSearchIndex(seedSpecs()));
@@ -217,5 +218,75 @@ describe('search within one node type, and browsing a type', () => {
     const names = listed.map((h) => h.display_name);
     expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
     expect(searcher.ofType('NO_SUCH_TYPE')).toEqual([]);
+  });
+});
+
+describe('search with the semantic layer', () => {
+  const nodes = [
+    n8n('billbee', 'Billbee', { description: 'Manage orders of an online shop' }),
+    n8n('invoiceNinja', 'Invoice Ninja', { description: 'Create invoices and record payments' }),
+    n8n('spotify', 'Spotify', { description: 'Play music and manage a playlist' }),
+    n8n('openWeatherMap', 'OpenWeatherMap', { description: 'Get the weather forecast' }),
+  ];
+  const searcher = new Searcher(buildSearchIndex(nodes, undefined, fixtureTable()));
+  const top = (query: string) => searcher.search(query, 10).map((h) => h.subtype.replace(/^.*\./, ''));
+
+  it('finds a node by meaning when no word of the query is in any node', () => {
+    expect(new Searcher(buildSearchIndex(nodes)).search('a song', 10)).toEqual([]);
+    expect(top('a song')[0]).toBe('spotify');
+    expect(top('will it rain')[0]).toBe('openWeatherMap');
+  });
+
+  it('asks meaning only of a query its words leave uncovered, and then adds it to what the words match', () => {
+    // "bill" begins Billbee's name: the words cover the query, so the money-minded Invoice Ninja stays out.
+    expect(top('billbee')).toEqual(['billbee']);
+    expect(top('bill')).toEqual(['billbee']);
+    // "manage" is in two descriptions and "songs" in none: the words alone leave a tie, meaning breaks it.
+    expect(new Searcher(buildSearchIndex(nodes)).search('manage songs', 10)[0]!.subtype).toBe('n8n-nodes-base.billbee');
+    expect(top('manage songs')[0]).toBe('spotify');
+    expect(top('manage songs')).toEqual(expect.arrayContaining(['spotify', 'billbee']));
+  });
+});
+
+describe('community nodes', () => {
+  const community = (subtype: string, display_name: string, description: string, pkg: string) =>
+    spec(subtype, {
+      display_name,
+      description,
+      source: 'n8n',
+      community: { package: pkg, version: '1.0.0', verified: true, install: `npm install ${pkg}` },
+    });
+  const core = [
+    n8n('crypto', 'Crypto', {
+      description: 'Provide cryptographic utilities',
+      actions: ['Hash a value', 'Hmac a value', 'Sign a value', 'Generate a random string'],
+    }),
+    n8n('httpRequest', 'HTTP Request', { description: 'Makes an HTTP request and returns the response data' }),
+  ];
+  const hashers = [
+    community('n8n-nodes-hashkit.hashKit', 'HashKit', 'Hash text with SHA-256, MD5 and other hash functions', 'n8n-nodes-hashkit'),
+    community('@acme/n8n-nodes-digest.digest', 'Digest Hash', 'Hash a string or a file', '@acme/n8n-nodes-digest'),
+  ];
+  const top = (specs: NodeSpec[], query: string) => new Searcher(buildSearchIndex(specs)).search(query, 10).map((h) => h.subtype.replace(/^.*\./, ''));
+
+  it("ranks n8n's own node for the job above community nodes the query does not name", () => {
+    const unmarked = hashers.map(({ community: _, ...s }) => s);
+    // Unmarked, the hashers say "hash" louder than Crypto does…
+    expect(top([...core, ...unmarked], 'hash a string')[0]).not.toBe('crypto');
+    // …marked as community nodes, they follow it, in their own order.
+    expect(top([...core, ...hashers], 'hash a string')).toEqual(['crypto', ...top(unmarked, 'hash a string')]);
+    const cryptoHash = top([...core, ...hashers], 'crypto hash');
+    expect(cryptoHash[0]).toBe('crypto');
+    expect(cryptoHash.slice(1, 3).sort()).toEqual(['digest', 'hashKit']);
+  });
+
+  it('ranks a community node first when the query names it by its name or package', () => {
+    expect(top([...core, ...hashers], 'hashkit sha256')[0]).toBe('hashKit');
+    expect(top([...core, ...hashers], 'acme digest hash')[0]).toBe('digest');
+  });
+
+  it('leaves a community node first when no node of n8n covers the query as well', () => {
+    const speech = community('n8n-nodes-voicebox.voicebox', 'Voicebox', 'Turn text into spoken audio', 'n8n-nodes-voicebox');
+    expect(top([...core, speech], 'text to spoken audio')[0]).toBe('voicebox');
   });
 });
