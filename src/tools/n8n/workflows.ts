@@ -12,7 +12,7 @@ import type { NodeCatalog } from '../../workflows/nodeCatalog';
 import { validateWorkflow } from '../../workflows/validateWorkflow';
 import { refusal, ToolError } from '../tool';
 import { withInstance } from '../validation/catalogView';
-import { NamedObject } from '../validation/schemas';
+import { CONNECTIONS_SHAPE, NamedObject } from '../validation/schemas';
 import { withinLimits } from '../validation/withinLimits';
 import type { Principal } from '../../principal';
 import { isPlainObject } from '../../workflows/values';
@@ -84,7 +84,7 @@ const workflowInput = z
   .looseObject({
     name: z.string().min(1).describe('Workflow name'),
     nodes: z.array(z.looseObject({})).describe('Nodes: name, type, typeVersion, position, parameters, credentials…'),
-    connections: NamedObject.describe('Connections keyed by source node name'),
+    connections: NamedObject.describe(CONNECTIONS_SHAPE),
     settings: z
       .looseObject({})
       .optional()

@@ -8,6 +8,9 @@ import { isPlainObject } from '../../workflows/values';
  * like any other, so its connections would be lost. The JSON Schema is z.record's.
  */
 export const NamedObject = z.unknown().refine(isPlainObject, 'expected an object').meta({ type: 'object', additionalProperties: {} });
+/** How n8n writes connections, for every tool that takes a workflow: an agent that knows no n8n writes them from this. */
+export const CONNECTIONS_SHAPE =
+  'Connections keyed by source node name: {"Source name": {"main": [[{"node": "Target name", "type": "main", "index": 0}]]}} (one list per output; AI ports by their type, e.g. "ai_languageModel")';
 
 const FindingSchema = z.object({
   node: z.string().nullable().describe("The node's name; null for the workflow as a whole"),
@@ -32,7 +35,7 @@ export const FindingsOutput = z.object({
 export const WorkflowJson = z
   .object({
     nodes: z.array(z.unknown()).describe('The nodes: {name, type, typeVersion, parameters, credentials?, position, …}'),
-    connections: NamedObject.default({}).describe('{"Source name": {"main": [[{"node": "Target name", "type": "main", "index": 0}]]}}'),
+    connections: NamedObject.default({}).describe(CONNECTIONS_SHAPE),
   })
   .loose()
   .describe('The workflow JSON (as n8n exports it, or as you will send it to create_workflow)');
