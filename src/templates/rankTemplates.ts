@@ -5,6 +5,7 @@
  * it uses), a template that does not validate keeping a little less; those far below the best are
  * left out. Without words, the templates that pass the filters come valid first, then by name.
  */
+import { decodePostings } from '../catalog/search/buildIndex';
 import { typeName } from '../catalog/search/names';
 import { tokenize } from '../catalog/search/tokenize';
 import type { TemplateCategory } from './categories';
@@ -37,8 +38,6 @@ const RELATIVE_FLOOR = 0.25;
  * they are, enough to order near ties, never to put a worse match first.
  */
 const INVALID_SHARE = 0.95;
-
-const decode = (encoded: string): number[] => encoded.split(' ').map((n) => parseInt(n, 36));
 
 export class TemplateSearcher {
   private readonly postings: Map<string, string>;
@@ -101,7 +100,7 @@ export class TemplateSearcher {
     for (const term of terms) {
       const encoded = this.postings.get(term);
       if (encoded === undefined) continue;
-      const pairs = decode(encoded);
+      const pairs = decodePostings(encoded);
       const df = pairs.length / 2;
       const idf = Math.log(1 + (total - df + 0.5) / (df + 0.5));
       for (let i = 0; i < pairs.length; i += 2) scores.set(pairs[i]!, (scores.get(pairs[i]!) ?? 0) + (idf * pairs[i + 1]!) / 100);

@@ -110,10 +110,10 @@ function termWeights(templates: { text: Record<TextField, string>; nodeNames: st
 }
 
 /** What the catalog says of a node a template uses: its name and what it does. */
-export type NodeWords = Pick<NodeSpec, 'display_name' | 'description'>;
+export type NodeText = Pick<NodeSpec, 'display_name' | 'description'>;
 
 /** The index of `records`; `describe` gives what the catalog says of each node type (nothing when it lacks the node). */
-export function buildTemplateIndex(records: TemplateRecord[], describe: (type: string) => NodeWords | undefined): TemplateIndex {
+export function buildTemplateIndex(records: TemplateRecord[], describe: (type: string) => NodeText | undefined): TemplateIndex {
   const nodes = new Map<string, string>();
   for (const type of records.flatMap((r) => r.node_types)) nodes.set(type, describe(type)?.display_name ?? typeName(type));
   const weights = termWeights(

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { TemplateSearcher } from '../../src/templates/rankTemplates';
-import { buildTemplateIndex, type NodeWords } from '../../src/templates/searchIndex';
+import { buildTemplateIndex, type NodeText } from '../../src/templates/searchIndex';
 import type { TemplateRecord } from '../../src/templates/template';
 import { record } from './templateFixtures';
 
-const NODES: Record<string, NodeWords> = {
+const NODES: Record<string, NodeText> = {
   'n8n-nodes-base.telegramTrigger': { display_name: 'Telegram Trigger', description: 'Starts the workflow on a Telegram update' },
   'n8n-nodes-base.telegram': { display_name: 'Telegram', description: 'Sends data to Telegram' },
   'n8n-nodes-base.slack': { display_name: 'Slack', description: 'Consume Slack API' },

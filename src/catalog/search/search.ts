@@ -1,7 +1,7 @@
 import { own } from '../../lib/ownKeys';
 import { COMMUNITY, decodePostings, HIDDEN, TRIGGER, type SearchIndex } from './buildIndex';
 import { withinDistance } from './editDistance';
-import { SemanticSearcher } from './semantic';
+import { SemanticSearcher, sortedIndexOf } from './semantic';
 import { analyze, stem, type Token } from './tokenize';
 
 export interface SearchHit {
@@ -329,19 +329,9 @@ export class Searcher {
     return this.at(term) >= 0;
   }
 
-  /** Where `term`'s postings are, by binary search over the sorted terms; -1 if not indexed. */
+  /** Where `term`'s postings are (the terms are sorted: nothing to build on load); -1 if not indexed. */
   private at(term: string): number {
-    const terms = this.index.terms;
-    let lo = 0;
-    let hi = terms.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      const t = terms[mid]!;
-      if (t === term) return mid;
-      if (t < term) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return -1;
+    return sortedIndexOf(this.index.terms, term);
   }
 
   private flags(doc: number): number {

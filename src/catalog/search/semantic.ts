@@ -66,8 +66,8 @@ export function toInt8(vector: ArrayLike<number>): Int8Array {
   return Int8Array.from({ length: vector.length }, (_, i) => Math.round(vector[i]! * scale));
 }
 
-/** Where `word` is in sorted `words`, or -1. */
-function indexOfWord(words: readonly string[], word: string): number {
+/** Where `word` is in sorted `words`, by binary search, or -1: the table's words and the index's terms alike. */
+export function sortedIndexOf(words: readonly string[], word: string): number {
   let lo = 0;
   let hi = words.length - 1;
   while (lo <= hi) {
@@ -85,12 +85,12 @@ function indexOfWord(words: readonly string[], word: string): number {
  * the "e" Porter's stemmer drops ("archives" → "archiv" → "archive"): inflections the table lacks.
  */
 export function lookUp(words: readonly string[], word: string): number {
-  const found = indexOfWord(words, word);
+  const found = sortedIndexOf(words, word);
   if (found >= 0) return found;
   const root = stem(word);
   if (root === word) return -1;
-  const rooted = indexOfWord(words, root);
-  return rooted >= 0 ? rooted : indexOfWord(words, `${root}e`);
+  const rooted = sortedIndexOf(words, root);
+  return rooted >= 0 ? rooted : sortedIndexOf(words, `${root}e`);
 }
 
 /** Σ weight × vector over `entries`: the pooled (unnormalised) vector of a text. */
