@@ -19,6 +19,8 @@ const LAYERS = [
   ['http', 'observability'],
   // The product core: what n8n's nodes and workflows are, nothing of MCP or of who asks.
   ['catalog', 'workflows', 'n8n', 'history', 'templates'],
+  // The workflow view: an MCP App's browser code (and its built HTML), which imports nothing of the server.
+  ['view'],
   // Who may call, and which n8n a caller's workspace brings.
   ['auth', 'workspaces'],
   ['tools'],

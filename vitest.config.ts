@@ -36,7 +36,7 @@ export default defineConfig({
         test: {
           name: 'workers',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/e2e/**', 'test/e2e-n8n/**', 'test/scripts/**'],
+          exclude: ['test/e2e/**', 'test/e2e-n8n/**', 'test/scripts/**', 'test/view/**'],
           // A fake n8n held to n8n's OpenAPI, for the n8n tools' runs in workerd (test/tools/n8n, the hostile-input tests).
           globalSetup: ['test/fakes/n8n/globalSetup.ts'],
           // The test entry composes its pack as it loads; loaded first, a test that calls src/ directly sees the pack too.
@@ -47,6 +47,11 @@ export default defineConfig({
       {
         // Build-time scripts (catalog import) in Node.
         test: { name: 'scripts', include: ['test/scripts/**/*.test.ts'] },
+      },
+      {
+        // The workflow view (src/view): its pure parts in Node, its drawing in Chromium, framed by a test host
+        // that speaks MCP Apps through the SDK's own host bridge (test/support/appHost.ts).
+        test: { name: 'view', include: ['test/view/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 60_000 },
       },
       {
         // Real MCP SDK clients in Node against `wrangler dev`.

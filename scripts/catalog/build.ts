@@ -24,6 +24,7 @@ import { readObserved } from './observe/paths.ts';
 import { readSeedCatalog } from './readSeed.ts';
 import { readWordTable } from './semantic/table.ts';
 import { templatesFor } from './templates/read.ts';
+import { readNodeLooks } from '../view/icons.ts';
 
 export const OUT_DIR = '.catalog';
 
@@ -70,6 +71,7 @@ export async function build(catalogs: string[]) {
     words: readNodeWords(),
     templates: templatesFor(used),
     semantic: readWordTable(),
+    looks: readNodeLooks(),
   });
   mkdirSync(OUT_DIR, { recursive: true });
   const entries = result.entries.filter((e) => e.key !== CURRENT_KEY);

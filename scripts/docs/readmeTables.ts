@@ -58,7 +58,7 @@ export function purpose(description: string): string {
   return description.trim();
 }
 
-/** One row per tool in registry order; `always` names those served without an n8n. */
+/** One row per tool in registry order; `always` names those served without an n8n; `drawn`: the workflow view shows its calls in hosts with MCP Apps. */
 export function toolsTable(tools: readonly ToolDefinition[], always: ReadonlySet<string>): string {
   const rows = tools.map((tool) => {
     const scopes = [tool.scope, ...(tool.alsoNeeds ?? [])].filter(Boolean).map((scope) => `\`${scope}\``);
@@ -67,10 +67,11 @@ export function toolsTable(tools: readonly ToolDefinition[], always: ReadonlySet
       always.has(tool.name) ? 'always' : 'with n8n',
       scopes.length > 0 ? scopes.join(' + ') : 'any credential',
       tool.execution,
+      tool.view ? 'drawn' : '',
       cell(purpose(tool.description)),
     ];
   });
-  return table(['tool', 'served', 'scope', 'runs', 'what it does'], rows);
+  return table(['tool', 'served', 'scope', 'runs', 'view', 'what it does'], rows);
 }
 
 /** What wrangler.toml declares, as the config table reads it. */

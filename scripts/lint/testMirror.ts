@@ -40,6 +40,11 @@ export const ALLOWED_WITHOUT_MIRROR = [
   // checked by test/catalog and test/workflows through the validator, and by the import's test (test/scripts/n8nImport.test.ts).
   'src/catalog/n8nStructuredTypes.ts',
   'src/catalog/ports/n8nPortFunctions.ts',
+  // Written by `npm run view:build` (the workflow view's HTML as one string): test/scripts/view/build.test.ts checks it is
+  // current, test/server/view.test.ts serves it, test/view draws it.
+  'src/view/built.ts',
+  // The scene's types and its empty value: built by src/view/readCall.ts, tested through test/view/readCall.test.ts.
+  'src/view/scene.ts',
 ];
 
 export interface MirrorReport {

@@ -1,5 +1,6 @@
 import { NODE_TYPES, NodeSpecSchema, type NodeSpec, type NodeType } from './nodeSpec';
-import { categoriesKey, CURRENT_KEY, indexKey, manifestKey, olderSpecKey, specKey, typesKey } from './keys';
+import { categoriesKey, CURRENT_KEY, indexKey, looksKey, manifestKey, olderSpecKey, specKey, typesKey } from './keys';
+import type { NodeLooks } from './nodeLooks';
 import { buildSearchIndex, INDEX_VERSION, type NodeWords, type WorkflowUsage } from './search/buildIndex';
 import { toBase64, type WordTable } from './search/semantic';
 import { TEMPLATE_INDEX_VERSION, templateEntries } from '../templates/searchIndex';
@@ -63,11 +64,12 @@ export function validateSpec(path: string, content: unknown): NodeSpec {
  * `usage` is what real workflows say of each node type (scripts/catalog/usage), which search ranks with;
  * `words` what people call each node and the jobs they do with it (scripts/catalog/knowledge);
  * `templates` the workflow templates served with the catalog (scripts/catalog/templates); `semantic` the
- * word table search's semantic layer pools node and query vectors from (scripts/catalog/semantic).
+ * word table search's semantic layer pools node and query vectors from (scripts/catalog/semantic); `looks`
+ * how the workflow view draws each node type (scripts/view/icons.ts).
  */
 export async function buildCatalog(
   specs: NodeSpec[],
-  options: { sources: string[]; usage?: WorkflowUsage; words?: NodeWords; templates?: ValidatedTemplate[]; semantic?: WordTable },
+  options: { sources: string[]; usage?: WorkflowUsage; words?: NodeWords; templates?: ValidatedTemplate[]; semantic?: WordTable; looks?: NodeLooks },
 ): Promise<CatalogBuild> {
   const { current, older } = newestDescriptions(specs);
   const templates = options.templates ?? [];
@@ -79,6 +81,7 @@ export async function buildCatalog(
     INDEX_VERSION,
     ...(templates.length > 0 ? [templates, TEMPLATE_INDEX_VERSION] : []),
     ...(table ? [table.dims, table.words, toBase64(table.vectors)] : []),
+    ...(options.looks ? [options.looks] : []),
   ]);
   const types: TypesMap = {};
   for (const nodeType of NODE_TYPES) {
@@ -100,6 +103,7 @@ export async function buildCatalog(
     { key: categoriesKey(version), value: JSON.stringify(categoriesOf(current)) },
     { key: indexKey(version), value: JSON.stringify(buildSearchIndex(searchable(current), options.usage, table, options.words)) },
     ...templateEntries(version, templates, current),
+    ...(options.looks ? [{ key: looksKey(version), value: JSON.stringify(options.looks) }] : []),
     { key: manifestKey(version), value: JSON.stringify(manifest) },
     { key: CURRENT_KEY, value: version },
   ];

@@ -1,6 +1,7 @@
 import type { CatalogManifest, CategoriesMap, TypesMap } from './build';
 import { own } from '../lib/ownKeys';
-import { categoriesKey, CURRENT_KEY, indexKey, manifestKey, olderSpecKey, specKey, typesKey } from './keys';
+import { categoriesKey, CURRENT_KEY, indexKey, looksKey, manifestKey, olderSpecKey, specKey, typesKey } from './keys';
+import type { NodeLooks } from './nodeLooks';
 import { INDEX_VERSION, type SearchIndex } from './search/buildIndex';
 import { Searcher } from './search/search';
 import type { NodeSpec } from './nodeSpec';
@@ -39,6 +40,11 @@ export class Catalog {
   /** Subtypes by category; empty for a catalog built before categories were stored. */
   async categories(): Promise<CategoriesMap> {
     return (await this.read<CategoriesMap>((v) => categoriesKey(v))) ?? {};
+  }
+
+  /** How the workflow view draws node types; null for a catalog built without them (the view then names types from their ids). */
+  async looks(): Promise<NodeLooks | null> {
+    return this.read<NodeLooks>((v) => looksKey(v));
   }
 
   /** The search index of the current version, parsed once per isolate. */

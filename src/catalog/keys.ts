@@ -19,3 +19,5 @@ export const olderSpecKey = (version: string, nodeType: string, subtype: string,
 export const templateIndexKey = (version: string) => `catalog:${version}:templates`;
 /** One template whole (src/templates/template.ts), by its id. */
 export const templateKey = (version: string, id: string) => `catalog:${version}:template:${id}`;
+/** How the workflow view draws each node type (src/catalog/nodeLooks.ts): display names, colours, icons. */
+export const looksKey = (version: string) => `catalog:${version}:looks`;

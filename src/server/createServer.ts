@@ -11,6 +11,7 @@ import { convertedOnce } from './convertedOnce';
 import { requestStateCodec } from './requestState';
 import { toolsFor } from './registry';
 import { serverAdditions } from './additions';
+import { installView } from './view';
 
 /**
  * A deployment's tools, resources and prompts never change while it runs (configuration decides them),
@@ -95,6 +96,7 @@ export function createMcpServer(env: Env, { execute, era, extend }: ServerSetup)
   extend?.(server, tools);
   guardTools(server, env, tools);
   guardResources(server, { ...NODE_SPEC_RESOURCES, registered: installCatalogResources(server, env) });
+  installView(server, env, tools);
   serverAdditions()?.install(server, env, era);
   declareStaticLists(server);
   return server;

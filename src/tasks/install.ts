@@ -4,7 +4,7 @@ import type { Principal } from '../principal';
 import type { Env } from '../env';
 import { requestPrincipal } from '../server/caller';
 import { callTimeoutMs, executionPolicy } from '../server/policy';
-import { clientCapabilitiesOf } from '../stateless/envelope';
+import { clientCapabilitiesOf } from '../server/clientCapabilities';
 import { wrapRequestHandler } from '../server/sdkInternals';
 import type { ToolDefinition } from '../tools/tool';
 import { callerOf } from '../queues/message';

@@ -48,6 +48,11 @@ export interface ToolDefinition<In extends z.ZodObject = z.ZodObject> {
   output?: z.ZodObject;
   annotations: ToolAnnotations;
   execution: ExecutionPolicy;
+  /**
+   * The workflow view (src/view) can draw this tool's call: hosts that render MCP Apps show it beside
+   * the answer (src/server/view.ts). The answer itself is the same for every client.
+   */
+  view?: true;
   /** What a caller needs to see and call it (src/auth/scopes.ts); unset: any authenticated caller. */
   scope?: Scope;
   /** Scopes needed besides `scope` (test_workflow runs a workflow and reads its execution). */

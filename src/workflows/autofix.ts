@@ -584,3 +584,20 @@ function duplicateConnections(draft: Draft, note: Note): void {
     );
   }
 }
+
+/** What autofix_workflow answers of an autofix: the fixes, the validation before (counted) and after, the fixed workflow. */
+export function autofixAnswer(result: AutofixResult) {
+  const { before } = result;
+  return {
+    fixes: result.fixes,
+    ...(result.omitted > 0 ? { omitted: { fixes: result.omitted } } : {}),
+    applied: result.applied,
+    before: {
+      valid: before.valid,
+      errors: before.errors.length + (before.omitted?.errors ?? 0),
+      warnings: before.warnings.length + (before.omitted?.warnings ?? 0),
+    },
+    after: result.after,
+    workflow: result.workflow,
+  };
+}

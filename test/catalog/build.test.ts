@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildCatalog, categoriesOf, SpecError, validateSpec } from '../../src/catalog/build';
-import { CURRENT_KEY, indexKey } from '../../src/catalog/keys';
+import { CURRENT_KEY, indexKey, looksKey } from '../../src/catalog/keys';
 import type { SearchIndex } from '../../src/catalog/search/buildIndex';
 import { spec } from '../support/catalog';
 
@@ -57,6 +57,15 @@ describe('catalog build', () => {
     const unused = JSON.parse(plain.entries.find((e) => e.key === indexKey(plain.manifest.version))!.value) as SearchIndex;
     expect(unused.usage).toEqual([0, 0]);
     expect(unused.terms).not.toContain('shorten');
+  });
+
+  it('stores how the workflow view draws node types under the version, and versions by it', async () => {
+    const looks = { about: 'test', types: { 'n8n-nodes-base.set': { name: 'Edit Fields', color: null, icon: 0 } }, icons: ['<svg viewBox="0 0 1 1"/>'] };
+    const built = await buildCatalog([spec('A')], { sources: ['seed'], looks });
+    const plain = await buildCatalog([spec('A')], { sources: ['seed'] });
+    expect(built.manifest.version).not.toBe(plain.manifest.version);
+    expect(JSON.parse(built.entries.find((e) => e.key === looksKey(built.manifest.version))!.value)).toEqual(looks);
+    expect(plain.entries.some((e) => e.key === looksKey(plain.manifest.version))).toBe(false);
   });
 
   it('refuses a subtype that appears twice', async () => {

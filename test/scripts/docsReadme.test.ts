@@ -62,16 +62,19 @@ describe('toolsTable', () => {
   const tool = (name: string, extra: Partial<ToolDefinition>) =>
     ({ name, description: `Does ${name}. Details.`, execution: 'direct', ...extra }) as ToolDefinition;
 
-  it('says per tool whether it needs an n8n, its scopes, how it runs and what it does; a | in a description stays in its cell', () => {
+  it('says per tool whether it needs an n8n, its scopes, how it runs, whether the view draws it and what it does; a | in a description stays in its cell', () => {
     const table = toolsTable(
-      [tool('a', {}), tool('b', { scope: 'workflows:write', alsoNeeds: ['executions:read'], execution: 'queued', description: 'Pick "true"|"false". More.' })],
+      [
+        tool('a', {}),
+        tool('b', { scope: 'workflows:write', alsoNeeds: ['executions:read'], execution: 'queued', view: true, description: 'Pick "true"|"false". More.' }),
+      ],
       new Set(['a']),
     );
     expect(table.split('\n')).toEqual([
-      '| tool | served | scope | runs | what it does |',
-      '| --- | --- | --- | --- | --- |',
-      '| `a` | always | any credential | direct | Does a |',
-      '| `b` | with n8n | `workflows:write` + `executions:read` | queued | Pick "true"\\|"false" |',
+      '| tool | served | scope | runs | view | what it does |',
+      '| --- | --- | --- | --- | --- | --- |',
+      '| `a` | always | any credential | direct |  | Does a |',
+      '| `b` | with n8n | `workflows:write` + `executions:read` | queued | drawn | Pick "true"\\|"false" |',
     ]);
   });
 });

@@ -33,8 +33,8 @@ export const spec = (subtype: string, overrides: Partial<NodeSpec> = {}): NodeSp
 });
 
 /** Builds `specs` and writes them into the SPECS KV binding the way the loader does, pointer last. */
-export async function loadCatalog(specs: NodeSpec[] = seedSpecs(), sources = ['seed']) {
-  const build = await buildCatalog(specs, { sources });
+export async function loadCatalog(specs: NodeSpec[] = seedSpecs(), sources = ['seed'], more: Omit<Parameters<typeof buildCatalog>[1], 'sources'> = {}) {
+  const build = await buildCatalog(specs, { sources, ...more });
   for (const { key, value } of build.entries) await env.SPECS.put(key, value);
   clearCatalogCache();
   return build;

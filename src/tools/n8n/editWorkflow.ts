@@ -76,6 +76,7 @@ export const editWorkflow = n8nTool({
       ),
   }),
   annotations: REPLACES,
+  view: true,
   // Its tests run the workflow; arguments not at hand (kept apart, too large for a message) may ask for them.
   runsLong: (args) => args === undefined || args.runTests === true,
   async run({ id: workflowId, operations, validateOnly, autofix: fix, expectedVersionId, reason, runTests }, n8n, ctx) {

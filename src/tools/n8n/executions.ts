@@ -148,6 +148,7 @@ export const EXECUTION_TOOLS = [
       view: z.enum(['error']).optional().describe('"error": the failing node, its error, the items that reached it and the path the run took'),
     }),
     annotations: READS,
+    view: true,
     tooLarge: { readTheRest: 'get_execution with includeData and fullData answers the data a page at a time: follow nextCursor.' },
     async run({ id, includeData, fullData, cursor, view }, n8n) {
       const read = async (withData?: boolean) => withoutHostDetails(await n8n.get<Execution>(`/executions/${id}`, { query: { includeData: withData } }));

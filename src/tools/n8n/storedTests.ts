@@ -86,6 +86,7 @@ export const STORED_TEST_TOOLS = [
     input: z.object({ id: n8nId('workflow'), names: z.array(z.string()).optional().describe('Only these tests, by name') }),
     // Each test runs the workflow, which does whatever it does.
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    view: true,
     checkWith: 'list_executions',
     alsoNeeds: ['executions:read'],
     timeoutMs: 120_000,

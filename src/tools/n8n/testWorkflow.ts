@@ -94,6 +94,7 @@ export const testWorkflow = n8nTool({
   }),
   // A run does whatever the workflow does, again each time: neither harmless nor repeatable.
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  view: true,
   checkWith: 'list_executions',
   alsoNeeds: ['executions:read'],
   timeoutMs: 120_000,

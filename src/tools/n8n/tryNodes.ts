@@ -94,6 +94,7 @@ export const tryNodes = n8nTool({
   }),
   // The nodes do what they do (an HTTP Request sends), again each time.
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  view: true,
   timeoutMs: 120_000,
   runsLong: () => true,
   run: ({ nodes, connections, items, waitSeconds }, n8n, ctx) => tryThem(n8n, ctx, nodes, connections, items, waitSeconds),

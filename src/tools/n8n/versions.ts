@@ -83,6 +83,7 @@ export const VERSION_TOOLS = [
       'What n8n says of its owners needs the users:read scope too.',
     input: z.object({ id: n8nId('workflow'), version, nodes: nodeNames }),
     annotations: READS,
+    view: true,
     tooLarge: {
       readTheRest: 'Read the nodes a few at a time with get_workflow_version and nodes (names).',
       smaller: (value, said) => {
@@ -109,6 +110,7 @@ export const VERSION_TOOLS = [
       to: which.default('current').describe('The newer version, or "current" (default)'),
     }),
     annotations: READS,
+    view: true,
     tooLarge: { readTheRest: 'Compare the nodes that changed a few at a time: get_workflow_version and get_workflow read chosen nodes (nodes).' },
     async run({ id, from, to }, n8n, ctx) {
       const read = async (v: number | 'current') => {
@@ -130,6 +132,7 @@ export const VERSION_TOOLS = [
       'n8n is created again from the version, under a new id (n8n gives ids), which the answer names.',
     input: z.object({ id: n8nId('workflow'), version, reason: z.string().max(500).optional().describe('Why: kept with the version this replaces') }),
     annotations: REPLACES,
+    view: true,
     async run({ id, version, reason }, n8n, ctx) {
       const { workflow } = await kept(ctx, id, version);
       const why = reason ?? `restore_workflow_version: version ${version}`;

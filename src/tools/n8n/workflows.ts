@@ -202,6 +202,7 @@ export const WORKFLOW_TOOLS = [
       'What n8n says of its owners (their e-mail, names) needs the users:read scope too.',
     input: z.object({ id: n8nId('workflow'), nodes: nodeNames }),
     annotations: READS,
+    view: true,
     tooLarge: {
       readTheRest: 'Read the nodes a few at a time with get_workflow and nodes (names).',
       smaller: (value, said) => workflowOutline(value as Workflow, said, 'get_workflow'),
@@ -230,6 +231,7 @@ export const WORKFLOW_TOOLS = [
       reason,
     }),
     annotations: CREATES,
+    view: true,
     async run({ workflow, activate, force, reason }, n8n, ctx) {
       const checked = await validated(workflow, force, ctx.env, n8n);
       if ('refused' in checked) return checked.refused;
@@ -258,6 +260,7 @@ export const WORKFLOW_TOOLS = [
       'are dropped. Validated first and refused with the findings if it has errors, unless force is true.',
     input: z.object({ id: n8nId('workflow').optional().describe('The workflow id; defaults to workflow.id'), workflow: workflowInput, force, reason }),
     annotations: REPLACES,
+    view: true,
     async run({ id, workflow, force, reason }, n8n, ctx) {
       const workflowId = id ?? (typeof workflow.id === 'string' ? workflow.id : undefined);
       if (!workflowId) throw new ToolError('id: which workflow to update (or a workflow with its id)');

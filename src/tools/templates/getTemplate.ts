@@ -17,6 +17,7 @@ export const getTemplate = defineTool({
     id: z.string().min(1).max(100).describe('The template id, from search_templates (12 hexadecimal digits)'),
   }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  view: true,
   execution: 'direct',
   scope: 'nodes:read',
   async run({ id }, { env }) {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { autofix } from '../../workflows/autofix';
+import { autofix, autofixAnswer } from '../../workflows/autofix';
 import { workflowOverLimit } from '../../workflows/limits';
 import { defineTool } from '../tool';
 import { defaultConnectionFor } from '../../workspaces/connectionFor';
@@ -22,6 +22,7 @@ export const autofixWorkflow = defineTool({
     `saved workflow in n8n, call edit_workflow with its id, "operations": [] and "autofix": true. ${SIZE_LIMITS}`,
   input: z.object({ workflow: WorkflowJson }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  view: true,
   tooLarge: {
     readTheRest: 'Send a smaller workflow.',
     // The fixes, each saying what it changes, without the fixed workflow.
@@ -39,19 +40,6 @@ export const autofixWorkflow = defineTool({
     withinLimits(workflowOverLimit(workflow));
     const connection = await defaultConnectionFor(env, caller);
     const result = autofix(workflow, await catalogViewFor(env, connection, workflow.nodes));
-    const { before } = result;
-    return {
-      fixes: result.fixes,
-      ...(result.omitted > 0 ? { omitted: { fixes: result.omitted } } : {}),
-      applied: result.applied,
-      before: {
-        valid: before.valid,
-        errors: before.errors.length + (before.omitted?.errors ?? 0),
-        warnings: before.warnings.length + (before.omitted?.warnings ?? 0),
-      },
-      after: result.after,
-      workflow: result.workflow,
-      ...(await unknownReleaseNote(connection)),
-    };
+    return { ...autofixAnswer(result), ...(await unknownReleaseNote(connection)) };
   },
 });

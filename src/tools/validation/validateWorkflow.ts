@@ -40,6 +40,7 @@ export const validateWorkflow = defineTool({
   }),
   output: FindingsOutput,
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  view: true,
   execution: 'direct',
   scope: 'nodes:read',
   async run({ workflow, called_workflows = [] }, { env, caller }) {

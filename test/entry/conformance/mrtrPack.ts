@@ -7,7 +7,7 @@ import {
   type RequestStateCodec,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { clientCapabilitiesOf } from '../../../src/stateless/envelope';
+import { clientCapabilitiesOf } from '../../../src/server/clientCapabilities';
 
 /**
  * The conformance suite's 2026-07-28 fixtures: multi-round-trip tools and prompt (MRTR), the

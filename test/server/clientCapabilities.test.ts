@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientCapabilitiesOf } from '../../src/stateless/envelope';
+import { clientCapabilitiesOf } from '../../src/server/clientCapabilities';
 
 describe('what a 2026-07-28 request’s client says it can do', () => {
   it('is the capabilities its own envelope carries', () => {

@@ -1,0 +1,251 @@
+import { connect, type Bridge, type ToolResult } from './bridge';
+import { drawWorkflow } from './draw';
+import { layOut } from './layout';
+import { showNode } from './panel';
+import { readCall, withFetched } from './readCall';
+import { emptyScene, type Fetch, type Scene } from './scene';
+import { viewport, type Viewport } from './viewport';
+import type { ViewWorkflow } from './workflow';
+
+/**
+ * The workflow view: waits for the host to hand it the call that opened it (its tool, arguments and
+ * answer), reads what to show (./readCall.ts), fetches the workflow through the host when the answer
+ * lacks it, and draws it. Actions are tool calls through the host: nothing here reaches n8n or this
+ * server any other way.
+ */
+
+type Mode = 'after' | 'before' | 'side' | 'overlay';
+
+const HEIGHT = 560;
+const $ = <T extends Element>(selector: string) => document.querySelector<T>(selector)!;
+
+const svg = $<SVGSVGElement>('#canvas');
+const defs = $<SVGDefsElement>('#canvas defs');
+const world = $<SVGGElement>('#world');
+const panel = $<HTMLElement>('#panel');
+const title = $<HTMLElement>('#title');
+const summary = $<HTMLElement>('#summary');
+const status = $<HTMLElement>('#status');
+const actions = $<HTMLElement>('#actions');
+const modes = $<HTMLElement>('#modes');
+const zoom = $<HTMLElement>('#zoom-level');
+const notes = $<HTMLUListElement>('#notes');
+
+/** Below this scale names, types, ports and icons cannot be read (13 px text is 3 px): they are hidden, so a large workflow draws and zooms as shapes. */
+const READABLE = 0.25;
+const view: Viewport = viewport(svg, world, (scale) => {
+  zoom.textContent = `${Math.round(scale * 100)}%`;
+  svg.classList.toggle('far', scale < READABLE);
+});
+/** The box around what is drawn, for fit. */
+let drawn = { x: 0, y: 0, width: 0, height: 0 };
+let bridge: Bridge | undefined;
+let scene: Scene = emptyScene('Workflow');
+let mode: Mode = 'after';
+let args: Record<string, unknown> = {};
+/** The n8n connection the call that opened the view acted on: its actions act on the same one. */
+let instance: string | undefined;
+/** The tools that act on no n8n, so take no `instance`. */
+const WITHOUT_N8N = new Set(['validate_workflow', 'autofix_workflow', 'get_template']);
+
+function say(message: string, kind: 'info' | 'error' = 'info'): void {
+  status.textContent = message;
+  status.dataset.kind = kind;
+  status.hidden = message === '';
+}
+
+/** Everything drawn this time, with the box around it, for fit. */
+function drawScene(): void {
+  world.replaceChildren();
+  world.classList.remove('ghost');
+  panel.hidden = true;
+  title.textContent = scene.title;
+  summary.textContent = scene.summary;
+  drawActions();
+  drawNotes();
+  // Measured while the canvas is empty (framing the drawing then forces no layout of it), once the
+  // header holds what it will (its words and buttons set its height, and so the canvas's).
+  const canvas = svg.getBoundingClientRect();
+  modes.hidden = scene.before === undefined;
+  for (const button of modes.querySelectorAll<HTMLButtonElement>('button')) button.setAttribute('aria-pressed', String(button.dataset.mode === mode));
+  const overlay = { findings: scene.findings, marks: scene.marks, runs: scene.runs };
+  const parts: { workflow: ViewWorkflow; dx: number; ghost: boolean; label?: string }[] = [];
+  const { workflow, before } = scene;
+  if (before && mode === 'before') parts.push({ workflow: before, dx: 0, ghost: false });
+  else if (before && workflow && mode === 'side') {
+    const left = layOut(before).bounds;
+    const right = layOut(workflow).bounds;
+    parts.push({ workflow: before, dx: 0, ghost: false, label: 'Before' }, { workflow, dx: left.x + left.width + 160 - right.x, ghost: false, label: 'After' });
+  } else if (before && workflow && mode === 'overlay') parts.push({ workflow: before, dx: 0, ghost: true }, { workflow, dx: 0, ghost: false });
+  else if (workflow) parts.push({ workflow, dx: 0, ghost: false });
+
+  let box: { x: number; y: number; width: number; height: number } | undefined;
+  for (const part of parts) {
+    const layout = layOut(part.workflow);
+    const group = document.createElementNS('http://www.w3.org/2000/svg', 'g');
+    group.setAttribute('transform', `translate(${part.dx} 0)`);
+    group.setAttribute('class', part.ghost ? 'version ghost' : 'version');
+    if (part.label) group.dataset.version = part.label.toLowerCase();
+    world.appendChild(group);
+    // The version before shows only what the change took out of it; findings, marks and runs are the after's.
+    const before = part.ghost || part.label === 'Before' || mode === 'before';
+    drawWorkflow(group, defs, layout, before ? { findings: {}, marks: removedOnly(scene.marks), runs: {}, ghost: part.ghost } : overlay);
+    if (part.label) {
+      const label = document.createElementNS('http://www.w3.org/2000/svg', 'text');
+      label.setAttribute('class', 'version-label');
+      label.setAttribute('x', String(layout.bounds.x));
+      label.setAttribute('y', String(layout.bounds.y - 30));
+      label.textContent = part.label;
+      group.appendChild(label);
+    }
+    const b = { ...layout.bounds, x: layout.bounds.x + part.dx };
+    box = box
+      ? {
+          x: Math.min(box.x, b.x),
+          y: Math.min(box.y, b.y),
+          width: Math.max(box.x + box.width, b.x + b.width) - Math.min(box.x, b.x),
+          height: Math.max(box.y + box.height, b.y + b.height) - Math.min(box.y, b.y),
+        }
+      : b;
+  }
+  document.body.dataset.drawn = String(parts.reduce((n, p) => n + p.workflow.nodes.length, 0));
+  drawn = box ?? { x: 0, y: 0, width: 0, height: 0 };
+  view.fit(drawn, canvas);
+  if (scene.error) say(scene.error, 'error');
+  else if (!workflow) say(scene.fetch?.some((read) => read.into === 'workflow') ? 'Reading the workflow…' : 'This answer holds no workflow to draw.');
+  else say('');
+}
+
+const removedOnly = (marks: Scene['marks']): Scene['marks'] => Object.fromEntries(Object.entries(marks).filter(([, mark]) => mark === 'removed'));
+
+/** Findings no node of the drawing can carry: the workflow's own, and those naming a node it does not have. */
+function drawNotes(): void {
+  const names = new Set((scene.workflow ?? scene.before)?.nodes.map((node) => node.name));
+  const loose = Object.entries(scene.findings).flatMap(([node, findings]) =>
+    node === '' || !names.has(node) ? findings.map((finding) => ({ node, finding })) : [],
+  );
+  notes.replaceChildren();
+  notes.hidden = loose.length === 0;
+  for (const { node, finding } of loose.slice(0, NOTES)) {
+    const item = document.createElement('li');
+    item.className = finding.severity;
+    item.textContent = `${node ? `"${node}": ` : ''}${finding.message}${finding.fix ? ` (${finding.fix})` : ''}`;
+    notes.appendChild(item);
+  }
+  if (loose.length > NOTES) {
+    const more = document.createElement('li');
+    more.textContent = `and ${loose.length - NOTES} more`;
+    notes.appendChild(more);
+  }
+}
+
+/** Workflow findings listed over the canvas, at most. */
+const NOTES = 6;
+
+function drawActions(): void {
+  actions.replaceChildren();
+  for (const action of scene.actions) {
+    const button = document.createElement('button');
+    button.textContent = action.label;
+    button.dataset.action = action.tool;
+    if (action.hint) button.title = action.hint;
+    button.addEventListener('click', () => void act(action.tool, action.arguments, action.label));
+    actions.appendChild(button);
+  }
+}
+
+/** A person's request, as the tool call the host makes for them; its answer is then what the view shows. */
+async function act(tool: string, given: Record<string, unknown>, label: string): Promise<void> {
+  if (!bridge) return;
+  // A chain through the tools that take no instance (check it, fix it, save the fixes) ends on the n8n it began on.
+  const input = instance !== undefined && !WITHOUT_N8N.has(tool) && given.instance === undefined ? { ...given, instance } : given;
+  say(`${label}…`);
+  for (const button of actions.querySelectorAll('button')) button.disabled = true;
+  try {
+    const answer = await bridge.callTool(tool, input);
+    show(tool, input, answer);
+    if (!answer.isError) say(`${label}: done.`);
+  } catch (error) {
+    say(`${label}: ${error instanceof Error ? error.message : String(error)}`, 'error');
+    for (const button of actions.querySelectorAll('button')) button.disabled = false;
+  }
+}
+
+function show(tool: string, input: Record<string, unknown>, result: ToolResult): void {
+  scene = readCall(tool, input, result);
+  mode = scene.before ? 'overlay' : 'after';
+  drawScene();
+  for (const read of scene.fetch ?? []) void fetchInto(scene, read);
+}
+
+/** What the answer names but does not hold (an execution's workflow, the version a change replaced), read through the host. */
+async function fetchInto(shown: Scene, read: Fetch): Promise<void> {
+  if (!bridge) return;
+  const answer = await bridge.callTool(read.tool, read.arguments).catch((error: unknown) => ({
+    isError: true,
+    content: [{ type: 'text', text: error instanceof Error ? error.message : String(error) }],
+  }));
+  // A later call's answer (an action's) replaced the scene meanwhile: this read is for one no longer shown.
+  if (!sameCall(scene, shown)) return;
+  scene = withFetched(scene, read.into, answer);
+  if (read.into === 'before' && scene.before) mode = 'overlay';
+  drawScene();
+}
+
+/** Scenes grow as their reads come in; one call's scenes keep their fetch list. */
+const sameCall = (a: Scene, b: Scene) => a.fetch === b.fetch;
+
+svg.addEventListener('click', (event) => {
+  const target = (event.target as Element).closest<SVGGElement>('.node');
+  const name = target?.dataset.name;
+  const ghost = target?.closest('.ghost, [data-version="before"]');
+  const workflow = ghost || mode === 'before' ? scene.before : scene.workflow;
+  const node = name === undefined ? undefined : workflow?.nodes.find((n) => n.name === name);
+  for (const selected of world.querySelectorAll('.node.selected')) selected.classList.remove('selected');
+  if (!node || !target) return void (panel.hidden = true);
+  target.classList.add('selected');
+  showNode(panel, node, ghost || mode === 'before' ? { ...scene, findings: {}, marks: removedOnly(scene.marks), runs: {} } : scene, () => {
+    panel.hidden = true;
+    target.classList.remove('selected');
+  });
+  // The panel covers the canvas's right side: a node under it moves into the part left open.
+  view.reveal(target.getBoundingClientRect(), panel.getBoundingClientRect().width);
+});
+svg.addEventListener('keydown', (event) => {
+  if (event.key === 'Enter' && (event.target as Element).closest('.node')) (event.target as Element).dispatchEvent(new MouseEvent('click', { bubbles: true }));
+});
+$('#fit').addEventListener('click', () => view.fit(drawn));
+$('#zoom-in').addEventListener('click', () => view.zoomBy(1.25));
+$('#zoom-out').addEventListener('click', () => view.zoomBy(0.8));
+for (const button of modes.querySelectorAll<HTMLButtonElement>('button')) {
+  button.addEventListener('click', () => {
+    mode = button.dataset.mode as Mode;
+    drawScene();
+  });
+}
+
+function applyTheme(theme: string | undefined): void {
+  document.documentElement.dataset.theme = theme === 'dark' ? 'dark' : 'light';
+}
+
+void connect({
+  toolInput(input) {
+    args = input;
+    if (typeof input.instance === 'string') instance = input.instance;
+  },
+  toolResult(result) {
+    show(bridge?.context.toolInfo?.tool?.name ?? '', args, result);
+  },
+  toolCancelled(reason) {
+    say(`The call was cancelled${reason ? `: ${reason}` : ''}.`, 'error');
+  },
+  contextChanged(context) {
+    applyTheme(context.theme);
+  },
+})
+  .then((connected) => {
+    bridge = connected;
+    applyTheme(connected.context.theme);
+    connected.sizeChanged(HEIGHT);
+  })
+  .catch((error: unknown) => say(`The host did not answer: ${error instanceof Error ? error.message : String(error)}`, 'error'));
