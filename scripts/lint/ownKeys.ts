@@ -30,11 +30,17 @@ function isWritten(node: ts.Expression): boolean {
   return ts.isDeleteExpression(parent) || ts.isPrefixUnaryExpression(parent) || ts.isPostfixUnaryExpression(parent);
 }
 
-/** The project's compiler options and production files (src/). */
+/** The project's compiler options and production files (src/: the Worker's, and the workflow view's in the browser project). */
 function project(): { options: ts.CompilerOptions; sources: string[] } {
-  const config = ts.getParsedCommandLineOfConfigFile(resolve(root, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
-  if (!config) throw new Error('tsconfig.json could not be read');
-  return { options: config.options, sources: config.fileNames.filter((f) => relative(root, f).startsWith('src/')) };
+  const read = (file: string) => {
+    const config = ts.getParsedCommandLineOfConfigFile(resolve(root, file), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
+    if (!config) throw new Error(`${file} could not be read`);
+    return config;
+  };
+  const worker = read('tsconfig.json');
+  const browser = read('tsconfig.browser.json');
+  const sources = [...new Set([...worker.fileNames, ...browser.fileNames])].filter((f) => relative(root, f).startsWith('src/'));
+  return { options: { ...worker.options, lib: browser.options.lib }, sources };
 }
 
 /** The places in `files` (by default every file of src/) that break the rule. */

@@ -23,6 +23,8 @@ interface HostContext {
 export interface Bridge {
   /** The host's context, as it answered ui/initialize (and changed since). */
   context: HostContext;
+  /** Whether the host passes the view's tool calls on to the server (it declared `serverTools`). */
+  callsTools: boolean;
   /** Calls a tool of this server through the host: the caller's scopes, policies and limits apply as to any call. */
   callTool(name: string, args: Record<string, unknown>): Promise<ToolResult>;
   /** Tells the host how tall the view wants to be. */
@@ -51,6 +53,7 @@ export function connect(events: BridgeEvents, host: Window = window.parent): Pro
     });
   const bridge: Bridge = {
     context: {},
+    callsTools: false,
     callTool: async (name, args) => (await request('tools/call', { name, arguments: args })) as ToolResult,
     sizeChanged: (height) => send({ method: 'ui/notifications/size-changed', params: { height } }),
   };
@@ -101,7 +104,9 @@ export function connect(events: BridgeEvents, host: Window = window.parent): Pro
     appCapabilities: { availableDisplayModes: ['inline', 'fullscreen'] },
     protocolVersion: APPS_PROTOCOL_VERSION,
   }).then((result) => {
-    bridge.context = ((result as { hostContext?: HostContext }).hostContext ?? {}) as HostContext;
+    const answer = result as { hostContext?: HostContext; hostCapabilities?: { serverTools?: unknown } };
+    bridge.context = answer.hostContext ?? {};
+    bridge.callsTools = answer.hostCapabilities?.serverTools !== undefined;
     send({ method: 'ui/notifications/initialized', params: {} });
     return bridge;
   });

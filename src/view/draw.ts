@@ -1,5 +1,6 @@
-import type { Layout, NodeBox } from './layout';
-import type { Finding, Mark, NodeRun } from './scene';
+import { OUTPUT_NAMES, type Layout, type NodeBox } from './layout';
+import { own } from '../lib/ownKeys';
+import type { Finding, Scene } from './scene';
 import { nodeLook, iconMarkup } from './nodeLook';
 
 /**
@@ -11,13 +12,8 @@ import { nodeLook, iconMarkup } from './nodeLook';
 
 const SVG = 'http://www.w3.org/2000/svg';
 
-export interface Overlay {
-  findings: Record<string, Finding[]>;
-  marks: Record<string, Mark>;
-  runs: Record<string, NodeRun>;
-  /** Nodes drawn faint: another version's, shown for comparison. */
-  ghost?: boolean;
-}
+/** What is laid over the drawing: a scene's findings, marks and runs, by node name. */
+export type Overlay = Pick<Scene, 'findings' | 'marks' | 'runs'>;
 
 function el<K extends keyof SVGElementTagNameMap>(name: K, attributes: Record<string, string | number>, parent?: Element): SVGElementTagNameMap[K] {
   const element = document.createElementNS(SVG, name);
@@ -52,7 +48,6 @@ export function drawWorkflow(world: SVGGElement, defs: SVGDefsElement, layout: L
   const edges = el('g', { class: 'edges' }, world);
   const labels = el('g', { class: 'edge-labels' }, world);
   const nodes = el('g', { class: 'nodes' }, world);
-  if (overlay.ghost) world.classList.add('ghost');
 
   for (const path of layout.paths) {
     const { edge } = path;
@@ -137,14 +132,19 @@ function drawNode(parent: SVGGElement, defs: SVGDefsElement, box: NodeBox, overl
   }
 
   for (const port of box.inputs) el('rect', { class: 'port in', x: port.x - 4, y: port.y - 8, width: 8, height: 16, rx: 2 }, group);
-  for (const port of box.outputs) el('circle', { class: 'port out', cx: port.x, cy: port.y, r: 6 }, group);
+  const names = own(OUTPUT_NAMES, node.type);
+  box.outputs.forEach((port, i) => {
+    el('circle', { class: 'port out', cx: port.x, cy: port.y, r: 6 }, group);
+    // Which output is which, where a node has several (an If's true and false).
+    if (box.outputs.length > 1) text(group, { class: 'port-label out', x: port.x + 10, y: port.y - 8 }, names?.[i] ?? String(i));
+  });
   for (const [type, port] of box.aiInputs) {
     el('path', { class: 'port ai', d: `M${port.x} ${port.y + 8}l6 -8l-6 -8l-6 8Z` }, group);
     text(group, { class: 'port-label', x: port.x, y: port.y + 22, 'text-anchor': 'middle' }, portLabel(type));
   }
   if (box.aiOutput) el('path', { class: 'port ai', d: `M${box.aiOutput.x} ${box.aiOutput.y - 8}l6 8l-6 8l-6 -8Z` }, group);
 
-  const typeName = `${look.name}${node.disabled ? ' (deactivated)' : ''}`;
+  const typeName = node.disabled ? `Deactivated · ${look.name}` : look.name;
   if (box.shape === 'root') {
     text(group, { class: 'name', x: ix + size + 14, y: y + height / 2 - 2 }, clip(node.name, 20));
     text(group, { class: 'type', x: ix + size + 14, y: y + height / 2 + 14 }, clip(typeName, 24));
@@ -180,7 +180,7 @@ function portLabel(type: string): string {
     ai_retriever: 'Retriever',
     ai_reranker: 'Reranker',
   };
-  return words[type] ?? type.replace(/^ai_/, '');
+  return own(words, type) ?? type.replace(/^ai_/, '');
 }
 
 const initials = (name: string) =>

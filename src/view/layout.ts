@@ -1,3 +1,4 @@
+import { own } from '../lib/ownKeys';
 import { STICKY_NOTE, type ViewEdge, type ViewNode, type ViewWorkflow } from './workflow';
 
 /**
@@ -71,6 +72,20 @@ function roles(edges: readonly ViewEdge[]): { feeds: Set<string>; takes: Map<str
   return { feeds, takes };
 }
 
+/** The names n8n gives the outputs of the nodes most used with several. */
+export const OUTPUT_NAMES: Record<string, readonly string[]> = {
+  'n8n-nodes-base.if': ['true', 'false'],
+  'n8n-nodes-base.filter': ['Kept', 'Discarded'],
+  'n8n-nodes-base.compareDatasets': ['In A only', 'Same', 'Different', 'In B only'],
+  'n8n-nodes-base.removeDuplicates': ['Kept', 'Discarded'],
+};
+
+/**
+ * The most ports drawn on one side of a node: n8n's widest (a Switch's rules, a Merge's inputs) stay well under it;
+ * a connection naming a higher index (any workflow may) is drawn to the last, and draws no million ports.
+ */
+const MAX_PORTS = 32;
+
 const spread = (count: number, length: number): number[] => Array.from({ length: count }, (_, i) => (length * (i + 1)) / (count + 1));
 
 export function layOut(workflow: ViewWorkflow): Layout {
@@ -99,8 +114,9 @@ export function layOut(workflow: ViewWorkflow): Layout {
     const width = shape === 'subnode' ? SUBNODE : shape === 'root' ? ROOT_WIDTH : NODE;
     const height = shape === 'subnode' ? SUBNODE : NODE;
     const ports = mainSides.get(node.name) ?? { inputs: 0, outputs: 0 };
-    const inputs = shape === 'trigger' || shape === 'subnode' ? 0 : Math.max(1, ports.inputs);
-    const outputs = shape === 'subnode' ? 0 : Math.max(1, ports.outputs);
+    const inputs = shape === 'trigger' || shape === 'subnode' ? 0 : Math.min(MAX_PORTS, Math.max(1, ports.inputs));
+    // A node whose outputs n8n names has them all, connected or not (an If's false with nothing on it).
+    const outputs = shape === 'subnode' ? 0 : Math.min(MAX_PORTS, Math.max(1, ports.outputs, own(OUTPUT_NAMES, node.type)?.length ?? 0));
     const box: NodeBox = {
       ...base,
       shape,
@@ -120,10 +136,10 @@ export function layOut(workflow: ViewWorkflow): Layout {
     const to = boxes.get(edge.to);
     if (!from || !to || from.shape === 'sticky' || to.shape === 'sticky') continue;
     const ai = isAi(edge.type);
-    const start = ai ? (from.aiOutput ?? { x: from.x + from.width / 2, y: from.y }) : (from.outputs[edge.output] ?? from.outputs[0]);
+    const start = ai ? (from.aiOutput ?? { x: from.x + from.width / 2, y: from.y }) : (from.outputs[edge.output] ?? from.outputs.at(-1));
     const end = ai
       ? (to.aiInputs.get(edge.type) ?? { x: to.x + to.width / 2, y: to.y + to.height })
-      : (to.inputs[edge.input] ?? to.inputs[0] ?? { x: to.x, y: to.y + to.height / 2 });
+      : (to.inputs[edge.input] ?? to.inputs.at(-1) ?? { x: to.x, y: to.y + to.height / 2 });
     if (!start) continue;
     paths.push({ edge, ai, d: ai ? vertical(start, end) : horizontal(start, end), middle: { x: (start.x + end.x) / 2, y: (start.y + end.y) / 2 } });
   }

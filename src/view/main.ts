@@ -1,8 +1,9 @@
+import { dict } from '../lib/ownKeys';
 import { connect, type Bridge, type ToolResult } from './bridge';
 import { drawWorkflow } from './draw';
 import { layOut } from './layout';
 import { showNode } from './panel';
-import { readCall, withFetched } from './readCall';
+import { answerOf, readCall, toolOf, withFetched } from './readCall';
 import { emptyScene, type Fetch, type Scene } from './scene';
 import { viewport, type Viewport } from './viewport';
 import type { ViewWorkflow } from './workflow';
@@ -57,7 +58,6 @@ function say(message: string, kind: 'info' | 'error' = 'info'): void {
 /** Everything drawn this time, with the box around it, for fit. */
 function drawScene(): void {
   world.replaceChildren();
-  world.classList.remove('ghost');
   panel.hidden = true;
   title.textContent = scene.title;
   summary.textContent = scene.summary;
@@ -89,7 +89,7 @@ function drawScene(): void {
     world.appendChild(group);
     // The version before shows only what the change took out of it; findings, marks and runs are the after's.
     const before = part.ghost || part.label === 'Before' || mode === 'before';
-    drawWorkflow(group, defs, layout, before ? { findings: {}, marks: removedOnly(scene.marks), runs: {}, ghost: part.ghost } : overlay);
+    drawWorkflow(group, defs, layout, before ? { findings: dict(), marks: removedOnly(scene.marks), runs: dict() } : overlay);
     if (part.label) {
       const label = document.createElementNS('http://www.w3.org/2000/svg', 'text');
       label.setAttribute('class', 'version-label');
@@ -116,7 +116,7 @@ function drawScene(): void {
   else say('');
 }
 
-const removedOnly = (marks: Scene['marks']): Scene['marks'] => Object.fromEntries(Object.entries(marks).filter(([, mark]) => mark === 'removed'));
+const removedOnly = (marks: Scene['marks']): Scene['marks'] => dict(Object.entries(marks).filter(([, mark]) => mark === 'removed'));
 
 /** Findings no node of the drawing can carry: the workflow's own, and those naming a node it does not have. */
 function drawNotes(): void {
@@ -173,10 +173,33 @@ async function act(tool: string, given: Record<string, unknown>, label: string):
 
 function show(tool: string, input: Record<string, unknown>, result: ToolResult): void {
   scene = readCall(tool, input, result);
+  if (tool === 'get_workflow' && !result.isError) rememberRead(answerOf(result).json);
+  scene.actions = scene.actions.filter(mayOffer);
+  if (bridge && !bridge.callsTools) {
+    // A host that passes no tool call on: the view shows what the answer holds, and offers nothing.
+    scene = { ...scene, actions: [], summary: `${scene.summary} · this host lets the view make no calls`, ...(scene.fetch ? { fetch: [] } : {}) };
+  }
   mode = scene.before ? 'overlay' : 'after';
   drawScene();
   for (const read of scene.fetch ?? []) void fetchInto(scene, read);
 }
+
+/** Saved workflows (id and versionId) whose whole this view read itself, with get_workflow. */
+const readHere = new Set<string>();
+
+function rememberRead(workflow: Record<string, unknown> | undefined): void {
+  if (workflow && typeof workflow.id === 'string' && typeof workflow.versionId === 'string' && workflow.partial === undefined)
+    readHere.add(`${workflow.id}@${workflow.versionId}`);
+}
+
+/**
+ * Saving the sure fixes to a saved workflow fixes what n8n holds under its id, while the preview showed the
+ * workflow the autofix call was given: offered only when that was the whole workflow this view read under
+ * that id and version, so what is saved is what was shown.
+ */
+const mayOffer = (action: Scene['actions'][number]): boolean =>
+  !(action.tool === 'edit_workflow' && action.arguments.autofix === true) ||
+  readHere.has(`${String(action.arguments.id)}@${String(action.arguments.expectedVersionId)}`);
 
 /** What the answer names but does not hold (an execution's workflow, the version a change replaced), read through the host. */
 async function fetchInto(shown: Scene, read: Fetch): Promise<void> {
@@ -204,7 +227,7 @@ svg.addEventListener('click', (event) => {
   for (const selected of world.querySelectorAll('.node.selected')) selected.classList.remove('selected');
   if (!node || !target) return void (panel.hidden = true);
   target.classList.add('selected');
-  showNode(panel, node, ghost || mode === 'before' ? { ...scene, findings: {}, marks: removedOnly(scene.marks), runs: {} } : scene, () => {
+  showNode(panel, node, ghost || mode === 'before' ? { ...scene, findings: dict(), marks: removedOnly(scene.marks), runs: dict() } : scene, () => {
     panel.hidden = true;
     target.classList.remove('selected');
   });
@@ -234,7 +257,7 @@ void connect({
     if (typeof input.instance === 'string') instance = input.instance;
   },
   toolResult(result) {
-    show(bridge?.context.toolInfo?.tool?.name ?? '', args, result);
+    show(bridge?.context.toolInfo?.tool?.name ?? toolOf(args, result), args, result);
   },
   toolCancelled(reason) {
     say(`The call was cancelled${reason ? `: ${reason}` : ''}.`, 'error');

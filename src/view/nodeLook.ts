@@ -1,4 +1,5 @@
 import type { NodeLooks } from '../catalog/nodeLooks';
+import { own } from '../lib/ownKeys';
 
 /**
  * How a node type looks: its display name, its colour, and its icon, from the catalog this server was
@@ -29,7 +30,7 @@ function looks(): NodeLooks {
 
 export function nodeLook(type: string): Look {
   const types = looks().types;
-  const known = Object.hasOwn(types, type) ? types[type] : undefined;
+  const known = own(types, type);
   if (known) return { name: known.name, ...(known.color ? { color: known.color } : {}), ...(known.icon === undefined ? {} : { icon: known.icon }) };
   const short = type.slice(type.lastIndexOf('.') + 1) || type;
   const name = short.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/^./, (c) => c.toUpperCase());

@@ -46,7 +46,7 @@ export function showNode(panel: HTMLElement, node: ViewNode, scene: Scene, onClo
     'node-type',
   );
   const mark = scene.marks[node.name];
-  if (mark) add(panel, 'p', `This call ${mark === 'added' ? 'added' : mark === 'removed' ? 'removed' : 'changed'} this node.`, `mark ${mark}`);
+  if (mark) add(panel, 'p', `This node was ${mark}.`, `mark ${mark}`);
   if (node.notes) add(panel, 'p', node.notes, 'notes');
 
   const findings = scene.findings[node.name] ?? [];
@@ -68,7 +68,7 @@ export function showNode(panel: HTMLElement, node: ViewNode, scene: Scene, onClo
     add(
       part,
       'p',
-      `${run.order === undefined ? '' : `#${run.order} · `}${run.status} · ${run.items.map((n, i) => `output ${i}: ${n} item${n === 1 ? '' : 's'}`).join(', ') || 'no items'}`,
+      `${run.order === undefined ? '' : `Step ${run.order} of the run · `}${run.status} · ${run.items.length ? `put out ${run.items.map((n, i) => `${n} item${n === 1 ? '' : 's'}${run.items.length > 1 ? ` (output ${i})` : ''}`).join(', ')}` : 'put out no items'}`,
     );
     if (run.error) add(part, 'p', run.error, 'error');
     if (run.received !== undefined) {

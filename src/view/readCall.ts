@@ -1,6 +1,7 @@
 import type { ToolResult } from './bridge';
+import { dict, own, type Dict } from '../lib/ownKeys';
 import { emptyScene, type Action, type Finding, type Mark, type NodeRun, type Scene } from './scene';
-import { readWorkflow, type ViewNode, type ViewWorkflow } from './workflow';
+import { readWorkflow, record, type ViewNode, type ViewWorkflow } from './workflow';
 
 /**
  * What the view shows for a call of one of the tools it draws (src/server/view.ts lists them): read
@@ -11,10 +12,12 @@ import { readWorkflow, type ViewNode, type ViewWorkflow } from './workflow';
 
 type Json = Record<string, unknown>;
 
-const record = (value: unknown): Json | undefined => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : undefined);
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : word.endsWith('x') ? 'es' : 's'}`;
+
+/** Two Dicts as one; the second's entries win. */
+const merged = <T>(a: Dict<T>, b: Dict<T>): Dict<T> => dict([...Object.entries(a), ...Object.entries(b)]);
 
 /** The answer's JSON (structured, or its text), or its words when it is an error sentence. */
 export function answerOf(result: ToolResult): { json?: Json; text: string } {
@@ -32,8 +35,8 @@ export function answerOf(result: ToolResult): { json?: Json; text: string } {
 }
 
 /** Findings as the validator gives them (errors, warnings: each naming its node), by node; the workflow's own under "". */
-function findingsOf(validation: unknown): Record<string, Finding[]> {
-  const byNode: Record<string, Finding[]> = {};
+function findingsOf(validation: unknown): Dict<Finding[]> {
+  const byNode = dict<Finding[]>();
   const answer = record(validation) ?? {};
   for (const [key, severity] of [
     ['errors', 'error'],
@@ -54,32 +57,38 @@ function findingsOf(validation: unknown): Record<string, Finding[]> {
   return byNode;
 }
 
-const count = (findings: Record<string, Finding[]>, severity: Finding['severity']) =>
+const count = (findings: Dict<Finding[]>, severity: Finding['severity']) =>
   Object.values(findings).reduce((n, list) => n + list.filter((f) => f.severity === severity).length, 0);
 
-function findingsSummary(findings: Record<string, Finding[]>): string {
-  const errors = count(findings, 'error');
-  const warnings = count(findings, 'warning');
+function findingsSummary(findings: Dict<Finding[]>, omitted?: unknown): string {
+  // Past the first hundred of each, the validator counts the rest (`omitted`): the summary says all of them.
+  const left = record(omitted) ?? {};
+  const errors = count(findings, 'error') + (Number(left.errors) || 0);
+  const warnings = count(findings, 'warning') + (Number(left.warnings) || 0);
   return errors + warnings === 0
     ? 'No findings'
     : [errors ? plural(errors, 'error') : '', warnings ? plural(warnings, 'warning') : ''].filter(Boolean).join(', ');
 }
 
 /** Node by node, what changed from one workflow to the next: added, removed, or any of its settings changed. */
-export function compare(before: ViewWorkflow, after: ViewWorkflow): Record<string, Mark> {
-  const marks: Record<string, Mark> = {};
+export function compare(before: ViewWorkflow, after: ViewWorkflow): Dict<Mark> {
+  const marks = dict<Mark>();
   const old = new Map(before.nodes.map((node) => [node.name, node]));
-  const edges = (workflow: ViewWorkflow, name: string) =>
-    JSON.stringify(
-      workflow.edges
-        .filter((edge) => edge.from === name || edge.to === name)
-        .map((e) => [e.from, e.type, e.output, e.to, e.input])
-        .sort(),
-    );
+  // Each node's connections, both ends, found once per workflow (not by a pass over all edges per node).
+  const byNode = (workflow: ViewWorkflow) => {
+    const ends = new Map<string, string[]>();
+    for (const e of workflow.edges) {
+      const line = JSON.stringify([e.from, e.type, e.output, e.to, e.input]);
+      for (const name of new Set([e.from, e.to])) ends.set(name, [...(ends.get(name) ?? []), line]);
+    }
+    return (name: string) => (ends.get(name) ?? []).sort().join('\n');
+  };
+  const edgesBefore = byNode(before);
+  const edgesAfter = byNode(after);
   for (const node of after.nodes) {
     const was = old.get(node.name);
     if (!was) marks[node.name] = 'added';
-    else if (nodeKey(was) !== nodeKey(node) || edges(before, node.name) !== edges(after, node.name)) marks[node.name] = 'changed';
+    else if (nodeKey(was) !== nodeKey(node) || edgesBefore(node.name) !== edgesAfter(node.name)) marks[node.name] = 'changed';
   }
   const now = new Set(after.nodes.map((node) => node.name));
   for (const node of before.nodes) if (!now.has(node.name)) marks[node.name] = 'removed';
@@ -94,13 +103,20 @@ const sorted = (value: unknown): unknown =>
       ? Object.fromEntries(
           Object.keys(value as Json)
             .sort()
-            .map((k) => [k, sorted((value as Json)[k])]),
+            .map((k) => [k, sorted(own(value as Json, k))]),
         )
       : value;
 
+/**
+ * A node's status in n8n's words as the view draws it: success only when n8n says so (or says nothing, as a
+ * summary of a node that ran does); a crash is an error; anything else (waiting, running, canceled) is not done.
+ */
+const statusOf = (status: unknown): NodeRun['status'] =>
+  status === undefined || status === 'success' ? 'success' : status === 'error' || status === 'crashed' || status === 'failed' ? 'error' : 'waiting';
+
 /** What each node did in a run, from a run report's node summaries (test_workflow, try_nodes, get_execution's error view). */
-export function runsOf(report: unknown): Record<string, NodeRun> {
-  const runs: Record<string, NodeRun> = {};
+export function runsOf(report: unknown): Dict<NodeRun> {
+  const runs = dict<NodeRun>();
   const answer = record(report) ?? {};
   const path = list(answer.path).map(str);
   for (const item of list(answer.nodes)) {
@@ -110,7 +126,7 @@ export function runsOf(report: unknown): Record<string, NodeRun> {
     const items = Array.isArray(node.items) ? node.items.map(Number) : list(node.outputs).map((o) => Number(record(o)?.count ?? 0));
     const order = path.indexOf(name);
     runs[name] = {
-      status: node.status === 'error' ? 'error' : node.status === 'waiting' || node.status === 'running' ? 'waiting' : 'success',
+      status: statusOf(node.status),
       items,
       ...(str(node.error) ? { error: str(node.error) } : {}),
       ...(node.sample === undefined ? {} : { output: node.sample }),
@@ -136,10 +152,10 @@ export function runsOf(report: unknown): Record<string, NodeRun> {
 }
 
 /** What each node did, from n8n's raw execution data (`data.resultData.runData`). */
-export function runsOfRunData(execution: unknown): Record<string, NodeRun> {
+export function runsOfRunData(execution: unknown): Dict<NodeRun> {
   const resultData = record(record(record(execution)?.data)?.resultData);
   const runData = record(resultData?.runData);
-  const runs: Record<string, NodeRun> = {};
+  const runs = dict<NodeRun>();
   if (!runData) return runs;
   const ordered = Object.entries(runData)
     .map(([name, value]) => ({ name, last: record(list(value).at(-1)) }))
@@ -179,7 +195,7 @@ function triedWorkflow(args: Json): ViewWorkflow | undefined {
     const value = record(node) ?? {};
     return Array.isArray(value.position) ? value : { ...value, position: [400 + 200 * i, 0] };
   });
-  const chain: Json = {};
+  const chain = dict<Json>();
   nodes.forEach((node, i) => {
     const next = nodes[i + 1];
     if (next && typeof node.name === 'string') chain[node.name] = { main: [[{ node: next.name, type: 'main', index: 0 }]] };
@@ -194,6 +210,17 @@ const readVersion = (args: Json, id: string, version: unknown, into: 'workflow' 
   typeof version === 'number'
     ? { tool: 'get_workflow_version', arguments: { id, version, ...instanceOf(args) }, into }
     : { tool: 'get_workflow', arguments: { id, ...instanceOf(args) }, into };
+
+/** The tools whose `id` is a saved workflow's, other than get_workflow itself: a refusal of one is shown on the workflow, read again. */
+const ABOUT_A_SAVED_WORKFLOW = new Set([
+  'update_workflow',
+  'edit_workflow',
+  'test_workflow',
+  'run_workflow_tests',
+  'restore_workflow_version',
+  'diff_workflow_versions',
+  'get_workflow_version',
+]);
 
 const TITLES: Record<string, string> = {
   validate_workflow: 'Checked',
@@ -212,10 +239,34 @@ const TITLES: Record<string, string> = {
   restore_workflow_version: 'Restored',
 };
 
+/**
+ * Which tool a call was, from its arguments and answer: hosts need not say (the host context's toolInfo is
+ * optional in MCP Apps). Each drawn tool's answer has fields no other has; '' when none fits.
+ */
+export function toolOf(args: Json, result: ToolResult): string {
+  const answer = answerOf(result).json ?? {};
+  const nodes = record(answer.nodes);
+  if (Array.isArray(answer.fixes) && record(answer.after)) return 'autofix_workflow';
+  if (answer.restored === true) return 'restore_workflow_version';
+  if (nodes && Array.isArray(nodes.added)) return 'diff_workflow_versions';
+  if (record(answer.trigger) || Array.isArray(answer.cases)) return 'test_workflow';
+  if (Array.isArray(answer.tests)) return 'run_workflow_tests';
+  if (Array.isArray(args.operations)) return 'edit_workflow';
+  if (answer.cleanUp !== undefined) return 'try_nodes';
+  if (typeof answer.licence === 'string') return 'get_template';
+  if (record(answer.version) && record(answer.workflow)) return 'get_workflow_version';
+  if (typeof answer.finished === 'boolean' || Array.isArray(answer.path) || record(answer.data) || record(answer.workflowData)) return 'get_execution';
+  if (typeof answer.valid === 'boolean' && args.workflow !== undefined) return 'validate_workflow';
+  if (typeof answer.nodes === 'number' && args.workflow !== undefined)
+    return args.id !== undefined || answer.previousVersion !== undefined ? 'update_workflow' : 'create_workflow';
+  if (Array.isArray(answer.nodes)) return 'get_workflow';
+  return '';
+}
+
 export function readCall(tool: string, args: Json, result: ToolResult): Scene {
   const { json, text } = answerOf(result);
   const answer = json ?? {};
-  const scene = emptyScene(TITLES[tool] ?? tool);
+  const scene = emptyScene(own(TITLES, tool) ?? tool);
   const id = str(args.id) ?? str(answer.id);
   const name = (workflow: unknown) => str(record(workflow)?.name);
   const titled = (what: string | undefined) => (scene.title = what ? `${scene.title}: ${what}` : scene.title);
@@ -226,9 +277,9 @@ export function readCall(tool: string, args: Json, result: ToolResult): Scene {
     scene.findings = findingsOf(answer);
     scene.workflow = tool === 'try_nodes' ? triedWorkflow(args) : readWorkflow(args.workflow);
     titled(name(args.workflow));
-    scene.summary = `Not done. ${findingsSummary(scene.findings)}`;
+    scene.summary = `Not done. ${findingsSummary(scene.findings, answer.omitted)}`;
     // Reading the workflow again only helps where the call was not that read (a get_workflow's 404 would repeat).
-    if (!scene.workflow && id && tool !== 'get_execution' && tool !== 'get_workflow') scene.fetch = [readVersion(args, id, undefined, 'workflow')];
+    if (!scene.workflow && id && ABOUT_A_SAVED_WORKFLOW.has(tool)) scene.fetch = [readVersion(args, id, undefined, 'workflow')];
     return scene;
   }
 
@@ -237,7 +288,8 @@ export function readCall(tool: string, args: Json, result: ToolResult): Scene {
       scene.workflow = readWorkflow(args.workflow);
       scene.findings = findingsOf(answer);
       titled(name(args.workflow));
-      scene.summary = answer.valid === true ? `Valid. ${findingsSummary(scene.findings)}` : `Not valid: ${findingsSummary(scene.findings)}`;
+      scene.summary =
+        answer.valid === true ? `Valid. ${findingsSummary(scene.findings, answer.omitted)}` : `Not valid: ${findingsSummary(scene.findings, answer.omitted)}`;
       if (answer.valid === false)
         scene.actions.push({
           label: 'Apply the sure fixes',
@@ -290,8 +342,12 @@ export function readCall(tool: string, args: Json, result: ToolResult): Scene {
             ? `Version ${String(record(answer.version)?.version ?? args.version)} of workflow ${id ?? ''}`
             : `${workflow.active === true ? 'Active' : 'Inactive'}${str(answer.draft) ? ' · the saved version is not the published one' : ''}`;
       if (!scene.workflow) scene.error = 'This workflow is too large for one answer: it is not drawn.';
+      // Some of its nodes only (get_workflow with nodes): drawn as such, and not checked as if they were all of it.
+      const partial = str(answer.partial);
+      if (partial) scene.summary = `${scene.summary} · ${partial}`;
       if (tool === 'get_workflow' && id && scene.workflow) {
-        scene.actions.push({ label: 'Check it', tool: 'validate_workflow', arguments: { workflow: answer }, hint: 'Finds what is wrong, node by node' });
+        if (!partial)
+          scene.actions.push({ label: 'Check it', tool: 'validate_workflow', arguments: { workflow: answer }, hint: 'Finds what is wrong, node by node' });
         scene.actions.push({ label: 'Run the saved tests', tool: 'run_workflow_tests', arguments: { id, ...instanceOf(args) } });
       }
       if (tool === 'get_workflow_version' && id && typeof args.version === 'number')
@@ -309,7 +365,7 @@ export function readCall(tool: string, args: Json, result: ToolResult): Scene {
       titled(str(answer.name) ?? name(args.workflow));
       if (tool === 'create_workflow' && scene.workflow) for (const node of scene.workflow.nodes) scene.marks[node.name] = 'added';
       const previous = answer.previousVersion;
-      scene.summary = `${tool === 'create_workflow' ? 'Created' : 'Saved'} workflow ${id ?? ''}${answer.active === true ? ', active' : ''}. ${findingsSummary(scene.findings)}${str(answer.unchanged) ? `. ${str(answer.unchanged)}` : ''}`;
+      scene.summary = `${tool === 'create_workflow' ? 'Created' : 'Saved'} workflow ${id ?? ''}${answer.active === true ? ', active' : ''}. ${findingsSummary(scene.findings, record(answer.validation)?.omitted)}${str(answer.unchanged) ? `. ${str(answer.unchanged)}` : ''}`;
       if (id && typeof previous === 'number') {
         scene.fetch = [readVersion(args, id, previous, 'before')];
         scene.actions.push(undo(args, id, previous));
@@ -321,7 +377,7 @@ export function readCall(tool: string, args: Json, result: ToolResult): Scene {
       scene.findings = findingsOf(answer);
       titled(id);
       const fixes = list(answer.fixes).map(str).filter(Boolean);
-      scene.summary = `${answer.preview === true ? 'Preview, not saved' : 'Saved'}: ${plural(Number(answer.operations ?? 0), 'operation')}${fixes.length ? `, ${plural(fixes.length, 'sure fix')}` : ''}. ${findingsSummary(scene.findings)}`;
+      scene.summary = `${answer.preview === true ? 'Preview, not saved' : 'Saved'}: ${plural(Number(answer.operations ?? 0), 'operation')}${fixes.length ? `, ${plural(fixes.length, 'sure fix')}` : ''}. ${findingsSummary(scene.findings, answer.omitted)}`;
       for (const operation of list(args.operations)) {
         const op = record(operation) ?? {};
         // updateName's `name` is the workflow's new name, not a node's.
@@ -397,7 +453,10 @@ export function readCall(tool: string, args: Json, result: ToolResult): Scene {
       const workflowId = str(answer.workflowId);
       titled(`#${str(answer.id) ?? id ?? ''}`);
       const failed = record(answer.failed);
-      scene.summary = `${str(answer.status) ?? ''}${failed ? ` at "${str(failed.node)}": ${str(failed.error) ?? ''}` : ''}`;
+      // n8n's raw execution names no failure of its own: the node whose run erred is where it stopped.
+      const erred = failed ? undefined : Object.entries(scene.runs).find(([, run]) => run.status === 'error');
+      const where = failed ? { node: str(failed.node), error: str(failed.error) } : erred ? { node: erred[0], error: erred[1].error } : undefined;
+      scene.summary = `${str(answer.status) ?? ''}${where ? ` at "${where.node ?? ''}": ${where.error ?? ''}` : ''}`;
       scene.fetch = [];
       if (!raw && workflowId) scene.fetch.push({ tool: 'get_workflow', arguments: { id: workflowId, ...instanceOf(args) }, into: 'workflow' });
       if (Object.keys(scene.runs).length === 0 && id)
@@ -409,6 +468,8 @@ export function readCall(tool: string, args: Json, result: ToolResult): Scene {
       for (const n of list(nodes.added)) if (str(n)) scene.marks[str(n)!] = 'added';
       for (const n of list(nodes.removed)) if (str(n)) scene.marks[str(n)!] = 'removed';
       for (const n of list(nodes.changed)) if (str(record(n)?.node)) scene.marks[str(record(n)!.node)!] = 'changed';
+      // The diff counts a node changed for its own fields, not for a connection to it: its marks say what its summary counts.
+      scene.marksComplete = true;
       const connections = record(answer.connections) ?? {};
       titled(id);
       scene.summary =
@@ -467,7 +528,7 @@ export function withFetched(scene: Scene, into: 'workflow' | 'before' | 'runs', 
     const failed = record(json.failed);
     const said =
       failed && str(failed.node) && !scene.summary.includes(`"${str(failed.node)}"`) ? ` · failed at "${str(failed.node)}": ${str(failed.error) ?? ''}` : '';
-    return { ...scene, runs: { ...runsOf(json), ...scene.runs }, summary: `${scene.summary}${said}` };
+    return { ...scene, runs: merged(runsOf(json), scene.runs), summary: `${scene.summary}${said}` };
   }
   const workflow = workflowIn(json);
   if (!workflow) return { ...scene, error: scene.error ?? 'The workflow is too large for one answer: it is not drawn.' };
@@ -478,6 +539,6 @@ export function withFetched(scene: Scene, into: 'workflow' | 'before' | 'runs', 
       : scene.title;
   const next = { ...scene, title, [into]: workflow };
   // Marks the answer gave (a diff's, an edit's operations) stand; the rest come from comparing the two.
-  if (next.before && next.workflow) next.marks = { ...compare(next.before, next.workflow), ...scene.marks };
+  if (next.before && next.workflow && !scene.marksComplete) next.marks = merged(compare(next.before, next.workflow), scene.marks);
   return next;
 }

@@ -1,3 +1,4 @@
+import { dict, type Dict } from '../lib/ownKeys';
 import type { ViewWorkflow } from './workflow';
 
 /**
@@ -12,7 +13,7 @@ export interface Finding {
   severity: Severity;
   message: string;
   code?: string;
-  /** Where in the node (a JSON Pointer), when the finding says. */
+  /** Where in the node (a dotted path, as the validator writes it: `parameters.rules[0].value`), when the finding says. */
   path?: string;
   /** The sure fix made or offered for it, in words. */
   fix?: string;
@@ -60,10 +61,12 @@ export interface Scene {
   /** The workflow before the change (a fix, an edit, a version diff): drawn side by side or overlaid. */
   before?: ViewWorkflow;
   /** Findings by node name; those of the workflow as a whole under "". */
-  findings: Record<string, Finding[]>;
-  marks: Record<string, Mark>;
+  findings: Dict<Finding[]>;
+  marks: Dict<Mark>;
+  /** The answer named every node that changed (a diff's): comparing the two versions adds none. */
+  marksComplete?: true;
   /** What each node did in the run shown, by node name. */
-  runs: Record<string, NodeRun>;
+  runs: Dict<NodeRun>;
   actions: Action[];
   /** Reads whose answers hold what this scene lacks (an execution's workflow, the version a change replaced, a test's run). */
   fetch?: Fetch[];
@@ -71,4 +74,8 @@ export interface Scene {
   error?: string;
 }
 
-export const emptyScene = (title: string): Scene => ({ title, summary: '', findings: {}, marks: {}, runs: {}, actions: [] });
+/**
+ * A scene with nothing laid over it. Findings, marks and runs are keyed by node names, which a workflow's
+ * author chooses ("constructor", "__proto__"): they are Dicts, objects without a prototype (src/lib/ownKeys.ts).
+ */
+export const emptyScene = (title: string): Scene => ({ title, summary: '', findings: dict(), marks: dict(), runs: dict(), actions: [] });

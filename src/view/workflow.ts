@@ -33,7 +33,8 @@ export interface ViewWorkflow {
 
 export const STICKY_NOTE = 'n8n-nodes-base.stickyNote';
 
-const record = (value: unknown): Record<string, unknown> | undefined =>
+/** `value` as an object with fields, if it is one (not an array): how the view reads JSON it did not write. */
+export const record = (value: unknown): Record<string, unknown> | undefined =>
   typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 
 const finite = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);

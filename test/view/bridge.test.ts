@@ -74,7 +74,8 @@ describe('the bridge, against the SDK’s own host side (AppBridge)', () => {
     expect(await background()).not.toBe(dark);
     await view.session.host.setHostContext({ theme: 'dark' });
     await expect.poll(theme).toBe('dark');
-    expect(view.session.host.traffic().filter((t) => t.message?.method === 'ui/notifications/host-context-changed')).toHaveLength(2);
+    // The host records its messages as it sends them, a little after: polled.
+    await expect.poll(() => view.session.host.traffic().filter((t) => t.message?.method === 'ui/notifications/host-context-changed').length).toBe(2);
     await expectClean(view.session.host);
   });
 

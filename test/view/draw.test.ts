@@ -67,6 +67,15 @@ describe('drawWorkflow: a real workflow', () => {
     expect(await frame.locator('g.node[data-shape="subnode"] .port.in, g.node[data-shape="trigger"] .port.in').count()).toBe(0);
   });
 
+  it('names the outputs of a node with several: an If’s true and false', async () => {
+    const workflow = fixture('05');
+    const frame = await showWorkflow(workflow);
+    for (const node of workflow.nodes.filter((n: Json) => n.type === 'n8n-nodes-base.if')) {
+      expect(await frame.locator(`g.node[data-name="${node.name}"] text.port-label.out`).allTextContents()).toEqual(['true', 'false']);
+    }
+    expect(workflow.nodes.some((n: Json) => n.type === 'n8n-nodes-base.if')).toBe(true);
+  });
+
   it('draws AI connections dashed, main ones solid', async () => {
     for (const prefix of ['34', '36']) {
       const workflow = fixture(prefix);
@@ -86,7 +95,7 @@ describe('drawWorkflow: a real workflow', () => {
     const frame = await showWorkflow(workflow);
     const drawn = await drawnNodes(frame);
     expect(drawn.filter((n) => n.disabled).map((n) => n.name)).toEqual(['Push To CRM']);
-    expect(drawn.find((n) => n.disabled)!.typeLabel).toMatch(/\(deactivated\)$/);
+    expect(drawn.find((n) => n.disabled)!.typeLabel).toMatch(/^Deactivated · /);
     expect(await frame.locator('g.node[data-disabled]').evaluate((g) => getComputedStyle(g).opacity)).not.toBe('1');
     expect(
       await frame
@@ -193,6 +202,33 @@ describe('drawWorkflow: what is laid over the nodes', () => {
 });
 
 describe('drawWorkflow: the workflow’s words are text, never markup', () => {
+  it('nodes named as an object’s own properties ("constructor", "__proto__", "toString") are nodes like any other', async () => {
+    const workflow = fixture('05');
+    const names = ['constructor', '__proto__', 'toString'];
+    workflow.nodes.slice(0, 3).forEach((node: Json, i: number) => {
+      const json = JSON.stringify(workflow.connections).replaceAll(JSON.stringify(node.name), JSON.stringify(names[i]));
+      workflow.connections = JSON.parse(json);
+      node.name = names[i];
+    });
+    const findings = { valid: false, errors: names.map((node) => ({ node, code: 'missing_required', message: `${node} lacks x` })), warnings: [] };
+    const frame = await showCall(view.session, { tool: { name: 'validate_workflow' }, args: { workflow }, result: answered(findings, true) });
+    const drawn = await drawnNodes(frame);
+    expect(drawn.map((n) => n.name)).toEqual(expect.arrayContaining(names));
+    for (const name of names) expect(await frame.locator(`g.node[data-name="${name}"][data-findings="error"] .finding-badge text`).textContent()).toBe('1');
+    // Connections are keyed by node names: read from an answer's text, as n8n sent them. (Arguments reach the view
+    // through the host's bridge, whose schema check rebuilds objects and drops a "__proto__" key on the way.)
+    expect(await drawnEdges(await showWorkflow(workflow))).toHaveLength(connectionLines(workflow).length);
+  });
+
+  it('a connection to input 2,000,000 draws no million ports: at most 32 a side, the connection on the last', async () => {
+    const workflow = fixture('05');
+    const [from, to] = [workflow.nodes[0].name, workflow.nodes[1].name];
+    workflow.connections[from].main[0].push({ node: to, type: 'main', index: 2_000_000 });
+    const frame = await showWorkflow(workflow);
+    expect(await frame.locator(`g.node[data-name="${to}"] .port.in`).count()).toBe(32);
+    expect(await frame.locator(`path.edge[data-to="${to}"][data-input="2000000"]`).count()).toBe(1);
+  });
+
   it('a node named like an HTML tag, a sticky note and notes holding scripts: drawn as written, nothing runs', async () => {
     const dialogs: string[] = [];
     view.session.host.page.on('dialog', (dialog) => {

@@ -6,9 +6,11 @@ import type { ToolCall } from '../support/appHost';
 import {
   answered,
   asAnswer,
+  autofixValue,
   brokenOrders,
   diffAnswer,
   edited,
+  errorView,
   execution,
   failed,
   fakeN8nHost,
@@ -305,7 +307,7 @@ describe('actions: a person’s requests, made as tool calls through the host', 
     // A node clicked in the before-version shows the before's node, and what the change did to it.
     await frame.locator('g.version.ghost g.node[data-name="Freight"]').click({ force: true });
     await expect.poll(() => frame.locator('#panel').getAttribute('data-node')).toBe('Freight');
-    expect(await frame.locator('#panel p.mark').textContent()).toBe('This call removed this node.');
+    expect(await frame.locator('#panel p.mark').textContent()).toBe('This node was removed.');
   });
 
   it('diff → reads both versions; "Restore version N" restores the older one', async () => {
@@ -341,6 +343,43 @@ describe('actions: a person’s requests, made as tool calls through the host', 
     await settled(view.session.host, 2);
     expect(await status(frame)).toEqual({ text: `Workflow ${id} has no saved tests.`, kind: 'error' });
     expect(await frame.locator('body').getAttribute('data-drawn')).toBe(String(run.workflowData.nodes.length));
+  });
+});
+
+describe('what the host allows, and what it does not say', () => {
+  it('a host that says not which tool was called: the view tells it from the call, and draws it all the same', async () => {
+    const workflow = brokenOrders();
+    const frame = await showCall(view.session, {
+      tool: { name: 'validate_workflow' },
+      hostContext: { toolInfo: undefined },
+      args: { workflow },
+      result: validateAnswer(workflow),
+    });
+    expect(await frame.locator('#title').textContent()).toMatch(/^Checked/);
+    expect(await frame.locator('g.node[data-findings="error"]').count()).toBeGreaterThan(0);
+  });
+
+  it('a host that passes no tool call on: no buttons, no reads, and it says so', async () => {
+    const run = execution('failed');
+    const frame = await showCall(view.session, {
+      tool: { name: 'get_execution' },
+      hostCapabilities: { openLinks: {}, logging: {} },
+      args: { id: run.id },
+      result: answered(errorView(run)),
+    });
+    expect(await frame.locator('#summary').textContent()).toMatch(/this host lets the view make no calls$/);
+    expect(await frame.locator('#actions button').count()).toBe(0);
+    expect(view.session.host.calls()).toEqual([]);
+  });
+
+  it('saves sure fixes only to a workflow it read itself: an autofix call naming a saved workflow’s id previews, and offers no save', async () => {
+    const read = saved(brokenOrders(), 'wf39');
+    // What an agent could send: another workflow under the saved one's id and versionId.
+    const other = { ...fixture('05'), id: read.id, versionId: read.versionId };
+    const frame = await showCall(view.session, { tool: { name: 'autofix_workflow' }, args: { workflow: other }, result: answered(autofixValue(other)) });
+    expect(await frame.locator('#actions button[data-action="edit_workflow"]').count()).toBe(0);
+    // The same preview, reached from the view's own read of that workflow, offers it (the chain test above saves it).
+    expect(readCall('autofix_workflow', { workflow: read }, answered(autofixValue(read))).actions.map((a) => a.tool)).toContain('edit_workflow');
   });
 });
 

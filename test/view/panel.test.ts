@@ -65,7 +65,7 @@ describe('the node panel', () => {
     const value = autofixValue(workflow);
     const frame = await showCall(view.session, { tool: { name: 'autofix_workflow' }, args: { workflow }, result: answered(value) });
     await open(frame, 'Has Lines?');
-    expect(await frame.locator('#panel p.mark').textContent()).toBe('This call changed this node.');
+    expect(await frame.locator('#panel p.mark').textContent()).toBe('This node was changed.');
     const fixes = (value.fixes as Json[]).filter((f) => f.node === 'Has Lines?');
     expect(await section(frame, 'findings').locator('li.info p.fix').allTextContents()).toEqual(
       fixes.map((f) => (f.applied ? 'Fix: made' : `Fix: not made (${f.confidence}): check it yourself`)),
@@ -77,10 +77,10 @@ describe('the node panel', () => {
     const frame = await showCall(view.session, { tool: { name: 'get_execution' }, args: { id: '1', includeData: true }, result: answered(run) });
     const runData = run.data.resultData.runData;
     await open(frame, 'Split');
-    expect(await section(frame, 'run').locator('p').first().textContent()).toBe('#2 · success · output 0: 2 items');
+    expect(await section(frame, 'run').locator('p').first().textContent()).toBe('Step 2 of the run · success · put out 2 items');
     expect(await shownUnder(frame, 'Items it put out')).toEqual(runData.Split[0].data.main[0].map((i: Json) => i.json));
     await open(frame, 'Check');
-    expect(await section(frame, 'run').locator('p').first().textContent()).toBe('#3 · error · no items');
+    expect(await section(frame, 'run').locator('p').first().textContent()).toBe('Step 3 of the run · error · put out no items');
     expect(await section(frame, 'run').locator('p.error').textContent()).toBe(runData.Check[0].error.message);
     // A node that did not run has no run section.
     await open(frame, 'Respond');

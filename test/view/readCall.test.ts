@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { answerOf, compare, readCall, runsOf, runsOfRunData, withFetched } from '../../src/view/readCall';
+import { dict } from '../../src/lib/ownKeys';
+import { answerOf, compare, readCall, runsOf, runsOfRunData, toolOf, withFetched } from '../../src/view/readCall';
 import type { Fetch, Finding, Scene } from '../../src/view/scene';
 import { readWorkflow } from '../../src/view/workflow';
 import {
@@ -24,6 +25,7 @@ import {
   testAnswer,
   validateAnswer,
   validation,
+  type Answer,
   type Json,
 } from './answers';
 
@@ -445,8 +447,8 @@ describe('readCall: get_execution', () => {
     expect(scene.runs.Split).toEqual({ status: 'success', items: [2], output: runData.Split[0].data.main[0].map((i: Json) => i.json), order: 2 });
     expect(scene.runs.Check).toMatchObject({ status: 'error', error: runData.Check[0].error.message, order: 3 });
     expect(scene.title).toBe('Execution: #1');
-    // n8n's record has no report of the failure: its status.
-    expect(scene.summary).toBe(run.status);
+    // n8n's record names no failure of its own: the node whose run erred is where it stopped.
+    expect(scene.summary).toBe(`${run.status} at "Check": ${runData.Check[0].error.message}`);
     expect(scene.fetch).toEqual([]);
     const answeredRun = execution('answered');
     expect(readCall('get_execution', { id: '2', includeData: true }, answered(answeredRun)).runs.Keep).toMatchObject({ status: 'success', items: [2, 0] });
@@ -503,6 +505,17 @@ describe('readCall: versions', () => {
     ]);
     expect(scene.actions).toEqual([expect.objectContaining({ tool: 'restore_workflow_version', arguments: { id: 'wf39', version: 3 } })]);
     expect(scene.summary).toContain('1 added, 1 removed');
+  });
+
+  it('diff: the versions read in keep the diff’s own marks, which its summary counts (a connection to a node does not change it)', () => {
+    const diff = diffAnswer('wf39', 3, 'current', before, after);
+    let scene = readCall('diff_workflow_versions', { id: 'wf39', from: 3 }, answered(diff));
+    const marks = scene.marks;
+    scene = withFetched(scene, 'before', answered(keptVersion('wf39', 3, before)));
+    scene = withFetched(scene, 'workflow', answered(saved(after, 'wf39')));
+    expect(scene.marks).toEqual(marks);
+    // Comparing the two alone would also mark the nodes whose connections moved.
+    expect(Object.keys(compare(scene.before!, scene.workflow!)).length).toBeGreaterThan(Object.keys(marks).length);
   });
 
   it('diff from the current copy to a kept version: no restore of "current"; the same versions: said', () => {
@@ -686,7 +699,7 @@ describe('withFetched', () => {
   it('lays in a run read from its execution, the runs the answer had standing', () => {
     const run = execution('failed');
     const scene: Scene = { ...readCall('run_workflow_tests', { id: run.workflowId }, answered({ id: run.workflowId, passed: false, tests: [] })) };
-    scene.runs = { Hook: { status: 'waiting', items: [] } };
+    scene.runs = dict([['Hook', { status: 'waiting', items: [] }]]);
     const next = withFetched(scene, 'runs', answered(errorView(run)));
     expect(Object.keys(next.runs).sort()).toEqual(['Check', 'Hook', 'Split']);
     expect(next.runs.Hook!.status).toBe('waiting');
@@ -756,5 +769,35 @@ describe('runsOf and runsOfRunData agree on a real execution', () => {
     for (const name of Object.keys(fromReport)) {
       expect(fromRunData[name]).toMatchObject({ status: fromReport[name]!.status, items: fromReport[name]!.items, order: fromReport[name]!.order });
     }
+  });
+});
+
+describe('toolOf: the tool a call was, for hosts that do not say', () => {
+  it('names each drawn tool from its arguments and answer alone', () => {
+    const workflow = fixture('05');
+    const run = execution('failed');
+    const cases: [string, Json, Answer][] = [
+      ['validate_workflow', { workflow }, validateAnswer(workflow)],
+      ['autofix_workflow', { workflow }, answered(autofixValue(workflow))],
+      ['get_workflow', { id: 'wf1' }, answered(saved(workflow, 'wf1'))],
+      ['get_workflow_version', { id: 'wf1', version: 2 }, answered(keptVersion('wf1', 2, workflow))],
+      ['create_workflow', { workflow }, answered(summaryOf(workflow, 'wf1'))],
+      ['update_workflow', { id: 'wf1', workflow }, answered(summaryOf(workflow, 'wf1', { previousVersion: 1 }))],
+      ['edit_workflow', { id: 'wf1', operations: [] }, answered({ saved: true, id: 'wf1', operations: 0, valid: true, errors: [], warnings: [] })],
+      ['get_execution', { id: '1', includeData: true }, answered(run)],
+      ['get_execution', { id: '1', view: 'error' }, answered(errorView(run))],
+      ['diff_workflow_versions', { id: 'wf1', from: 1 }, answered(diffAnswer('wf1', 1, 'current', workflow, workflow))],
+      ['restore_workflow_version', { id: 'wf1', version: 1 }, answered({ restored: true, id: 'wf1', version: 1, kept: 2 })],
+      ['run_workflow_tests', { id: 'wf1' }, answered({ id: 'wf1', passed: true, tests: [] })],
+    ];
+    for (const [tool, args, answer] of cases) expect(toolOf(args, answer), tool).toBe(tool);
+    expect(toolOf({}, answered({ something: 'else' }))).toBe('');
+  });
+});
+
+describe('findings past the first hundred', () => {
+  it('are counted in the summary as the validator counted them', () => {
+    const answer = answered({ valid: false, errors: [{ node: null, code: 'x', message: 'x' }], warnings: [], omitted: { errors: 249, warnings: 3 } }, true);
+    expect(readCall('validate_workflow', { workflow: fixture('05') }, answer).summary).toBe('Not valid: 250 errors, 3 warnings');
   });
 });
