@@ -640,7 +640,7 @@ describe('the workflow view, on real answers of a real n8n', () => {
     expect(nodeIn(version(view, 'after'), 'Greeting')?.mark).toBe('changed');
     view = await select('Greeting');
     expect(view.panel!.text).toContain('typeVersion 9 → 3.4');
-    expect(view.panel!.text).toMatch(/This call changed this node/);
+    expect(view.panel!.text).toMatch(/This node was changed/);
     for (const kind of ['before', 'after'] as const) {
       view = await mode(kind);
       expect(view.versions.map((v) => v.kind)).toEqual(['only']);
