@@ -123,57 +123,38 @@ describe('actions: a person’s requests, made as tool calls through the host', 
     await view.session.host.screenshot('view-autofix_workflow.png');
   });
 
-  it('get_workflow → check it → apply the sure fixes → save them: each step the tool call it says, the saved workflow drawn at the end', async () => {
-    const id = 'wf39';
-    const state: N8nState = { workflows: { [id]: brokenOrders() } };
-    const read = saved(brokenOrders(), id);
-    const frame = await showCall(view.session, { tool: { name: 'get_workflow' }, args: { id }, result: answered(read), answer: fakeN8nHost(state) });
-    await click(frame, 'validate_workflow');
-    await settled(view.session.host, 1);
-    await click(frame, 'autofix_workflow');
-    await settled(view.session.host, 2);
-    await click(frame, 'edit_workflow');
-    await settled(view.session.host, 5);
-    expect(calls().slice(0, 3)).toEqual([
-      { name: 'validate_workflow', arguments: { workflow: read } },
-      { name: 'autofix_workflow', arguments: { workflow: read } },
-      { name: 'edit_workflow', arguments: { id, operations: [], autofix: true, expectedVersionId: read.versionId } },
-    ]);
-    expect(calls().slice(3).sort(byCall)).toEqual([
-      { name: 'get_workflow', arguments: { id } },
-      { name: 'get_workflow_version', arguments: { id, version: 1 } },
-    ]);
-    const edit = view.session.host.calls()[2]!;
-    const scene = finalScene('edit_workflow', edit.arguments, asAnswer(edit.result));
-    expect(scene.workflow!.nodes.find((n) => n.name === 'Has Lines?')!.type).toBe('n8n-nodes-base.if');
-    expect(scene.marks).toMatchObject({ 'Has Lines?': 'changed', 'Media Mail': 'changed' });
-    await expectDrawn(frame, scene);
-    await view.session.host.screenshot('view-edit_workflow.png');
-  });
-
-  it('a chain begun on one n8n connection ends on it: the fixes of an instance’s workflow are saved to that instance', async () => {
-    const id = 'wf39';
-    const state: N8nState = { workflows: { [id]: brokenOrders() } };
-    const read = saved(brokenOrders(), id);
-    const frame = await showCall(view.session, {
-      tool: { name: 'get_workflow' },
-      args: { id, instance: 'staging' },
-      result: answered(read),
-      answer: fakeN8nHost(state),
-    });
-    await click(frame, 'validate_workflow');
-    await settled(view.session.host, 1);
-    await click(frame, 'autofix_workflow');
-    await settled(view.session.host, 2);
-    await click(frame, 'edit_workflow');
-    await settled(view.session.host, 5);
-    // validate and autofix act on no n8n, so they take no instance; the save does, and it is the one the chain began on.
-    expect(calls().slice(0, 3)).toEqual([
-      { name: 'validate_workflow', arguments: { workflow: read } },
-      { name: 'autofix_workflow', arguments: { workflow: read } },
-      { name: 'edit_workflow', arguments: { id, operations: [], autofix: true, expectedVersionId: read.versionId, instance: 'staging' } },
-    ]);
-  });
+  // On the default n8n connection, and on one the call named: validate and autofix act on no n8n, so they take
+  // no instance; the save and the reads after it do, and it is the one the chain began on.
+  it.each([{ on: {} }, { on: { instance: 'staging' } }])(
+    'get_workflow → check it → apply the sure fixes → save them: each step the tool call it says, on the n8n it began on ($on)',
+    async ({ on }) => {
+      const id = 'wf39';
+      const state: N8nState = { workflows: { [id]: brokenOrders() } };
+      const read = saved(brokenOrders(), id);
+      const frame = await showCall(view.session, { tool: { name: 'get_workflow' }, args: { id, ...on }, result: answered(read), answer: fakeN8nHost(state) });
+      await click(frame, 'validate_workflow');
+      await settled(view.session.host, 1);
+      await click(frame, 'autofix_workflow');
+      await settled(view.session.host, 2);
+      await click(frame, 'edit_workflow');
+      await settled(view.session.host, 5);
+      expect(calls().slice(0, 3)).toEqual([
+        { name: 'validate_workflow', arguments: { workflow: read } },
+        { name: 'autofix_workflow', arguments: { workflow: read } },
+        { name: 'edit_workflow', arguments: { id, operations: [], autofix: true, expectedVersionId: read.versionId, ...on } },
+      ]);
+      expect(calls().slice(3).sort(byCall)).toEqual([
+        { name: 'get_workflow', arguments: { id, ...on } },
+        { name: 'get_workflow_version', arguments: { id, version: 1, ...on } },
+      ]);
+      const edit = view.session.host.calls()[2]!;
+      const scene = finalScene('edit_workflow', edit.arguments, asAnswer(edit.result));
+      expect(scene.workflow!.nodes.find((n) => n.name === 'Has Lines?')!.type).toBe('n8n-nodes-base.if');
+      expect(scene.marks).toMatchObject({ 'Has Lines?': 'changed', 'Media Mail': 'changed' });
+      await expectDrawn(frame, scene);
+      await view.session.host.screenshot('view-edit_workflow.png');
+    },
+  );
 
   it('findings no node can carry (the workflow’s own, or naming a node it lacks) are listed over the canvas', async () => {
     const workflow = fixture('05');
