@@ -7,7 +7,8 @@ import { own } from '../lib/ownKeys';
  * agent sends back what `get_workflow` gave it; this keeps only what n8n takes.
  */
 const WORKFLOW_FIELDS = ['name', 'nodes', 'connections', 'settings', 'staticData', 'pinData', 'nodeGroups', 'parentFolderId', 'description'];
-const NODE_FIELDS = [
+/** A node's fields n8n's public API takes (its node schema). */
+export const NODE_FIELDS = [
   'id',
   'name',
   'webhookId',
@@ -51,7 +52,7 @@ const SETTINGS_FIELDS = [
 type Json = Record<string, unknown>;
 
 /** Keeps the listed keys whose values are set (own properties only); n8n's schemas take no nulls for these fields. */
-function pick(source: Json, keys: readonly string[]): Json {
+export function pick(source: Json, keys: readonly string[]): Json {
   return Object.fromEntries(keys.map((k) => [k, own(source, k)]).filter(([, value]) => value !== undefined && value !== null));
 }
 

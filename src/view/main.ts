@@ -1,7 +1,7 @@
 import { dict } from '../lib/ownKeys';
 import { connect, type Bridge, type ToolResult } from './bridge';
 import { drawWorkflow } from './draw';
-import { layOut } from './layout';
+import { layOut, type Layout } from './layout';
 import { showNode } from './panel';
 import { answerOf, readCall, toolOf, withFetched } from './readCall';
 import { emptyScene, type Fetch, type Scene } from './scene';
@@ -69,36 +69,36 @@ function drawScene(): void {
   modes.hidden = scene.before === undefined;
   for (const button of modes.querySelectorAll<HTMLButtonElement>('button')) button.setAttribute('aria-pressed', String(button.dataset.mode === mode));
   const overlay = { findings: scene.findings, marks: scene.marks, runs: scene.runs };
-  const parts: { workflow: ViewWorkflow; dx: number; ghost: boolean; label?: string }[] = [];
+  // Each version drawn, laid out once: `before` shows only what the change took out of it (findings, marks and
+  // runs are the after's); `ghost` lies faint under the after; `label` names a side of side by side.
+  const parts: { layout: Layout; nodes: number; dx: number; before: boolean; ghost?: true; label?: string }[] = [];
   const { workflow, before } = scene;
-  if (before && mode === 'before') parts.push({ workflow: before, dx: 0, ghost: false });
+  const part = (version: ViewWorkflow) => ({ layout: layOut(version), nodes: version.nodes.length, dx: 0 });
+  if (before && mode === 'before') parts.push({ ...part(before), before: true });
   else if (before && workflow && mode === 'side') {
-    const left = layOut(before).bounds;
-    const right = layOut(workflow).bounds;
-    parts.push({ workflow: before, dx: 0, ghost: false, label: 'Before' }, { workflow, dx: left.x + left.width + 160 - right.x, ghost: false, label: 'After' });
-  } else if (before && workflow && mode === 'overlay') parts.push({ workflow: before, dx: 0, ghost: true }, { workflow, dx: 0, ghost: false });
-  else if (workflow) parts.push({ workflow, dx: 0, ghost: false });
+    const [left, right] = [part(before), part(workflow)];
+    const dx = left.layout.bounds.x + left.layout.bounds.width + 160 - right.layout.bounds.x;
+    parts.push({ ...left, before: true, label: 'Before' }, { ...right, dx, before: false, label: 'After' });
+  } else if (before && workflow && mode === 'overlay') parts.push({ ...part(before), before: true, ghost: true }, { ...part(workflow), before: false });
+  else if (workflow) parts.push({ ...part(workflow), before: false });
 
   let box: { x: number; y: number; width: number; height: number } | undefined;
-  for (const part of parts) {
-    const layout = layOut(part.workflow);
+  for (const { layout, dx, before, ghost, label } of parts) {
     const group = document.createElementNS('http://www.w3.org/2000/svg', 'g');
-    group.setAttribute('transform', `translate(${part.dx} 0)`);
-    group.setAttribute('class', part.ghost ? 'version ghost' : 'version');
-    if (part.label) group.dataset.version = part.label.toLowerCase();
+    group.setAttribute('transform', `translate(${dx} 0)`);
+    group.setAttribute('class', ghost ? 'version ghost' : 'version');
+    if (label) group.dataset.version = label.toLowerCase();
     world.appendChild(group);
-    // The version before shows only what the change took out of it; findings, marks and runs are the after's.
-    const before = part.ghost || part.label === 'Before' || mode === 'before';
     drawWorkflow(group, defs, layout, before ? { findings: dict(), marks: removedOnly(scene.marks), runs: dict() } : overlay);
-    if (part.label) {
-      const label = document.createElementNS('http://www.w3.org/2000/svg', 'text');
-      label.setAttribute('class', 'version-label');
-      label.setAttribute('x', String(layout.bounds.x));
-      label.setAttribute('y', String(layout.bounds.y - 30));
-      label.textContent = part.label;
-      group.appendChild(label);
+    if (label) {
+      const text = document.createElementNS('http://www.w3.org/2000/svg', 'text');
+      text.setAttribute('class', 'version-label');
+      text.setAttribute('x', String(layout.bounds.x));
+      text.setAttribute('y', String(layout.bounds.y - 30));
+      text.textContent = label;
+      group.appendChild(text);
     }
-    const b = { ...layout.bounds, x: layout.bounds.x + part.dx };
+    const b = { ...layout.bounds, x: layout.bounds.x + dx };
     box = box
       ? {
           x: Math.min(box.x, b.x),
@@ -108,7 +108,7 @@ function drawScene(): void {
         }
       : b;
   }
-  document.body.dataset.drawn = String(parts.reduce((n, p) => n + p.workflow.nodes.length, 0));
+  document.body.dataset.drawn = String(parts.reduce((n, p) => n + p.nodes, 0));
   drawn = box ?? { x: 0, y: 0, width: 0, height: 0 };
   view.fit(drawn, canvas);
   if (scene.error) say(scene.error, 'error');

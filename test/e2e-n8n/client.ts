@@ -31,22 +31,23 @@ export interface OwnInstance {
  * tests, with the server's own key (every scope) or `key`; or to the file's own server (`instance`).
  * `onAnswer` sees every tool result whole (a file that searches them for secrets).
  */
+/**
+ * Connects a real SDK client to the server at `serverUrl` with `key`. Just after `npm run keys` wrote the
+ * server's state, its first connection may drop (test/e2e/keys.test.ts): once more then.
+ */
+export async function connectTo(client: Client, serverUrl: string, key: string): Promise<void> {
+  const connect = () =>
+    client.connect(new StreamableHTTPClientTransport(new URL('/mcp', serverUrl), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+  await connect().catch(async (error: Error) => {
+    if (error.message !== 'fetch failed') throw error;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await connect();
+  });
+}
+
 export function connectedClient(name: string, key?: string, instance?: () => OwnInstance, onAnswer?: (result: unknown) => void) {
   const client = new Client({ name, version: '1.0.0' });
-  const connect = () =>
-    client.connect(
-      new StreamableHTTPClientTransport(new URL('/mcp', instance?.().serverUrl ?? inject('serverUrl')), {
-        requestInit: { headers: { authorization: `Bearer ${key ?? instance?.().serverKey ?? inject('serverKey')}` } },
-      }),
-    );
-  beforeAll(async () => {
-    // Just after `npm run keys` wrote the server's state, its first connection may drop (test/e2e/keys.test.ts): once more then.
-    await connect().catch(async (error: Error) => {
-      if (error.message !== 'fetch failed') throw error;
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      await connect();
-    });
-  });
+  beforeAll(() => connectTo(client, instance?.().serverUrl ?? inject('serverUrl'), key ?? instance?.().serverKey ?? inject('serverKey')));
   afterAll(() => client.close());
 
   /** A tool call's answer: whether it is an error, its text, and that text as JSON when it is JSON. */

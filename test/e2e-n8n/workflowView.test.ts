@@ -2,13 +2,13 @@ import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { APP_MIME_TYPE, APPS_EXTENSION, VIEW_URI } from '../../src/server/view';
 import { launchChromium } from '../e2e/browser';
 import { openAppHost, type AppHost, type RecordedCall } from '../support/appHost';
-import { n8nApi as n8n, type Json } from './client';
+import { connectTo, n8nApi as n8n, type Json } from './client';
+import { greeterWorkflow } from './greeter';
 
 /**
  * The workflow view (src/view, an MCP App) on real answers: a real SDK client that declares app support
@@ -53,22 +53,7 @@ type Tool = { name: string; _meta?: Record<string, unknown> } & Json;
 /** A real SDK client of this server, with these capabilities. */
 function sdkClient(name: string, capabilities: Record<string, unknown>) {
   const client = new Client({ name, version: '1.0.0' }, { capabilities });
-  const connect = () =>
-    client.connect(
-      new StreamableHTTPClientTransport(new URL('/mcp', inject('serverUrl')), {
-        requestInit: { headers: { authorization: `Bearer ${inject('serverKey')}` } },
-      }),
-    );
-  return {
-    client,
-    // Just after `npm run keys` wrote the server's state, its first connection may drop: once more then (as ./client.ts).
-    connect: () =>
-      connect().catch(async (error: Error) => {
-        if (error.message !== 'fetch failed') throw error;
-        await new Promise((resolve) => setTimeout(resolve, 1000));
-        await connect();
-      }),
-  };
+  return { client, connect: () => connectTo(client, inject('serverUrl'), inject('serverKey')) };
 }
 
 const apps = sdkClient('e2e-real-n8n-view', RENDERS_APPS);
@@ -440,31 +425,11 @@ const nodeNames = (workflow: { nodes: { name: string; type: string }[] }) =>
   workflow.nodes.filter((n) => n.type !== 'n8n-nodes-base.stickyNote').map((n) => n.name);
 
 /** The greeter with a Set node of a typeVersion Edit Fields never had: one error, one sure fix. */
+const greeter = greeterWorkflow(`planted-${stamp}`);
 const plantedWorkflow = {
+  ...greeter,
   name: 'Greeter with a planted error (view e2e)',
-  settings: { executionOrder: 'v1' },
-  nodes: [
-    {
-      name: 'Hook',
-      type: 'n8n-nodes-base.webhook',
-      typeVersion: 2,
-      webhookId: 'f0e1d2c3-0000-4000-8000-0000000e2e43',
-      position: [0, 0],
-      parameters: { path: `planted-${stamp}`, httpMethod: 'POST', responseMode: 'responseNode', options: {} },
-    },
-    { ...setNode('Greeting', [220, 0], [{ id: 'g1', name: 'greeting', value: '=hello {{ $json.body.name }}', type: 'string' }]), typeVersion: 9 },
-    {
-      name: 'Respond',
-      type: 'n8n-nodes-base.respondToWebhook',
-      typeVersion: 1.1,
-      position: [440, 0],
-      parameters: { respondWith: 'firstIncomingItem', options: {} },
-    },
-  ],
-  connections: {
-    Hook: { main: [[{ node: 'Greeting', type: 'main', index: 0 }]] },
-    Greeting: { main: [[{ node: 'Respond', type: 'main', index: 0 }]] },
-  },
+  nodes: greeter.nodes.map((node) => (node.name === 'Greeting' ? { ...node, typeVersion: 9 } : node)),
 };
 
 /** A chat trigger into an AI Agent with a chat model, a memory and a tool: created, never run. */

@@ -5,32 +5,15 @@
  * fingerprint that copies share.
  */
 import { createHash } from 'node:crypto';
+import { NODE_FIELDS as N8N_NODE_FIELDS, pick } from '../../../src/n8n/workflowBody.ts';
 import { STICKY_NOTE, type CredentialNeed, type TemplateWorkflow } from '../../../src/templates/template.ts';
 
 type Json = Record<string, unknown>;
 
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** A node's fields a template keeps: n8n's node schema less credentials (and anything unknown). */
-const NODE_FIELDS = [
-  'id',
-  'name',
-  'type',
-  'typeVersion',
-  'position',
-  'parameters',
-  'webhookId',
-  'disabled',
-  'notes',
-  'notesInFlow',
-  'executeOnce',
-  'alwaysOutputData',
-  'retryOnFail',
-  'maxTries',
-  'waitBetweenTries',
-  'continueOnFail',
-  'onError',
-];
+/** A node's fields a template keeps: n8n's node schema less the author's credentials and telemetry tags (and anything unknown). */
+const NODE_FIELDS = N8N_NODE_FIELDS.filter((field) => field !== 'credentials' && field !== 'customTelemetryTags');
 /** Settings a template keeps: how it runs, nothing that names the author's instance (errorWorkflow, callerIds…). */
 const SETTINGS_FIELDS = [
   'executionOrder',
@@ -43,9 +26,6 @@ const SETTINGS_FIELDS = [
   'callerPolicy',
   'binaryMode',
 ];
-
-const pick = (source: Json, keys: readonly string[]): Json =>
-  Object.fromEntries(keys.filter((k) => Object.hasOwn(source, k) && source[k] !== null).map((k) => [k, source[k]]));
 
 /** Whether a JSON document is an n8n workflow: named nodes with types, and connections. */
 export function isWorkflow(doc: unknown): doc is Json & { nodes: Json[]; connections: Json } {
